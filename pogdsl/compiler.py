@@ -1,0 +1,114 @@
+"""The pipeline, end to end: files → ASTs → checked program → rule graph.
+
+Each stage lives in its own package (`syntax`, `semantics`, `graph`); this
+module only runs them in order and gathers their diagnostics.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import networkx as nx
+from attrs import define, field
+
+from .diagnostics import Reporter, Sources
+from .graph.build import build_graph
+from .semantics.checker import check
+from .semantics.loader import Loaded, expand, find_root, library_files, load
+from .semantics.model import Program, build_program
+from .semantics.variants import effective_program
+from .syntax import ast as A
+
+
+class UsageError(Exception):
+    """A problem with how a command was called (exit status 2), not with a source."""
+
+
+@define
+class Compilation:
+    root: Path
+    loaded: Loaded
+    base: Program
+    scenarios: dict[str, tuple[Program, list]] = field(factory=dict)
+
+    @property
+    def reporter(self) -> Reporter:
+        return self.loaded.reporter
+
+    @property
+    def sources(self) -> Sources:
+        return self.loaded.sources
+
+    @property
+    def ok(self) -> bool:
+        return not self.reporter.errors
+
+
+def compile_paths(paths: list[Path] | None = None, root: Path | None = None, library: bool = True,
+                  check_scenarios: bool = True) -> Compilation:
+    """Load the library (unless `library=False`) plus `paths`, check them, and
+    check each scenario's variant changes."""
+    root = (root or find_root()).resolve()
+    files: list[Path] = library_files(root) if library else []
+    if paths:
+        found, missing = expand(paths)
+        if missing:
+            raise UsageError("no such file or directory: " + ", ".join(str(m) for m in missing))
+        files.extend(found)
+    loaded = load(files)
+    base = build_program(loaded.modules, loaded.reporter)
+    check(base, loaded.reporter)
+    comp = Compilation(root, loaded, base)
+    if check_scenarios:
+        for scenario in base.all("scenario"):
+            compile_scenario_program(comp, scenario)
+    return comp
+
+
+def compile_scenario_program(comp: Compilation, scenario: A.ScenarioDecl) -> Program:
+    if scenario.key in comp.scenarios:
+        return comp.scenarios[scenario.key][0]
+    program, changes = effective_program(comp.base, scenario, comp.reporter)
+    if changes:
+        # Check the variant as a whole: what it replaced must fit what remains.
+        local = Reporter()
+        check(program, local)
+        note = (f"while checking scenario '{scenario.key}'", scenario.name.span)
+        for d in local.errors:
+            comp.reporter.error(d.code, d.message, d.span, d.hint, d.notes + [note])
+    comp.scenarios[scenario.key] = (program, changes)
+    return program
+
+
+def resolve_scenario(spec: str, root: Path | None = None) -> tuple[Compilation, Program]:
+    """SCENARIO as a user gives it: a scenario name, or a path to a .pog file
+    declaring one (checked together with the library)."""
+    path = Path(spec)
+    extra = [path] if spec.endswith(".pog") or path.exists() else None
+    if extra and not path.exists():
+        raise UsageError(f"no such file: {spec}")
+    comp = compile_paths(extra, root=root, check_scenarios=False)
+    if extra:
+        shown = [m for m in comp.loaded.modules if Path(m.path).resolve() == path.resolve()]
+        declared = [d for m in shown for d in m.decls if isinstance(d, A.ScenarioDecl)]
+        if not declared:
+            raise UsageError(f"{spec} declares no scenario")
+        scenario = declared[0]
+    else:
+        scenario = comp.base.get("scenario", spec)
+        if scenario is None:
+            from .diagnostics import did_you_mean
+
+            names = sorted(comp.base.decls["scenario"])
+            hint = did_you_mean(spec, names)
+            raise UsageError(f"unknown scenario '{spec}'" + (f" ({hint})" if hint else "")
+                             + (f"; known scenarios: {', '.join(names)}" if names else ""))
+    program = compile_scenario_program(comp, scenario)
+    return comp, program
+
+
+def scenario_graph(spec: str, root: Path | None = None) -> tuple[Compilation, nx.MultiDiGraph | None]:
+    comp, program = resolve_scenario(spec, root)
+    if comp.reporter.errors:
+        return comp, None
+    return comp, build_graph(program)

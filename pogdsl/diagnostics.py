@@ -1,0 +1,202 @@
+"""Compiler diagnostics: what went wrong, where, and what to do about it.
+
+Every stage reports problems as `Diagnostic`s rather than raising, so one run
+shows a user every mistake at once.  The rendering follows the shape users know
+from compilers::
+
+    cards/cp/guns-of-august.pog:12:9: error[E0203]: unknown space 'Leige'
+       12 |     place 'GE 1' at Leige
+          |                     ^^^^^
+       = hint: did you mean 'Liege'?
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+from attrs import define, field
+
+from .syntax.ast import Span
+
+ERROR = "error"
+WARNING = "warning"
+
+# The catalogue of codes, so the docs can list them and tests can name them.
+CODES: dict[str, str] = {
+    # files and syntax
+    "E0001": "the file cannot be read as text",
+    "E0002": "no such file or directory",
+    "E0101": "syntax error",
+    "E0102": "unterminated or malformed token",
+    # names
+    "E0201": "unknown name",
+    "E0202": "unknown nation",
+    "E0203": "unknown space",
+    "E0204": "unknown unit",
+    "E0205": "unknown procedure",
+    "E0206": "unknown choice",
+    "E0207": "unknown value",
+    "E0208": "unknown state variable",
+    "E0209": "unknown table",
+    "E0210": "unknown phase",
+    "E0211": "unknown card",
+    "E0212": "unknown side",
+    "E0213": "unknown map",
+    "E0214": "unknown type or enumeration member",
+    "E0215": "unknown event or signal",
+    "E0216": "unknown scenario",
+    "E0217": "unknown function",
+    "E0218": "unknown box",
+    "E0219": "unknown sequence",
+    "E0220": "unknown attribute",
+    # kinds and arity
+    "E0301": "wrong kind of thing",
+    "E0302": "wrong number of arguments",
+    "E0303": "bad effect arguments",
+    "E0304": "value out of range",
+    "E0305": "assignment to something that is not state",
+    # duplicates
+    "E0401": "duplicate definition",
+    "E0402": "duplicate connection",
+    "E0403": "duplicate table row",
+    "E0404": "duplicate local name",
+    # variants
+    "E0501": "override of something that does not exist",
+    "E0502": "added definition already exists",
+    "E0503": "cyclic extends",
+    "E0504": "override changes the kind of a definition",
+    # rule citations
+    "E0601": "cited rule number is not in the rule index",
+    "E0602": "rule number cited for conflicting things",
+    "E0603": "duplicate rule index entry",
+    "W0604": "rule-like block cites no rule",
+    # reachability and data flow
+    "W0701": "flag read but never written",
+    "W0702": "phase never reached",
+    "W0703": "procedure never called",
+    "W0704": "empty file",
+    "W0705": "table row has the wrong number of cells",
+}
+
+
+@define(slots=True)
+class Diagnostic:
+    severity: str
+    code: str
+    message: str
+    span: Span | None
+    hint: str | None = None
+    notes: list[tuple[str, Span | None]] = field(factory=list)
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+    def sort_key(self):
+        s = self.span
+        return (s.file, s.line, s.col) if s else ("", 0, 0)
+
+    def to_json(self) -> dict:
+        s = self.span
+        return {
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "file": s.file if s else None,
+            "line": s.line if s else None,
+            "column": s.col if s else None,
+            "end_line": s.end_line if s else None,
+            "end_column": s.end_col if s else None,
+            "hint": self.hint,
+            "notes": [{"message": m, "at": str(sp) if sp else None} for m, sp in self.notes],
+        }
+
+
+class Sources:
+    """The text of every file read, so diagnostics can quote their line."""
+
+    def __init__(self) -> None:
+        self._lines: dict[str, list[str]] = {}
+
+    def add(self, path: str, text: str) -> None:
+        self._lines[path] = text.splitlines()
+
+    def line(self, path: str, number: int) -> str | None:
+        lines = self._lines.get(path)
+        if lines is None or not 1 <= number <= len(lines):
+            return None
+        return lines[number - 1]
+
+
+def render(diag: Diagnostic, sources: Sources) -> str:
+    """Format one diagnostic with its source line and a caret under the span."""
+    s = diag.span
+    where = f"{s.file}:{s.line}:{s.col}: " if s and s.line else (f"{s.file}: " if s else "")
+    out = [f"{where}{diag.severity}[{diag.code}]: {diag.message}"]
+    text = sources.line(s.file, s.line) if s and s.line else None
+    if text is not None:
+        gutter = str(s.line)
+        pad = " " * len(gutter)
+        expanded = text.replace("\t", " ")
+        width = (s.end_col - s.col) if s.end_line == s.line and s.end_col > s.col else max(
+            1, len(expanded.rstrip()) - s.col + 1
+        )
+        out.append(f" {gutter} | {expanded}")
+        out.append(f" {pad} | {' ' * (s.col - 1)}{'^' * max(1, width)}")
+    for message, span in diag.notes:
+        out.append(f"   = note: {message}" + (f" ({span})" if span else ""))
+    if diag.hint:
+        out.append(f"   = hint: {diag.hint}")
+    return "\n".join(out)
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
+    """The closest candidate to a misspelt name, as a hint, or None."""
+    pool = list(candidates)
+    match = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
+    if not match:
+        lowered = {c.lower(): c for c in pool}
+        if word.lower() in lowered:
+            match = [lowered[word.lower()]]
+    return f"did you mean '{match[0]}'?" if match else None
+
+
+class Reporter:
+    """Collects diagnostics from every stage, once each."""
+
+    def __init__(self) -> None:
+        self.items: list[Diagnostic] = []
+        self._seen: set[tuple] = set()
+
+    def report(self, severity: str, code: str, message: str, span: Span | None,
+               hint: str | None = None, notes: list | None = None) -> None:
+        key = (code, message, span.file if span else None, span.line if span else None,
+               span.col if span else None)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        self.items.append(Diagnostic(severity, code, message, span, hint, notes or []))
+
+    def error(self, code: str, message: str, span: Span | None, hint: str | None = None,
+              notes: list | None = None) -> None:
+        self.report(ERROR, code, message, span, hint, notes)
+
+    def warning(self, code: str, message: str, span: Span | None, hint: str | None = None,
+                notes: list | None = None) -> None:
+        self.report(WARNING, code, message, span, hint, notes)
+
+    def extend(self, diags: Iterable[Diagnostic]) -> None:
+        for d in diags:
+            self.report(d.severity, d.code, d.message, d.span, d.hint, d.notes)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.is_error]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.items if not d.is_error]
+
+    def sorted(self) -> list[Diagnostic]:
+        return sorted(self.items, key=Diagnostic.sort_key)

@@ -1,0 +1,784 @@
+"""Name resolution and kind checking of a `Program`.
+
+The checker walks every declaration once, with a scope of local names, and
+reports: unknown names (with a "did you mean"), the wrong kind of thing in a
+slot (a unit where a space is wanted), wrong arity, bad effect arguments,
+assignments to non-state, malformed tables, unknown or contradictory rule
+citations, flags read but never written, unreachable phases and procedures.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ..diagnostics import Reporter, did_you_mean
+from ..syntax import ast as A
+from .citations import collect_citations
+from .model import Global, Program, state_value_kind
+from .vocabulary import (
+    ANY, ATTRIBUTES, EVENTS, FUNCTIONS, TYPE_NAMES, VERBS, Scope, element_kind, list_of,
+)
+
+# The diagnostic code for "unknown X" when one kind of thing is wanted.
+UNKNOWN_CODE = {
+    "nation": ("E0202", "nation"), "space": ("E0203", "space"), "unit": ("E0204", "unit"),
+    "side": ("E0212", "side"), "map": ("E0213", "map"), "card": ("E0211", "card"),
+    "box": ("E0218", "box"), "table": ("E0209", "table"), "phase": ("E0210", "phase"),
+}
+SCOPE_KINDS = ("side", "nation", "space", "unit")
+_FLAG_KINDS = ("flag",)
+
+
+def _article(kind: str) -> str:
+    return "an" if kind[:1] in "aeiou" else "a"
+
+
+def describe(kind: str) -> str:
+    if kind.startswith("list:"):
+        return f"a list of {element_kind(kind)}s"
+    if kind.startswith("scoped:"):
+        return f"state scoped per entry (write {kind[7:]}[...])"
+    return f"{_article(kind)} {kind}"
+
+
+class Checker:
+    def __init__(self, program: Program, reporter: Reporter):
+        self.p = program
+        self.r = reporter
+        self.globals: dict[str, Global] = program.globals()
+        self.enums = {e.key: e for e in program.all("enum")}
+        self.flag_reads: dict[str, A.Span] = {}
+        self.state_writes: set[str] = set()
+        self.called: set[str] = set()
+        self.cited: dict[str, list[A.Span]] = defaultdict(list)
+
+    # ================================================================ entry
+    def run(self) -> None:
+        p = self.p
+        for decl in p.all("nation"):
+            self.expect_name(decl.side, ("side",), allow_none=True)
+        for decl in p.all("space"):
+            self.check_space(decl)
+        self.check_connections()
+        for decl in p.all("box"):
+            if decl.per is not None and decl.per.text not in SCOPE_KINDS:
+                self.r.error("E0214", f"a box can be kept per {', '.join(SCOPE_KINDS)}, not per '{decl.per.text}'",
+                             decl.per.span)
+        for decl in p.all("unit"):
+            self.check_unit(decl)
+        for decl in p.all("table"):
+            self.check_table(decl)
+        for decl in p.all("state"):
+            self.check_state(decl)
+        for decl in p.all("value"):
+            self.check_params(decl.params)
+            self.check_expr(decl.expr, self.param_scope(decl.params))
+        for decl in p.all("choice"):
+            self.check_params(decl.params)
+            self.check_template(decl)
+        for decl in p.all("signal"):
+            self.check_params(decl.params)
+        for decl in p.all("procedure"):
+            self.check_params(decl.params)
+            self.check_block(decl.body, self.param_scope(decl.params))
+        for decl in p.all("phase"):
+            self.check_block(decl.body, Scope())
+        for decl in p.all("sequence"):
+            for name in decl.phases:
+                if name.text not in p.decls["phase"]:
+                    self.unknown(name, "E0210", "phase", p.decls["phase"])
+        for decl in p.all("restriction"):
+            self.check_restriction(decl)
+        for decl in p.all("modifier"):
+            self.check_modifier(decl)
+        for decl in p.all("trigger"):
+            self.check_trigger(decl)
+        for decl in p.all("card"):
+            self.check_card(decl)
+        for decl in p.all("scenario"):
+            self.check_scenario_body(decl)
+        self.collect_citations()
+        self.check_citations()
+        self.check_flow()
+
+    # ================================================================ names
+    def unknown(self, name: A.Name, code: str, what: str, pool) -> None:
+        hint = did_you_mean(name.text, pool)
+        self.r.error(code, f"unknown {what} '{name.text}'", name.span, hint)
+
+    def expect_name(self, name: A.Name | None, kinds: tuple[str, ...], allow_none: bool = False) -> str:
+        """Resolve a bare name that must be one of `kinds`; report if not."""
+        if name is None:
+            return ANY
+        if allow_none and name.text == "none":
+            return "none"
+        g = self.globals.get(name.text)
+        if g is None:
+            self.report_unknown(name, kinds)
+            return ANY
+        if g.kind not in kinds and not (g.kind == "card" and "card" in kinds):
+            self.wrong_kind(name.text, g.kind, kinds, name.span)
+        return g.kind
+
+    def report_unknown(self, name: A.Name, kinds: tuple[str, ...], scope: Scope | None = None) -> None:
+        # "a unit or a list of units" is still "unknown unit".
+        kinds = tuple(dict.fromkeys(element_kind(k) if k.startswith("list:") else k for k in kinds))
+        if len(kinds) == 1 and kinds[0] in UNKNOWN_CODE:
+            code, what = UNKNOWN_CODE[kinds[0]]
+            if kinds[0] == "card":
+                pool = [c.name.text for c in self.p.all("card")]
+            else:
+                pool = [k for k, g in self.globals.items() if g.kind == kinds[0]]
+            self.unknown(name, code, what, pool)
+            return
+        if len(kinds) == 1 and kinds[0] in self.enums:
+            enum = self.enums[kinds[0]]
+            hint = did_you_mean(name.text, [m.text for m in enum.members])
+            self.r.error("E0214", f"'{name.text}' is not a member of enum '{enum.key}'", name.span,
+                         hint or f"one of: {', '.join(m.text for m in enum.members)}")
+            return
+        if len(kinds) == 1 and kinds[0] not in ("any",) and kinds[0] not in UNKNOWN_CODE \
+                and ":" not in kinds[0] and kinds[0] not in ("int", "bool", "text", "none"):
+            self.r.error("E0214", f"'{name.text}' should be a {kinds[0]}, but no enum '{kinds[0]}' is declared",
+                         name.span, f"declare it: enum {kinds[0]} {{ {name.text}, ... }}")
+            return
+        pool = list(self.globals)
+        local = scope
+        while local is not None:
+            pool.extend(local.names)
+            local = local.parent
+        self.unknown(name, "E0201", "name", pool)
+
+    def wrong_kind(self, text: str, actual: str, wanted: tuple[str, ...], span: A.Span) -> None:
+        wanted_text = " or ".join(describe(k) for k in wanted)
+        subject = f"'{text}' is" if text else "this is"
+        self.r.error("E0301", f"{subject} {describe(actual)}, but {wanted_text} is wanted here", span)
+
+    def compatible(self, actual: str, wanted: tuple[str, ...]) -> bool:
+        if actual in (ANY, "none") or ANY in wanted or actual in wanted:
+            return True
+        if actual.startswith("list:") and element_kind(actual) == ANY:
+            return any(w.startswith("list:") for w in wanted)
+        return False
+
+    # ================================================================ board
+    def check_space(self, s: A.SpaceDecl) -> None:
+        if s.terrain is not None:
+            self.expect_name(s.terrain, ("terrain",))
+        if s.nation is None:
+            self.r.error("E0202", f"space '{s.key}' has no nation", s.name.span,
+                         "put it in a `spaces nation X { }` group or add `nation X`")
+        else:
+            self.expect_name(s.nation, ("nation",), allow_none=True)
+        if s.map is None:
+            self.r.error("E0213", f"space '{s.key}' is on no map", s.name.span,
+                         "put it in a `spaces map X { }` group or add `map X`")
+        else:
+            self.expect_name(s.map, ("map",))
+        self.expect_name(s.control, ("side",), allow_none=True)
+        for port in s.ports:
+            self.expect_name(port, ("side",))
+        if s.supply_for is not None:
+            self.expect_name(s.supply_for, ("side", "nation"))
+
+    def check_connections(self) -> None:
+        seen: dict[frozenset, A.Connection] = {}
+        spaces = self.p.decls["space"]
+        for c in self.p.connections:
+            for end in (c.a, c.b):
+                if end.text not in spaces:
+                    self.report_unknown(end, ("space",))
+            if c.a.text == c.b.text:
+                self.r.error("E0402", f"'{c.a.text}' is connected to itself", c.span)
+            pair = frozenset((c.a.text, c.b.text))
+            if pair in seen:
+                self.r.error("E0402", f"'{c.a.text}' and '{c.b.text}' are connected twice", c.span,
+                             notes=[("first connected here", seen[pair].span)])
+            else:
+                seen[pair] = c
+            for n in c.only:
+                self.expect_name(n, ("nation",))
+
+    def check_unit(self, u: A.UnitDecl) -> None:
+        self.expect_name(u.nation, ("nation",))
+        self.expect_name(u.unit_type, ("unit_type",))
+        if u.rp is not None:
+            self.expect_name(u.rp, ("nation", "rp_pool"))
+        if u.count < 1:
+            self.r.error("E0304", f"unit '{u.key}' has count {u.count}; it must be at least 1", u.name.span)
+
+    def check_table(self, t: A.TableDecl) -> None:
+        seen: dict[str, A.TableRow] = {}
+        width = len(t.columns) if t.columns else None
+        for row in t.rows:
+            label = row.key.label()
+            if label in seen:
+                self.r.error("E0403", f"table '{t.key}' has two rows keyed {label}", row.key.span,
+                             notes=[("first row here", seen[label].span)])
+            seen[label] = row
+            if row.key.kind == "name":
+                self.expect_name(row.key.name, ("any",)) if row.key.name.text not in self.globals else None
+            if width is None:
+                width = len(row.cells)
+            elif len(row.cells) != width:
+                self.r.error("E0304", f"row {label} of table '{t.key}' has {len(row.cells)} cells, "
+                             f"but the table has {width} columns", row.span)
+            for cell in row.cells:
+                if isinstance(cell, A.Name) and cell.text not in self.globals and cell.text != "none":
+                    self.report_unknown(cell, (ANY,))
+
+    def check_state(self, s: A.StateDecl) -> None:
+        if s.scope is not None and s.scope.text not in SCOPE_KINDS:
+            self.r.error("E0214", f"state can be kept per {', '.join(SCOPE_KINDS)}, not per '{s.scope.text}'",
+                         s.scope.span)
+        if s.low is not None and s.high is not None and s.low > s.high:
+            self.r.error("E0304", f"range {s.low}..{s.high} is empty", s.name.span)
+        if s.type is not None:
+            self.check_type(s.type.type)
+        if s.start is not None:
+            kind = self.check_expr(s.start, Scope())
+            want = state_value_kind(s)
+            if not self.compatible(kind, (want,)):
+                self.wrong_kind("", kind, (want,), s.start.span)
+            if isinstance(s.start, A.IntLit) and s.low is not None and not s.low <= s.start.value <= s.high:
+                self.r.error("E0304", f"start value {s.start.value} is outside {s.low}..{s.high}", s.start.span)
+
+    # ================================================================ params
+    def check_type(self, name: A.Name | None) -> None:
+        if name is None:
+            return
+        if name.text not in TYPE_NAMES and name.text not in self.enums and name.text != "unit_type":
+            hint = did_you_mean(name.text, sorted(TYPE_NAMES | set(self.enums)))
+            self.r.error("E0214", f"unknown type '{name.text}'", name.span, hint)
+
+    def check_params(self, params: list[A.Param]) -> None:
+        seen = set()
+        for prm in params:
+            if prm.name.text in seen:
+                self.r.error("E0404", f"parameter '{prm.name.text}' is named twice", prm.name.span)
+            seen.add(prm.name.text)
+            self.check_type(prm.type)
+
+    @staticmethod
+    def param_kind(prm: A.Param) -> str:
+        if prm.type is None:
+            return ANY
+        return list_of(prm.type.text) if prm.is_list else prm.type.text
+
+    def param_scope(self, params: list[A.Param], parent: Scope | None = None) -> Scope:
+        scope = Scope({}, parent)
+        for prm in params:
+            scope.names[prm.name.text] = self.param_kind(prm)
+        return scope
+
+    def check_template(self, c: A.ChoiceDecl) -> None:
+        import re
+
+        names = {p.name.text for p in c.params}
+        for m in re.finditer(r"\{([A-Za-z_][A-Za-z0-9_]*)[^}]*\}", c.template):
+            if m.group(1) not in names:
+                self.r.error("E0201", f"the text of choice '{c.key}' shows '{{{m.group(1)}}}', "
+                             "which is not one of its parameters", c.name.span,
+                             f"parameters: {', '.join(sorted(names)) or 'none'}")
+
+    # ================================================================ behaviour
+    def check_restriction(self, r: A.RestrictionDecl) -> None:
+        for f in r.forbids:
+            choice = self.p.decls["choice"].get(f.choice.text)
+            if choice is None:
+                self.unknown(f.choice, "E0206", "choice", self.p.decls["choice"])
+                scope = Scope({v.text: ANY for v in f.vars})
+            else:
+                if len(f.vars) != len(choice.params):
+                    self.r.error("E0302", f"choice '{choice.key}' has {len(choice.params)} parameters, "
+                                 f"but {len(f.vars)} names are given", f.span)
+                scope = Scope({v.text: self.param_kind(p) for v, p in zip(f.vars, choice.params)})
+            for cond in (f.when, f.unless):
+                if cond is not None:
+                    self.check_expr(cond, scope)
+
+    def check_modifier(self, m: A.ModifierDecl) -> None:
+        for c in m.contributions:
+            value = self.p.decls["value"].get(c.value.text)
+            if value is None:
+                self.unknown(c.value, "E0207", "value", self.p.decls["value"])
+                scope = Scope({v.text: ANY for v in c.vars})
+            else:
+                if len(c.vars) != len(value.params):
+                    self.r.error("E0302", f"value '{value.key}' has {len(value.params)} parameters, "
+                                 f"but {len(c.vars)} names are given", c.span)
+                scope = Scope({v.text: self.param_kind(p) for v, p in zip(c.vars, value.params)})
+            self.check_expr(c.expr, scope)
+            if c.when is not None:
+                self.check_expr(c.when, scope)
+
+    def event_params(self, name: A.Name) -> list[tuple[str, str]] | None:
+        if name.text in EVENTS:
+            return list(EVENTS[name.text].params)
+        signal = self.p.decls["signal"].get(name.text)
+        if signal is not None:
+            return [(p.name.text, self.param_kind(p)) for p in signal.params]
+        return None
+
+    def check_trigger(self, t: A.TriggerDecl) -> None:
+        params = self.event_params(t.event)
+        if params is None:
+            self.unknown(t.event, "E0215", "event or signal", list(EVENTS) + list(self.p.decls["signal"]))
+            scope = Scope({v.text: ANY for v in t.vars})
+        else:
+            if len(t.vars) > len(params):
+                self.r.error("E0302", f"'{t.event.text}' gives {len(params)} values, but {len(t.vars)} "
+                             "names are given", t.event.span)
+            scope = Scope({v.text: kind for v, (_, kind) in zip(t.vars, params)})
+        if t.when is not None:
+            self.check_expr(t.when, scope)
+        self.check_block(t.body, scope.child())
+
+    def check_card(self, c: A.CardDecl) -> None:
+        self.expect_name(c.side, ("side",))
+        if c.deck is not None:
+            self.expect_name(c.deck, ("deck",))
+        for nation, _ in c.rp:
+            self.expect_name(nation, ("nation", "rp_pool"))
+        for unit in c.reinforcements:
+            self.expect_name(unit, ("unit",))
+        scope = Scope({"this_card": "card"})
+        if c.playable is not None:
+            self.check_expr(c.playable, scope)
+        if c.event is not None:
+            self.check_block(c.event, scope.child())
+
+    def check_scenario_body(self, s: A.ScenarioDecl) -> None:
+        if s.turns is not None and s.turns[0] > s.turns[1]:
+            self.r.error("E0304", f"turns {s.turns[0]}..{s.turns[1]} is an empty range", s.name.span)
+        if s.sequence is not None and s.sequence.text not in self.p.decls["sequence"]:
+            self.unknown(s.sequence, "E0219", "sequence", self.p.decls["sequence"])
+        for block in s.setup:
+            self.check_block(block, Scope())
+
+    # ================================================================ statements
+    def check_block(self, block: A.Block | None, scope: Scope) -> None:
+        if block is None:
+            return
+        for stmt in block.body:
+            self.check_stmt(stmt, scope)
+
+    def check_stmt(self, s: A.Stmt, scope: Scope) -> None:
+        method = getattr(self, "stmt_" + type(s).__name__)
+        method(s, scope)
+
+    def stmt_Let(self, s: A.Let, scope: Scope) -> None:
+        scope.names[s.var.text] = self.check_expr(s.value, scope)
+
+    def stmt_If(self, s: A.If, scope: Scope) -> None:
+        for cond, block in s.branches:
+            self.check_expr(cond, scope)
+            self.check_block(block, scope.child())
+        if s.otherwise is not None:
+            self.check_block(s.otherwise, scope.child())
+
+    def stmt_For(self, s: A.For, scope: Scope) -> None:
+        inner = scope.child()
+        inner.names[s.var.text] = element_kind(self.check_expr(s.source, scope))
+        if s.where is not None:
+            self.check_expr(s.where, inner)
+        self.check_block(s.body, inner)
+
+    def stmt_Repeat(self, s: A.Repeat, scope: Scope) -> None:
+        self.expect_expr(s.count, ("int",), scope)
+        inner = scope.child()
+        if s.var is not None:
+            inner.names[s.var.text] = "int"
+        self.check_block(s.body, inner)
+
+    def stmt_While(self, s: A.While, scope: Scope) -> None:
+        self.check_expr(s.cond, scope)
+        self.check_block(s.body, scope.child())
+
+    def stmt_Choose(self, s: A.Choose, scope: Scope) -> None:
+        choice = self.p.decls["choice"].get(s.choice.text)
+        if choice is None:
+            self.unknown(s.choice, "E0206", "choice", self.p.decls["choice"])
+        elif len(s.vars) != len(choice.params):
+            self.r.error("E0302", f"choice '{choice.key}' has {len(choice.params)} parameters, "
+                         f"but {len(s.vars)} names are given", s.choice.span)
+        self.expect_expr(s.by, ("side",), scope)
+        names = {v.text for v in s.vars}
+        inner = scope.child()
+        for b in s.bindings:
+            if b.var.text not in names:
+                self.r.error("E0201", f"'{b.var.text}' is not one of the names this choice binds", b.var.span,
+                             f"the choice binds: {', '.join(v.text for v in s.vars)}")
+            inner.names[b.var.text] = element_kind(self.check_expr(b.source, inner))
+        bound = {b.var.text for b in s.bindings}
+        for v in s.vars:
+            if v.text not in bound:
+                self.r.error("E0201", f"'{v.text}' is chosen but never given candidates", v.span,
+                             f"add `{v.text} in ...` after `for`")
+        if s.where is not None:
+            self.check_expr(s.where, inner)
+        if choice is not None:
+            for v, prm in zip(s.vars, choice.params):
+                kind = inner.names.get(v.text, ANY)
+                want = self.param_kind(prm)
+                if not self.compatible(kind, (want,)):
+                    self.wrong_kind(v.text, kind, (want,), v.span)
+        for v in s.vars:
+            scope.names[v.text] = inner.names.get(v.text, ANY)
+
+    def stmt_Roll(self, s: A.Roll, scope: Scope) -> None:
+        scope.names[s.var.text] = "int"
+
+    def stmt_CallStmt(self, s: A.CallStmt, scope: Scope) -> None:
+        proc = self.p.decls["procedure"].get(s.proc.text)
+        if proc is None:
+            self.unknown(s.proc, "E0205", "procedure", self.p.decls["procedure"])
+            for a in s.args:
+                self.check_expr(a, scope)
+            return
+        self.called.add(proc.key)
+        if len(s.args) != len(proc.params):
+            self.r.error("E0302", f"procedure '{proc.key}' takes {len(proc.params)} arguments, "
+                         f"but {len(s.args)} are given", s.span)
+        for arg, prm in zip(s.args, proc.params):
+            self.expect_expr(arg, (self.param_kind(prm),), scope)
+
+    def stmt_Segment(self, s: A.Segment, scope: Scope) -> None:
+        self.check_block(s.body, scope.child())
+
+    def stmt_Return(self, s: A.Return, scope: Scope) -> None:
+        return
+
+    def stmt_Effect(self, s: A.Effect, scope: Scope) -> None:
+        verb = VERBS[s.verb]
+        if s.verb in ("set", "shift"):
+            self.check_target(s, scope)
+        elif s.verb == "emit":
+            self.check_emit(s, scope)
+        elif verb.obj is not None:
+            if s.obj is None:
+                if verb.obj.required:
+                    self.r.error("E0303", f"'{s.verb}' needs {describe(verb.obj.kinds[0])} after it", s.span,
+                                 f"for example: {verb.example.splitlines()[0]}")
+            else:
+                self.expect_expr(s.obj, verb.obj.kinds, scope)
+        seen = set()
+        for prep, expr in s.args:
+            slot = verb.preps.get(prep)
+            if slot is None:
+                allowed = ", ".join(f"'{p}'" for p in verb.preps) or "no other words"
+                self.r.error("E0303", f"'{s.verb}' does not take '{prep}'", expr.span,
+                             f"'{s.verb}' takes {allowed}; for example: {verb.example.splitlines()[0]}")
+                self.check_expr(expr, scope)
+                continue
+            if prep in seen:
+                self.r.error("E0303", f"'{prep}' is given twice", expr.span)
+            seen.add(prep)
+            if s.verb == "set":
+                continue  # checked against the target's kind in check_target
+            self.expect_expr(expr, slot.kinds, scope)
+        for prep, slot in verb.preps.items():
+            if slot.required and prep not in seen:
+                self.r.error("E0303", f"'{s.verb}' needs '{prep} …'", s.span,
+                             f"for example: {verb.example.splitlines()[0]}")
+
+    def check_target(self, s: A.Effect, scope: Scope) -> None:
+        """`set X to v` / `shift X by n`: X must be state, a scoped entry of it, or a local."""
+        target = s.obj
+        kind = ANY
+        if isinstance(target, A.Ref):
+            local = scope.lookup(target.name.text)
+            if local is not None:
+                kind = local
+            else:
+                g = self.globals.get(target.name.text)
+                if g is None:
+                    self.report_unknown(target.name, (ANY,), scope)
+                    return
+                if not isinstance(g.decl, A.StateDecl):
+                    self.r.error("E0305", f"'{target.name.text}' is {describe(g.kind)}, not state, "
+                                 f"so '{s.verb}' cannot change it", target.span,
+                                 "declare it with track, counter, flag, marker or var")
+                    return
+                if g.kind.startswith("scoped:"):
+                    self.r.error("E0305", f"'{target.name.text}' is kept per {g.decl.scope.text}: "
+                                 f"say which one, e.g. {target.name.text}[...]", target.span)
+                    return
+                kind = g.kind
+                self.state_writes.add(g.decl.key)
+        elif isinstance(target, A.Index) and isinstance(target.obj, A.Ref) and \
+                isinstance(getattr(self.globals.get(target.obj.name.text), "decl", None), A.StateDecl):
+            decl = self.globals[target.obj.name.text].decl
+            kind = self.check_expr(target, scope)
+            self.state_writes.add(decl.key)
+        elif isinstance(target, A.Attr):
+            kind = self.check_expr(target.obj, scope)
+            decl = self.scoped_state_attr(kind, target.attr.text)
+            if decl is None:
+                self.r.error("E0305", f"'{target.attr.text}' is not state that '{s.verb}' can change",
+                             target.span, "declare it as `marker NAME per KIND` to keep it per entry")
+                return
+            self.state_writes.add(decl.key)
+            kind = state_value_kind(decl)
+        else:
+            self.r.error("E0305", f"'{s.verb}' can only change state or a local name", target.span if target
+                         else s.span)
+            return
+        if s.verb == "shift":
+            if not self.compatible(kind, ("int",)):
+                self.wrong_kind("", kind, ("int",), target.span)
+        else:
+            value = s.arg("to")
+            if value is not None:
+                self.expect_expr(value, (kind,), scope)
+
+    def check_emit(self, s: A.Effect, scope: Scope) -> None:
+        call = s.obj
+        if not isinstance(call, A.Call):
+            self.r.error("E0303", "'emit' needs a signal with its values, e.g. emit capital_fell(Paris)",
+                         s.span)
+            return
+        signal = self.p.decls["signal"].get(call.func.text)
+        if signal is None:
+            self.unknown(call.func, "E0215", "signal", self.p.decls["signal"])
+            return
+        if len(call.args) != len(signal.params):
+            self.r.error("E0302", f"signal '{signal.key}' carries {len(signal.params)} values, "
+                         f"but {len(call.args)} are given", call.span)
+        for arg, prm in zip(call.args, signal.params):
+            self.expect_expr(arg, (self.param_kind(prm),), scope)
+
+    # ================================================================ expressions
+    def expect_expr(self, e: A.Expr, kinds: tuple[str, ...], scope: Scope) -> str:
+        if isinstance(e, A.Ref) and scope.lookup(e.name.text) is None:
+            text = e.name.text
+            if "card" in kinds and self.p.card_by_name(text) is not None:
+                return "card"
+            g = self.globals.get(text)
+            if g is None:
+                self.report_unknown(e.name, kinds, scope)
+                return ANY
+        kind = self.check_expr(e, scope)
+        if not self.compatible(kind, kinds):
+            text = e.name.text if isinstance(e, A.Ref) else ""
+            self.wrong_kind(text, kind, kinds, e.span)
+        return kind
+
+    def check_expr(self, e: A.Expr | None, scope: Scope) -> str:
+        if e is None:
+            return ANY
+        return getattr(self, "expr_" + type(e).__name__)(e, scope)
+
+    def expr_IntLit(self, e, scope):
+        return "int"
+
+    def expr_TextLit(self, e, scope):
+        return "text"
+
+    def expr_BoolLit(self, e, scope):
+        return "bool"
+
+    def expr_NoneLit(self, e, scope):
+        return "none"
+
+    def expr_Ref(self, e: A.Ref, scope: Scope) -> str:
+        text = e.name.text
+        local = scope.lookup(text)
+        if local is not None:
+            return local
+        g = self.globals.get(text)
+        if g is None:
+            self.report_unknown(e.name, (ANY,), scope)
+            return ANY
+        if isinstance(g.decl, A.StateDecl) and g.decl.state_kind in _FLAG_KINDS:
+            self.flag_reads.setdefault(g.decl.key, e.span)
+        if g.kind == "function":
+            self.r.error("E0302", f"value '{text}' takes parameters: write {text}(...)", e.span)
+            return ANY
+        return g.kind
+
+    def expr_ListLit(self, e: A.ListLit, scope):
+        kinds = {self.check_expr(i, scope) for i in e.items}
+        return list_of(kinds.pop()) if len(kinds) == 1 else list_of(ANY)
+
+    def expr_RangeLit(self, e, scope):
+        if e.low > e.high:
+            self.r.error("E0304", f"range {e.low}..{e.high} is empty", e.span)
+        return list_of("int")
+
+    def _comprehension(self, var: A.Name, source: A.Expr, where, scope: Scope) -> Scope:
+        inner = scope.child()
+        inner.names[var.text] = element_kind(self.check_expr(source, scope))
+        if where is not None:
+            self.check_expr(where, inner)
+        return inner
+
+    def expr_ListComp(self, e: A.ListComp, scope):
+        inner = self._comprehension(e.var, e.source, e.where, scope)
+        return list_of(self.check_expr(e.item, inner))
+
+    def expr_Aggregate(self, e: A.Aggregate, scope):
+        inner = self._comprehension(e.var, e.source, e.where, scope)
+        item = self.check_expr(e.item, inner)
+        return {"any": "bool", "all": "bool", "count": "int", "sum": "int"}.get(e.func, item)
+
+    def expr_AggregateCall(self, e: A.AggregateCall, scope):
+        kinds = [self.check_expr(a, scope) for a in e.args]
+        if e.func in ("any", "all"):
+            return "bool"
+        if e.func in ("count", "sum"):
+            return "int"
+        if len(kinds) == 1:
+            return element_kind(kinds[0])
+        return kinds[0] if kinds and all(k == kinds[0] for k in kinds) else ANY
+
+    def scoped_state_attr(self, obj_kind: str, attr: str) -> A.StateDecl | None:
+        decl = self.p.decls["state"].get(attr)
+        if decl is not None and decl.scope is not None and decl.scope.text == obj_kind:
+            return decl
+        return None
+
+    def expr_Attr(self, e: A.Attr, scope):
+        kind = self.check_expr(e.obj, scope)
+        attrs = ATTRIBUTES.get(kind)
+        state = self.scoped_state_attr(kind, e.attr.text)
+        if state is not None:
+            if state.state_kind in _FLAG_KINDS:
+                self.flag_reads.setdefault(state.key, e.span)
+            return state_value_kind(state)
+        if attrs is None:
+            return ANY
+        if e.attr.text not in attrs:
+            hint = did_you_mean(e.attr.text, attrs)
+            self.r.error("E0220", f"{describe(kind)} has no attribute '{e.attr.text}'", e.attr.span,
+                         hint or f"attributes: {', '.join(sorted(attrs))}")
+            return ANY
+        return attrs[e.attr.text]
+
+    def expr_Index(self, e: A.Index, scope):
+        if isinstance(e.obj, A.Ref) and scope.lookup(e.obj.name.text) is None:
+            g = self.globals.get(e.obj.name.text)
+            if g is not None and isinstance(g.decl, A.StateDecl):
+                decl = g.decl
+                if decl.scope is None:
+                    self.r.error("E0302", f"'{decl.key}' is one value, not kept per entry: write it without [...]",
+                                 e.span)
+                    return state_value_kind(decl)
+                if len(e.args) != 1:
+                    self.r.error("E0302", f"'{decl.key}' is kept per {decl.scope.text}: give one {decl.scope.text}",
+                                 e.span)
+                for a in e.args[:1]:
+                    self.expect_expr(a, (decl.scope.text,), scope)
+                if decl.state_kind in _FLAG_KINDS:
+                    self.flag_reads.setdefault(decl.key, e.span)
+                return state_value_kind(decl)
+            if g is not None and isinstance(g.decl, A.TableDecl):
+                for a in e.args:
+                    self.check_expr(a, scope)
+                if len(e.args) not in (1, 2):
+                    self.r.error("E0302", f"table '{g.decl.key}' is read as {g.decl.key}[row] or "
+                                 f"{g.decl.key}[row, column]", e.span)
+                return ANY
+        kind = self.check_expr(e.obj, scope)
+        for a in e.args:
+            self.check_expr(a, scope)
+        return element_kind(kind) if kind.startswith("list:") else ANY
+
+    def expr_Call(self, e: A.Call, scope):
+        name = e.func.text
+        fn = FUNCTIONS.get(name)
+        if fn is not None:
+            lowest = fn.optional_from if fn.optional_from is not None else len(fn.params)
+            if not lowest <= len(e.args) <= len(fn.params):
+                want = f"{lowest} to {len(fn.params)}" if lowest != len(fn.params) else str(len(fn.params))
+                self.r.error("E0302", f"'{name}' takes {want} arguments, but {len(e.args)} are given", e.span,
+                             f"for example: {fn.example}")
+            for arg, (_, kinds) in zip(e.args, fn.params):
+                self.expect_expr(arg, kinds, scope)
+            return fn.returns
+        value = self.p.decls["value"].get(name)
+        if value is not None:
+            if len(e.args) != len(value.params):
+                self.r.error("E0302", f"value '{name}' takes {len(value.params)} arguments, "
+                             f"but {len(e.args)} are given", e.span)
+            for arg, prm in zip(e.args, value.params):
+                self.expect_expr(arg, (self.param_kind(prm),), scope)
+            return ANY
+        for a in e.args:
+            self.check_expr(a, scope)
+        if name in self.p.decls["procedure"]:
+            self.r.error("E0217", f"'{name}' is a procedure: run it with `call {name}(...)`", e.func.span)
+            return ANY
+        self.unknown(e.func, "E0217", "function", list(FUNCTIONS) + list(self.p.decls["value"]))
+        return ANY
+
+    def expr_Not(self, e, scope):
+        self.check_expr(e.operand, scope)
+        return "bool"
+
+    def expr_Neg(self, e, scope):
+        self.expect_expr(e.operand, ("int",), scope)
+        return "int"
+
+    def expr_BinOp(self, e, scope):
+        self.expect_expr(e.left, ("int",), scope)
+        self.expect_expr(e.right, ("int",), scope)
+        return "int"
+
+    def expr_Compare(self, e, scope):
+        left = self.check_expr(e.left, scope)
+        right = self.check_expr(e.right, scope)
+        if e.op in ("<", "<=", ">", ">="):
+            for kind, side in ((left, e.left), (right, e.right)):
+                if not self.compatible(kind, ("int",)):
+                    self.wrong_kind("", kind, ("int",), side.span)
+        return "bool"
+
+    def expr_Member(self, e, scope):
+        self.check_expr(e.item, scope)
+        self.check_expr(e.container, scope)
+        return "bool"
+
+    def expr_BoolOp(self, e, scope):
+        for operand in e.operands:
+            self.check_expr(operand, scope)
+        return "bool"
+
+    # ================================================================ citations and flow
+    def collect_citations(self) -> None:
+        self.cited = collect_citations(self.p)
+
+    def check_citations(self) -> None:
+        index = self.p.rule_index
+        if not index:
+            return
+        for number, spans in self.cited.items():
+            entry = index.get(number)
+            if entry is None:
+                hint = did_you_mean(number, index)
+                for span in spans:
+                    self.r.error("E0601", f"rule {number} is not in the rule index", span, hint)
+            elif entry.not_applicable is not None:
+                self.r.error("E0602", f"rule {number} is cited here but the rule index says it does not apply "
+                             f"({entry.not_applicable})", spans[0], notes=[("marked not applicable here", entry.span)],
+                             hint="remove the not_applicable mark or cite another rule")
+
+    def check_flow(self) -> None:
+        for key, span in self.flag_reads.items():
+            if key not in self.state_writes:
+                self.r.warning("W0701", f"flag '{key}' is read but nothing ever sets it", span,
+                               f"add `set {key} to true` where it becomes true, or remove the test")
+        in_sequence = {n.text for s in self.p.all("sequence") for n in s.phases}
+        for phase in self.p.all("phase"):
+            if phase.key not in in_sequence:
+                self.r.warning("W0702", f"phase '{phase.key}' is in no sequence, so it never runs", phase.name.span,
+                               "list it in a `sequence` block")
+        for proc in self.p.all("procedure"):
+            if proc.key not in self.called:
+                self.r.warning("W0703", f"procedure '{proc.key}' is never called", proc.name.span)
+
+
+def check(program: Program, reporter: Reporter) -> Checker:
+    checker = Checker(program, reporter)
+    checker.run()
+    return checker

@@ -1,0 +1,57 @@
+"""Where each rule number is cited: the basis of `pogdsl rules` and of the
+citation checks."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ..syntax import ast as A
+from .model import Program
+
+
+def collect_citations(program: Program) -> dict[str, list[A.Span]]:
+    """Rule number → the spans of every `cites` naming it, in source order."""
+    cited: dict[str, list[A.Span]] = defaultdict(list)
+
+    def note(cites):
+        for c in cites:
+            cited[c.number].append(c.span)
+
+    def block(b: A.Block | None):
+        if b is None:
+            return
+        for s in b.body:
+            if isinstance(s, (A.Effect, A.Roll)):
+                note(s.cites)
+            elif isinstance(s, A.Segment):
+                note(s.cites)
+                block(s.body)
+            elif isinstance(s, A.If):
+                for _, branch in s.branches:
+                    block(branch)
+                block(s.otherwise)
+            elif isinstance(s, (A.For, A.Repeat, A.While)):
+                block(s.body)
+
+    # A scenario's program counts its own scenario block only; the library counts all.
+    scenarios = [program.scenario] if program.scenario is not None else program.all("scenario")
+    decls = [d for kind, table in program.decls.items() if kind != "scenario" for d in table.values()]
+    for decl in decls + scenarios:
+        note(decl.cites)
+        if isinstance(decl, A.CardDecl):
+            note(decl.playable_cites)
+            note(decl.event_cites)
+            block(decl.event)
+        elif isinstance(decl, A.ScenarioDecl):
+            note(decl.setup_cites)
+            for option in decl.options:
+                note(option.cites)
+            for setup in decl.setup:
+                block(setup)
+        else:
+            block(getattr(decl, "body", None))
+    for connection in program.connections:
+        note(connection.cites)
+    for spans in cited.values():
+        spans.sort(key=lambda s: (s.file, s.line, s.col))
+    return dict(cited)

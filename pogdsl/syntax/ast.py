@@ -1,0 +1,621 @@
+"""The abstract syntax tree of a `.pog` file.
+
+Every node carries the `Span` of the text it came from; every rule-like block
+also carries the rulebook numbers it cites (`cites`) and its note, the rule in
+our own words.  Nodes are plain attrs classes so later stages can pickle them
+(the parse cache) and compare them (tests).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+from attrs import define, field
+
+
+@define(frozen=True, slots=True)
+class Span:
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+    @property
+    def location(self) -> str:
+        """`file:line`, the form `pogdsl rules` uses for a citation."""
+        return f"{self.file}:{self.line}"
+
+
+NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
+
+
+@define(frozen=True, slots=True)
+class Citation:
+    number: str
+    span: Span
+
+
+@define(frozen=True, slots=True)
+class Name:
+    """A reference to a named thing, kept with where it was written."""
+
+    text: str
+    span: Span
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# ----------------------------------------------------------------------------
+# Expressions
+
+
+@define(slots=True, eq=False)
+class Expr:
+    span: Span
+
+
+@define(slots=True, eq=False)
+class IntLit(Expr):
+    value: int
+
+
+@define(slots=True, eq=False)
+class TextLit(Expr):
+    value: str
+
+
+@define(slots=True, eq=False)
+class BoolLit(Expr):
+    value: bool
+
+
+@define(slots=True, eq=False)
+class NoneLit(Expr):
+    pass
+
+
+@define(slots=True, eq=False)
+class Ref(Expr):
+    name: Name
+
+
+@define(slots=True, eq=False)
+class ListLit(Expr):
+    items: list[Expr]
+
+
+@define(slots=True, eq=False)
+class RangeLit(Expr):
+    low: int
+    high: int
+
+
+@define(slots=True, eq=False)
+class ListComp(Expr):
+    item: Expr
+    var: Name
+    source: Expr
+    where: Expr | None
+
+
+@define(slots=True, eq=False)
+class Attr(Expr):
+    obj: Expr
+    attr: Name
+
+
+@define(slots=True, eq=False)
+class Index(Expr):
+    obj: Expr
+    args: list[Expr]
+
+
+@define(slots=True, eq=False)
+class Call(Expr):
+    func: Name
+    args: list[Expr]
+
+
+@define(slots=True, eq=False)
+class Aggregate(Expr):
+    """`sum(u.cf for u in units where ...)`, and likewise any/all/count/min/max."""
+
+    func: str
+    item: Expr
+    var: Name
+    source: Expr
+    where: Expr | None
+
+
+@define(slots=True, eq=False)
+class AggregateCall(Expr):
+    """`count(xs)`, `max(a, b)`: an aggregator applied to plain arguments."""
+
+    func: str
+    args: list[Expr]
+
+
+@define(slots=True, eq=False)
+class Not(Expr):
+    operand: Expr
+
+
+@define(slots=True, eq=False)
+class Neg(Expr):
+    operand: Expr
+
+
+@define(slots=True, eq=False)
+class BinOp(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@define(slots=True, eq=False)
+class Compare(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@define(slots=True, eq=False)
+class Member(Expr):
+    item: Expr
+    container: Expr
+    negated: bool
+
+
+@define(slots=True, eq=False)
+class BoolOp(Expr):
+    op: str  # "and" | "or"
+    operands: list[Expr]
+
+
+# ----------------------------------------------------------------------------
+# Statements
+
+
+@define(slots=True, eq=False)
+class Stmt:
+    span: Span
+
+
+@define(slots=True, eq=False)
+class Block:
+    span: Span
+    note: str | None
+    body: list[Stmt]
+
+
+@define(slots=True, eq=False)
+class Let(Stmt):
+    var: Name
+    value: Expr
+
+
+@define(slots=True, eq=False)
+class If(Stmt):
+    branches: list[tuple[Expr, Block]]
+    otherwise: Block | None
+
+
+@define(slots=True, eq=False)
+class For(Stmt):
+    var: Name
+    source: Expr
+    where: Expr | None
+    body: Block
+
+
+@define(slots=True, eq=False)
+class Repeat(Stmt):
+    count: Expr
+    var: Name | None
+    body: Block
+
+
+@define(slots=True, eq=False)
+class While(Stmt):
+    cond: Expr
+    body: Block
+
+
+@define(slots=True, eq=False)
+class Binding:
+    var: Name
+    source: Expr
+
+
+@define(slots=True, eq=False)
+class Choose(Stmt):
+    choice: Name
+    vars: list[Name]
+    by: Expr
+    bindings: list[Binding]
+    where: Expr | None
+    optional: bool
+    optional_label: str | None
+
+
+@define(slots=True, eq=False)
+class Roll(Stmt):
+    var: Name
+    cites: list[Citation]
+
+
+@define(slots=True, eq=False)
+class CallStmt(Stmt):
+    proc: Name
+    args: list[Expr]
+
+
+@define(slots=True, eq=False)
+class Effect(Stmt):
+    verb: str
+    obj: Expr | None
+    args: list[tuple[str, Expr]]
+    cites: list[Citation]
+
+    def arg(self, prep: str) -> Expr | None:
+        for p, e in self.args:
+            if p == prep:
+                return e
+        return None
+
+
+@define(slots=True, eq=False)
+class Segment(Stmt):
+    name: Name
+    cites: list[Citation]
+    body: Block
+
+
+@define(slots=True, eq=False)
+class Return(Stmt):
+    pass
+
+
+# ----------------------------------------------------------------------------
+# Declarations
+
+
+@define(slots=True, eq=False)
+class Decl:
+    """A named top-level definition.  `kind` is its namespace ("space", "card" …)."""
+
+    span: Span
+    name: Name
+    cites: list[Citation] = field(factory=list, kw_only=True)
+    note: str | None = field(default=None, kw_only=True)
+
+    kind: str = "decl"
+
+    @property
+    def key(self) -> str:
+        return self.name.text
+
+
+@define(slots=True, eq=False)
+class SideDecl(Decl):
+    title: str | None = None
+    kind: str = "side"
+
+
+@define(slots=True, eq=False)
+class NationDecl(Decl):
+    title: str | None = None
+    side: Name | None = None
+    neutral: bool = False
+    minor: bool = False
+    kind: str = "nation"
+
+
+@define(slots=True, eq=False)
+class MapDecl(Decl):
+    title: str | None = None
+    kind: str = "map"
+
+
+@define(slots=True, eq=False)
+class EnumDecl(Decl):
+    members: list[Name] = field(factory=list)
+    kind: str = "enum"
+
+
+@define(slots=True, eq=False)
+class SpaceDecl(Decl):
+    terrain: Name | None = None
+    nation: Name | None = None
+    map: Name | None = None
+    vp: bool = False
+    fort: int = 0
+    capital: bool = False
+    supply: bool = False
+    supply_for: Name | None = None
+    ports: list[Name] = field(factory=list)
+    control: Name | None = None
+    at: tuple[int, int] | None = None
+    kind: str = "space"
+
+
+@define(slots=True, eq=False)
+class Connection:
+    span: Span
+    a: Name
+    b: Name
+    dotted: bool
+    only: list[Name]
+    cites: list[Citation]
+
+
+@define(slots=True, eq=False)
+class BoxDecl(Decl):
+    title: str | None = None
+    per: Name | None = None
+    kind: str = "box"
+
+
+@define(slots=True, eq=False)
+class UnitDecl(Decl):
+    unit_type: Name | None = None
+    nation: Name | None = None
+    full: tuple[int, int, int] = (0, 0, 0)
+    reduced: tuple[int, int, int] | None = None
+    count: int = 1
+    rp: Name | None = None
+    never_replaced: bool = False
+    near_east: bool = False
+    kind: str = "unit"
+
+
+@define(slots=True, eq=False)
+class TableKey:
+    span: Span
+    kind: str  # "int" | "range" | "at_least" | "name"
+    low: int = 0
+    high: int = 0
+    name: Name | None = None
+
+    def label(self) -> str:
+        if self.kind == "int":
+            return str(self.low)
+        if self.kind == "range":
+            return f"{self.low}..{self.high}"
+        if self.kind == "at_least":
+            return f"{self.low}+"
+        return self.name.text if self.name else "?"
+
+
+@define(slots=True, eq=False)
+class TableRow:
+    span: Span
+    key: TableKey
+    cells: list[Any]  # int | Name
+
+
+@define(slots=True, eq=False)
+class TableDecl(Decl):
+    columns: list[TableKey] = field(factory=list)
+    rows: list[TableRow] = field(factory=list)
+    kind: str = "table"
+
+
+@define(slots=True, eq=False)
+class Param:
+    name: Name
+    type: Name | None
+    is_list: bool = False
+
+
+@define(slots=True, eq=False)
+class StateDecl(Decl):
+    state_kind: str = "flag"  # track | counter | flag | marker | var
+    scope: Name | None = None
+    low: int | None = None
+    high: int | None = None
+    type: Param | None = None
+    start: Expr | None = None
+    kind: str = "state"
+
+
+@define(slots=True, eq=False)
+class ValueDecl(Decl):
+    params: list[Param] = field(factory=list)
+    expr: Expr | None = None
+    kind: str = "value"
+
+
+@define(slots=True, eq=False)
+class ChoiceDecl(Decl):
+    params: list[Param] = field(factory=list)
+    template: str = ""
+    kind: str = "choice"
+
+
+@define(slots=True, eq=False)
+class SignalDecl(Decl):
+    params: list[Param] = field(factory=list)
+    kind: str = "signal"
+
+
+@define(slots=True, eq=False)
+class ProcedureDecl(Decl):
+    params: list[Param] = field(factory=list)
+    body: Block | None = None
+    kind: str = "procedure"
+
+
+@define(slots=True, eq=False)
+class PhaseDecl(Decl):
+    body: Block | None = None
+    kind: str = "phase"
+
+
+@define(slots=True, eq=False)
+class SequenceDecl(Decl):
+    phases: list[Name] = field(factory=list)
+    kind: str = "sequence"
+
+
+@define(slots=True, eq=False)
+class Forbid:
+    span: Span
+    choice: Name
+    vars: list[Name]
+    when: Expr | None
+    unless: Expr | None
+
+
+@define(slots=True, eq=False)
+class RestrictionDecl(Decl):
+    forbids: list[Forbid] = field(factory=list)
+    owner: str | None = None  # the card that carries it, if any
+    kind: str = "restriction"
+
+
+@define(slots=True, eq=False)
+class Contribution:
+    span: Span
+    value: Name
+    vars: list[Name]
+    op: str  # "+=" | "-=" | ":="
+    expr: Expr
+    when: Expr | None
+
+
+@define(slots=True, eq=False)
+class ModifierDecl(Decl):
+    contributions: list[Contribution] = field(factory=list)
+    owner: str | None = None
+    kind: str = "modifier"
+
+
+@define(slots=True, eq=False)
+class TriggerDecl(Decl):
+    event: Name | None = None
+    vars: list[Name] = field(factory=list)
+    when: Expr | None = None
+    body: Block | None = None
+    owner: str | None = None
+    kind: str = "trigger"
+
+
+@define(slots=True, eq=False)
+class CardDecl(Decl):
+    side: Name | None = None
+    number: int = 0
+    deck: Name | None = None
+    ops: int = 0
+    sr: int = 0
+    rp: list[tuple[Name, int]] = field(factory=list)
+    war_status: int = 0
+    removed: bool = False
+    combat: bool = False
+    optional: bool = False
+    reinforcements: list[Name] = field(factory=list)
+    playable: Expr | None = None
+    playable_cites: list[Citation] = field(factory=list)
+    event: Block | None = None
+    event_cites: list[Citation] = field(factory=list)
+    nested: list[Decl] = field(factory=list)
+    kind: str = "card"
+
+    @property
+    def key(self) -> str:
+        side = self.side.text if self.side else "?"
+        return f"{side} {self.number}"
+
+
+@define(slots=True, eq=False)
+class ScenarioOption:
+    span: Span
+    name: Name
+    title: str | None
+    default: bool
+    cites: list[Citation]
+
+
+@define(slots=True, eq=False)
+class Override:
+    """`replace DECL`, `add DECL`, `remove KIND NAME`, `remove cites N` in a scenario."""
+
+    span: Span
+    action: str  # "replace" | "add" | "remove" | "remove_cites"
+    decl: Decl | None = None
+    target_kind: Name | None = None
+    target: str | None = None
+    target_span: Span | None = None
+    rule: Citation | None = None
+
+
+@define(slots=True, eq=False)
+class ScenarioDecl(Decl):
+    title: str | None = None
+    extends: Name | None = None
+    turns: tuple[int, int] | None = None
+    sequence: Name | None = None
+    options: list[ScenarioOption] = field(factory=list)
+    setup: list[Block] = field(factory=list)
+    setup_cites: list[Citation] = field(factory=list)
+    overrides: list[Override] = field(factory=list)
+    kind: str = "scenario"
+
+
+@define(slots=True, eq=False)
+class RuleEntry:
+    span: Span
+    number: str
+    title: str | None
+    not_applicable: str | None
+
+
+@define(slots=True, eq=False)
+class RulebookDecl(Decl):
+    title: str | None = None
+    entries: list[RuleEntry] = field(factory=list)
+    kind: str = "rulebook"
+
+
+@define(slots=True, eq=False)
+class SpacesBlock:
+    """Kept only so the formatter can print spaces grouped as written."""
+
+    span: Span
+    spaces: list[SpaceDecl]
+
+
+@define(slots=True, eq=False)
+class Module:
+    """One parsed file: its declarations and connections in source order."""
+
+    path: str
+    decls: list[Decl] = field(factory=list)
+    connections: list[Connection] = field(factory=list)
+
+
+def walk_exprs(node: Any):
+    """Yield every Expr inside a node (statement, block, expression, decl)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        if isinstance(n, Expr):
+            yield n
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+            continue
+        if attrs.has(type(n)):
+            for f in attrs.fields(type(n)):
+                v = getattr(n, f.name)
+                if isinstance(v, (Expr, Stmt, Block, list, tuple, Binding, Forbid, Contribution)) or (
+                    attrs.has(type(v)) and not isinstance(v, (Span, Name, Citation))
+                ):
+                    stack.append(v)

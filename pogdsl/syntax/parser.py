@@ -1,0 +1,192 @@
+"""Text → AST, with per-block error recovery and two caches.
+
+* The Lark LALR tables are built once per grammar version and cached on disk
+  (Lark's own `cache=`), so a cold start does not pay for grammar analysis.
+* Parsed modules are cached by content hash (`~/.cache/pogdsl/ast`), so checking
+  an unchanged project only unpickles its ASTs.
+
+Recovery: every top-level block starts with a keyword in column 1.  When a file
+does not parse, it is cut at those lines and each block is parsed on its own, so
+three broken blocks give three errors at their own lines and the good blocks
+still reach the checker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from .. import __version__
+from ..diagnostics import ERROR, Diagnostic
+from . import ast as A
+from .transform import ToAst
+
+GRAMMAR_PATH = Path(__file__).resolve().parent.parent / "grammar" / "pog.lark"
+
+TOP_LEVEL_KEYWORDS = (
+    "side", "nation", "map", "enum", "spaces", "connections", "box", "units", "table",
+    "track", "counter", "flag", "marker", "var", "value", "choice", "signal", "procedure",
+    "phase", "sequence", "restriction", "modifier", "trigger", "card", "scenario", "rulebook",
+)
+_BLOCK_START = re.compile(r"^(?:%s)\b" % "|".join(TOP_LEVEL_KEYWORDS))
+
+# How terminals read in an error message.
+_READABLE = {
+    "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
+    "COMMA": "','", "COLON": "':'", "DOT": "'.'", "EQUAL": "'='", "SLASH": "'/'", "PLUS": "'+'",
+    "MINUS": "'-'", "STAR": "'*'", "PERCENT": "'%'", "MORETHAN": "'>'", "LESSTHAN": "'<'",
+    "NAME": "a name", "QNAME": "a 'quoted name'", "STRING": "a \"text\"", "INT": "a number",
+    "RULE_NUM": "a rule number such as 12.4.3", "FACTORS": "factors such as 5-3-3",
+    "SOLID": "'--'", "DOTTED": "'~~'", "$END": "end of file",
+}
+
+
+def _cache_dir() -> Path | None:
+    base = os.environ.get("POGDSL_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "pogdsl"
+    )
+    path = Path(base)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return path if os.access(path, os.W_OK) else None
+
+
+@lru_cache(maxsize=1)
+def grammar_text() -> str:
+    return GRAMMAR_PATH.read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def grammar_digest() -> str:
+    return hashlib.sha256((grammar_text() + __version__).encode()).hexdigest()[:16]
+
+
+@lru_cache(maxsize=1)
+def get_parser() -> Lark:
+    options = dict(parser="lalr", propagate_positions=True, strict=True, maybe_placeholders=False)
+    cache = _cache_dir()
+    if cache is not None:
+        try:
+            return Lark(grammar_text(), cache=str(cache / f"lalr-{grammar_digest()}.cache"), **options)
+        except OSError:
+            pass
+    return Lark(grammar_text(), **options)
+
+
+def _readable(terminal: str) -> str:
+    if terminal in _READABLE:
+        return _READABLE[terminal]
+    if terminal.isupper() and terminal.isalpha():
+        return f"'{terminal.lower()}'"
+    return terminal
+
+
+def _expected_hint(expected) -> str | None:
+    names = sorted({_readable(t) for t in expected if not t.startswith("__")})
+    if not names:
+        return None
+    if len(names) > 8:
+        names = names[:8] + ["…"]
+    return "expected " + ", ".join(names)
+
+
+def _span_at(path: str, line: int, col: int, width: int = 1) -> A.Span:
+    return A.Span(path, line, col, line, col + max(1, width))
+
+
+def _diagnose(err: UnexpectedInput, path: str, block_line: int, block_head: str) -> Diagnostic:
+    if isinstance(err, UnexpectedCharacters):
+        ch = err.char
+        if ch == '"':
+            return Diagnostic(ERROR, "E0102", "unterminated text: a \"string\" must close on its line",
+                              _span_at(path, err.line, err.column), "add the closing '\"'")
+        if ch == "'":
+            return Diagnostic(ERROR, "E0102", "unterminated name: a 'quoted name' must close on its line",
+                              _span_at(path, err.line, err.column), "add the closing \"'\"")
+        return Diagnostic(ERROR, "E0101", f"unexpected character {ch!r}", _span_at(path, err.line, err.column),
+                          _expected_hint(err.allowed or []))
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        return Diagnostic(ERROR, "E0101", f"block '{block_head}' is not closed before the next block",
+                          _span_at(path, block_line, 1, len(block_head)), "add the missing '}'")
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        shown = tok.value if len(tok.value) < 40 else tok.value[:37] + "…"
+        return Diagnostic(ERROR, "E0101", f"unexpected {shown!r}",
+                          _span_at(path, tok.line, tok.column, len(tok.value)), _expected_hint(err.expected))
+    return Diagnostic(ERROR, "E0101", "syntax error", _span_at(path, block_line, 1))
+
+
+def _blocks(text: str):
+    """Yield (first_line, block_text) for each top-level block of a file."""
+    lines = text.split("\n")
+    starts = [i for i, line in enumerate(lines) if _BLOCK_START.match(line)]
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    starts.append(len(lines))
+    for a, b in zip(starts, starts[1:]):
+        chunk = "\n".join(lines[a:b])
+        if chunk.strip():
+            yield a + 1, chunk
+
+
+def parse_text(text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
+    """Parse one file's text.  Never raises for bad input."""
+    parser = get_parser()
+    try:
+        tree = parser.parse(text)
+        return ToAst(path).transform(tree), []
+    except UnexpectedInput:
+        pass
+    module = A.Module(path)
+    diags: list[Diagnostic] = []
+    for first_line, chunk in _blocks(text):
+        padded = "\n" * (first_line - 1) + chunk
+        head = chunk.split("\n", 1)[0].strip()
+        head = " ".join(head.replace("{", " ").split()[:2])
+        try:
+            part = ToAst(path).transform(parser.parse(padded))
+        except UnexpectedInput as err:
+            diags.append(_diagnose(err, path, first_line, head))
+            continue
+        module.decls.extend(part.decls)
+        module.connections.extend(part.connections)
+    return module, diags
+
+
+def _ast_cache_path(path: str, text: str) -> Path | None:
+    cache = _cache_dir()
+    if cache is None:
+        return None
+    digest = hashlib.sha256(f"{grammar_digest()}\0{path}\0{text}".encode()).hexdigest()
+    return cache / "ast" / digest[:2] / f"{digest}.pickle"
+
+
+def parse_cached(text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
+    """`parse_text`, memoised on disk by content for clean files."""
+    target = _ast_cache_path(path, text)
+    if target is not None and target.exists():
+        try:
+            with target.open("rb") as fh:
+                return pickle.load(fh), []
+        except Exception:  # a damaged cache entry is just a miss
+            pass
+    module, diags = parse_text(text, path)
+    if target is not None and not diags:
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_suffix(f".{os.getpid()}.tmp")
+            with tmp.open("wb") as fh:
+                pickle.dump(module, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, target)
+        except OSError:
+            pass
+    return module, diags

@@ -1,0 +1,738 @@
+"""Lark parse tree → AST (`pogdsl.syntax.ast`)."""
+
+from __future__ import annotations
+
+from lark import Token, Transformer, v_args
+
+from . import ast as A
+
+
+class _Cites(list):
+    """Marks the citation list among a rule's children."""
+
+
+class _Note(str):
+    """Marks a block's note (the rule in our own words) among children."""
+
+
+def _unquote(text: str) -> str:
+    body = text[1:-1]
+    if "\\" not in body:
+        return body
+    return body.encode("utf-8").decode("unicode_escape")
+
+
+def _is(tok, type_):
+    return isinstance(tok, Token) and tok.type == type_
+
+
+@v_args(meta=True)
+class ToAst(Transformer):
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    # ------------------------------------------------------------ helpers
+    def _span(self, meta) -> A.Span:
+        if getattr(meta, "empty", True) and not hasattr(meta, "line"):
+            return A.Span(self.path, 0, 0, 0, 0)
+        return A.Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _tok_span(self, tok: Token) -> A.Span:
+        return A.Span(self.path, tok.line, tok.column, tok.end_line, tok.end_column)
+
+    def _name(self, tok) -> A.Name:
+        if isinstance(tok, A.Name):
+            return tok
+        text = tok.value
+        if tok.type == "QNAME":
+            text = text[1:-1]
+        return A.Name(text, self._tok_span(tok))
+
+    @staticmethod
+    def _extras(children):
+        """Split the trailing optional `cites` and note from the rest."""
+        cites, note, rest = [], None, []
+        for c in children:
+            if isinstance(c, _Cites):
+                cites = list(c)
+            elif isinstance(c, _Note):
+                note = str(c)
+            else:
+                rest.append(c)
+        return rest, cites, note
+
+    # ------------------------------------------------------------ start
+    def start(self, meta, items):
+        module = A.Module(self.path)
+        for item in items:
+            if isinstance(item, list):
+                for sub in item:
+                    if isinstance(sub, A.Connection):
+                        module.connections.append(sub)
+                    else:
+                        module.decls.append(sub)
+            else:
+                module.decls.append(item)
+        return module
+
+    def cites(self, meta, children):
+        return _Cites(A.Citation(t.value, self._tok_span(t)) for t in children)
+
+    def note(self, meta, children):
+        return _Note(_unquote(children[0].value))
+
+    def name_list(self, meta, children):
+        return [self._name(t) for t in children]
+
+    # ------------------------------------------------------------ sides, nations
+    def side_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        title = _unquote(rest[1].value) if len(rest) > 1 else None
+        return A.SideDecl(self._span(meta), self._name(rest[0]), title=title, cites=cites, note=note)
+
+    def nation_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        name = self._name(rest[0])
+        i = 1
+        title = None
+        if _is(rest[i], "STRING"):
+            title = _unquote(rest[i].value)
+            i += 1
+        side = self._name(rest[i])
+        flags = {str(f) for f in rest[i + 1 :]}
+        return A.NationDecl(
+            self._span(meta), name, title=title, side=side,
+            neutral="neutral" in flags, minor="minor" in flags, cites=cites, note=note,
+        )
+
+    def flag_neutral(self, meta, children):
+        return "neutral"
+
+    def flag_minor(self, meta, children):
+        return "minor"
+
+    def map_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        title = _unquote(rest[1].value) if len(rest) > 1 else None
+        return A.MapDecl(self._span(meta), self._name(rest[0]), title=title, cites=cites, note=note)
+
+    def enum_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        members = rest[1] if len(rest) > 1 else []
+        return A.EnumDecl(self._span(meta), self._name(rest[0]), members=members, cites=cites, note=note)
+
+    # ------------------------------------------------------------ board
+    def group_nation(self, meta, children):
+        return ("nation", self._name(children[0]))
+
+    def group_map(self, meta, children):
+        return ("map", self._name(children[0]))
+
+    def spaces_block(self, meta, children):
+        rest, cites, note = self._extras(children)
+        defaults = dict(c for c in rest if isinstance(c, tuple))
+        spaces = [c for c in rest if isinstance(c, A.SpaceDecl)]
+        for s in spaces:
+            if s.nation is None:
+                s.nation = defaults.get("nation")
+            if s.map is None:
+                s.map = defaults.get("map")
+            if not s.cites:
+                s.cites = list(cites)
+        return spaces
+
+    def space_line(self, meta, children):
+        space = A.SpaceDecl(self._span(meta), self._name(children[0]), terrain=self._name(children[1]))
+        for attr in children[2:]:
+            key, value = attr
+            if key == "vp":
+                space.vp = True
+            elif key == "fort":
+                space.fort = value
+            elif key == "capital":
+                space.capital = True
+            elif key == "supply":
+                space.supply = True
+                space.supply_for = value
+            elif key == "port":
+                space.ports.append(value)
+            elif key in ("control", "nation", "map"):
+                setattr(space, key, value)
+            elif key == "at":
+                space.at = value
+        return space
+
+    def attr_vp(self, meta, c):
+        return ("vp", True)
+
+    def attr_fort(self, meta, c):
+        return ("fort", int(c[0]))
+
+    def attr_capital(self, meta, c):
+        return ("capital", True)
+
+    def attr_supply(self, meta, c):
+        return ("supply", self._name(c[0]) if c else None)
+
+    def attr_port(self, meta, c):
+        return ("port", self._name(c[0]))
+
+    def attr_control(self, meta, c):
+        return ("control", self._name(c[0]))
+
+    def attr_nation(self, meta, c):
+        return ("nation", self._name(c[0]))
+
+    def attr_map(self, meta, c):
+        return ("map", self._name(c[0]))
+
+    def attr_at(self, meta, c):
+        return ("at", (int(c[0]), int(c[1])))
+
+    def connections_block(self, meta, children):
+        rest, cites, note = self._extras(children)
+        for conn in rest:
+            conn.cites = list(cites)
+        return rest
+
+    def solid_connection(self, meta, c):
+        return A.Connection(self._span(meta), self._name(c[0]), self._name(c[2]), False, [], [])
+
+    def dotted_connection(self, meta, c):
+        return A.Connection(self._span(meta), self._name(c[0]), self._name(c[2]), True, c[3], [])
+
+    def box_scope(self, meta, c):
+        return self._name(c[0])
+
+    def box_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        title, per = None, None
+        for r in rest[1:]:
+            if _is(r, "STRING"):
+                title = _unquote(r.value)
+            elif isinstance(r, A.Name):
+                per = r
+        return A.BoxDecl(self._span(meta), self._name(rest[0]), title=title, per=per, cites=cites, note=note)
+
+    def units_block(self, meta, children):
+        rest, cites, note = self._extras(children)
+        nation = self._name(rest[0])
+        units = rest[1:]
+        for u in units:
+            u.nation = nation
+            if not u.cites:
+                u.cites = list(cites)
+        return units
+
+    def unit_line(self, meta, children):
+        unit_type = self._name(children[0])
+        name = self._name(children[1])
+        full = tuple(int(x) for x in children[2].value.split("-"))
+        i = 3
+        reduced = None
+        if i < len(children) and _is(children[i], "FACTORS"):
+            reduced = tuple(int(x) for x in children[i].value.split("-"))
+            i += 1
+        unit = A.UnitDecl(self._span(meta), name, unit_type=unit_type, full=full, reduced=reduced)
+        for key, value in children[i:]:
+            if key == "count":
+                unit.count = value
+            elif key == "rp":
+                unit.rp = value
+            elif key == "never_replaced":
+                unit.never_replaced = True
+            elif key == "near_east":
+                unit.near_east = True
+        return unit
+
+    def attr_count(self, meta, c):
+        return ("count", int(c[0]))
+
+    def attr_rp(self, meta, c):
+        return ("rp", self._name(c[0]))
+
+    def attr_never_replaced(self, meta, c):
+        return ("never_replaced", True)
+
+    def attr_near_east(self, meta, c):
+        return ("near_east", True)
+
+    # ------------------------------------------------------------ tables
+    def key_int(self, meta, c):
+        return A.TableKey(self._tok_span(c[0]), "int", int(c[0]), int(c[0]))
+
+    def key_range(self, meta, c):
+        return A.TableKey(self._span(meta), "range", int(c[0]), int(c[1]))
+
+    def key_at_least(self, meta, c):
+        return A.TableKey(self._span(meta), "at_least", int(c[0]), 0)
+
+    def key_name(self, meta, c):
+        n = self._name(c[0])
+        return A.TableKey(n.span, "name", name=n)
+
+    def cell_int(self, meta, c):
+        return int(c[0])
+
+    def cell_neg(self, meta, c):
+        return -int(c[0])
+
+    def cell_name(self, meta, c):
+        return self._name(c[0])
+
+    def table_columns(self, meta, c):
+        return ("columns", list(c))
+
+    def table_row(self, meta, c):
+        return A.TableRow(self._span(meta), c[0], list(c[1:]))
+
+    def table_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        table = A.TableDecl(self._span(meta), self._name(rest[0]), cites=cites, note=note)
+        for r in rest[1:]:
+            if isinstance(r, tuple):
+                table.columns = r[1]
+            else:
+                table.rows.append(r)
+        return table
+
+    # ------------------------------------------------------------ state
+    def state_kind(self, meta, c):
+        return ("kind", c[0].value)
+
+    def state_scope(self, meta, c):
+        return ("scope", self._name(c[0]))
+
+    def int_range(self, meta, c):
+        return ("range", (int(c[0]), int(c[1])))
+
+    def state_type(self, meta, c):
+        return ("type", c[0])
+
+    def state_start(self, meta, c):
+        return ("start", c[0])
+
+    def type_ref(self, meta, c):
+        n = self._name(c[0])
+        return A.Param(n, n, False)
+
+    def list_type(self, meta, c):
+        n = self._name(c[0])
+        return A.Param(n, n, True)
+
+    def state_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        parts = dict(r for r in rest if isinstance(r, tuple))
+        name = next(self._name(r) for r in rest if isinstance(r, Token))
+        low, high = parts.get("range", (None, None))
+        return A.StateDecl(
+            self._span(meta), name, state_kind=parts["kind"], scope=parts.get("scope"),
+            low=low, high=high, type=parts.get("type"), start=parts.get("start"),
+            cites=cites, note=note,
+        )
+
+    # ------------------------------------------------------------ behaviour
+    def param(self, meta, c):
+        name = self._name(c[0])
+        if len(c) > 1:
+            t = c[1]
+            return A.Param(name, t.type, t.is_list)
+        return A.Param(name, None)
+
+    def params(self, meta, c):
+        return ("params", list(c))
+
+    @staticmethod
+    def _params(rest):
+        for r in rest:
+            if isinstance(r, tuple) and r[0] == "params":
+                return r[1]
+        return []
+
+    def value_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        expr = [r for r in rest if isinstance(r, A.Expr)][0]
+        return A.ValueDecl(self._span(meta), self._name(rest[0]), params=self._params(rest), expr=expr,
+                           cites=cites, note=note)
+
+    def choice_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        template = next(_unquote(r.value) for r in rest[1:] if _is(r, "STRING"))
+        return A.ChoiceDecl(self._span(meta), self._name(rest[0]), params=self._params(rest),
+                            template=template, cites=cites, note=note)
+
+    def signal_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        return A.SignalDecl(self._span(meta), self._name(rest[0]), params=self._params(rest), cites=cites, note=note)
+
+    def block(self, meta, children):
+        rest, _, note = self._extras(children)
+        return A.Block(self._span(meta), note, rest)
+
+    def procedure_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        body = rest[-1]
+        return A.ProcedureDecl(self._span(meta), self._name(rest[0]), params=self._params(rest), body=body,
+                               cites=cites, note=body.note)
+
+    def phase_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        body = rest[-1]
+        return A.PhaseDecl(self._span(meta), self._name(rest[0]), body=body, cites=cites, note=body.note)
+
+    def sequence_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        return A.SequenceDecl(self._span(meta), self._name(rest[0]), phases=rest[1], cites=cites, note=note)
+
+    def forbid(self, meta, c):
+        when = c[2] if len(c) > 2 else None
+        unless = c[3] if len(c) > 3 else None
+        return A.Forbid(self._span(meta), self._name(c[0]), c[1], when, unless)
+
+    def restriction_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        return A.RestrictionDecl(self._span(meta), self._name(rest[0]), forbids=rest[1:], cites=cites, note=note)
+
+    def contrib_op(self, meta, c):
+        return ("op", c[0].value)
+
+    def contribution(self, meta, c):
+        value = self._name(c[0])
+        i = 1
+        vars_ = []
+        if isinstance(c[i], list):
+            vars_ = c[i]
+            i += 1
+        op = c[i][1]
+        expr = c[i + 1]
+        when = c[i + 2] if len(c) > i + 2 else None
+        return A.Contribution(self._span(meta), value, vars_, op, expr, when)
+
+    def modifier_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        return A.ModifierDecl(self._span(meta), self._name(rest[0]), contributions=rest[1:], cites=cites, note=note)
+
+    def trigger_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        name, event = self._name(rest[0]), self._name(rest[1])
+        i = 2
+        vars_ = []
+        if isinstance(rest[i], list):
+            vars_ = rest[i]
+            i += 1
+        when = rest[i] if isinstance(rest[i], A.Expr) else None
+        body = rest[-1]
+        return A.TriggerDecl(self._span(meta), name, event=event, vars=vars_, when=when, body=body,
+                             cites=cites, note=body.note)
+
+    # ------------------------------------------------------------ cards
+    def card_deck(self, meta, c):
+        return ("deck", self._name(c[0]))
+
+    def card_ops(self, meta, c):
+        return ("ops", int(c[0]))
+
+    def card_sr(self, meta, c):
+        return ("sr", int(c[0]))
+
+    def rp_entry(self, meta, c):
+        return (self._name(c[0]), int(c[1]))
+
+    def card_rp(self, meta, c):
+        return ("rp", list(c))
+
+    def card_war_status(self, meta, c):
+        return ("war_status", int(c[0]))
+
+    def card_removed(self, meta, c):
+        return ("removed", True)
+
+    def card_combat(self, meta, c):
+        return ("combat", True)
+
+    def card_optional(self, meta, c):
+        return ("optional", True)
+
+    def card_reinforcements(self, meta, c):
+        return ("reinforcements", c[0])
+
+    def card_playable(self, meta, c):
+        cites = list(c[1]) if len(c) > 1 else []
+        return ("playable", (c[0], cites))
+
+    def card_event(self, meta, c):
+        rest, cites, _ = self._extras(c)
+        return ("event", (rest[0], cites))
+
+    def card_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        card = A.CardDecl(self._span(meta), self._name(rest[2]), side=self._name(rest[0]), number=int(rest[1]),
+                          cites=cites, note=note)
+        for item in rest[3:]:
+            if isinstance(item, A.Decl):
+                item.owner = card.key
+                card.nested.append(item)
+                continue
+            key, value = item
+            if key == "playable":
+                card.playable, card.playable_cites = value
+            elif key == "event":
+                card.event, card.event_cites = value
+            else:
+                setattr(card, key, value)
+        return card
+
+    # ------------------------------------------------------------ scenarios
+    def bool_word(self, meta, c):
+        return c[0].value == "on"
+
+    def scenario_turns(self, meta, c):
+        return ("turns", (int(c[0]), int(c[1])))
+
+    def scenario_sequence(self, meta, c):
+        return ("sequence", self._name(c[0]))
+
+    def scenario_option(self, meta, c):
+        rest, cites, _ = self._extras(c)
+        title = _unquote(rest[1].value) if _is(rest[1], "STRING") else None
+        return ("option", A.ScenarioOption(self._span(meta), self._name(rest[0]), title, rest[-1], cites))
+
+    def scenario_setup(self, meta, c):
+        rest, cites, _ = self._extras(c)
+        return ("setup", (rest[0], cites))
+
+    def scenario_replace(self, meta, c):
+        return ("override", A.Override(self._span(meta), "replace", decl=c[0]))
+
+    def scenario_add(self, meta, c):
+        return ("override", A.Override(self._span(meta), "add", decl=c[0]))
+
+    def target_name(self, meta, c):
+        parts = [t.value[1:-1] if t.type == "QNAME" else t.value for t in c]
+        return (" ".join(parts), self._span(meta))
+
+    def scenario_remove(self, meta, c):
+        target, span = c[1]
+        return ("override", A.Override(self._span(meta), "remove", target_kind=self._name(c[0]),
+                                       target=target, target_span=span))
+
+    def scenario_remove_cites(self, meta, c):
+        cit = A.Citation(c[0].value, self._tok_span(c[0]))
+        return ("override", A.Override(self._span(meta), "remove_cites", rule=cit))
+
+    def scenario_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        sc = A.ScenarioDecl(self._span(meta), self._name(rest[0]), cites=cites, note=note)
+        items = rest[1:]
+        # Header: optional title STRING, optional extends NAME.
+        while items and isinstance(items[0], Token):
+            tok = items.pop(0)
+            if tok.type == "STRING":
+                sc.title = _unquote(tok.value)
+            else:
+                sc.extends = self._name(tok)
+        for key, value in items:
+            if key == "turns":
+                sc.turns = value
+            elif key == "sequence":
+                sc.sequence = value
+            elif key == "option":
+                sc.options.append(value)
+            elif key == "setup":
+                sc.setup.append(value[0])
+                sc.setup_cites.extend(value[1])
+            elif key == "override":
+                sc.overrides.append(value)
+        return sc
+
+    # ------------------------------------------------------------ rule index
+    def rule_na(self, meta, c):
+        return ("na", _unquote(c[0].value))
+
+    def rule_entry(self, meta, c):
+        title = na = None
+        for item in c[1:]:
+            if isinstance(item, tuple):
+                na = item[1]
+            else:
+                title = _unquote(item.value)
+        return A.RuleEntry(self._span(meta), c[0].value, title, na)
+
+    def rulebook_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        title = None
+        entries = []
+        for r in rest[1:]:
+            if _is(r, "STRING"):
+                title = _unquote(r.value)
+            elif isinstance(r, A.RuleEntry):
+                entries.append(r)
+        return A.RulebookDecl(self._span(meta), self._name(rest[0]), title=title, entries=entries,
+                              cites=cites, note=note)
+
+    # ------------------------------------------------------------ statements
+    def let_stmt(self, meta, c):
+        return A.Let(self._span(meta), self._name(c[0]), c[1])
+
+    def elif_clause(self, meta, c):
+        return (c[0], c[1])
+
+    def else_clause(self, meta, c):
+        return ("else", c[0])
+
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        otherwise = None
+        for extra in c[2:]:
+            if extra[0] == "else":
+                otherwise = extra[1]
+            else:
+                branches.append(extra)
+        return A.If(self._span(meta), branches, otherwise)
+
+    def for_stmt(self, meta, c):
+        where = c[2] if len(c) == 4 else None
+        return A.For(self._span(meta), self._name(c[0]), c[1], where, c[-1])
+
+    def repeat_stmt(self, meta, c):
+        var = self._name(c[1]) if len(c) == 3 else None
+        return A.Repeat(self._span(meta), c[0], var, c[-1])
+
+    def while_stmt(self, meta, c):
+        return A.While(self._span(meta), c[0], c[1])
+
+    def binding(self, meta, c):
+        return A.Binding(self._name(c[0]), c[1])
+
+    def optional_clause(self, meta, c):
+        return ("optional", _unquote(c[0].value) if c else None)
+
+    def choose_stmt(self, meta, c):
+        choice, vars_, by = self._name(c[0]), c[1], c[2]
+        bindings, where, optional, label = [], None, False, None
+        for item in c[3:]:
+            if isinstance(item, A.Binding):
+                bindings.append(item)
+            elif isinstance(item, tuple):
+                optional, label = True, item[1]
+            else:
+                where = item
+        return A.Choose(self._span(meta), choice, vars_, by, bindings, where, optional, label)
+
+    def roll_stmt(self, meta, c):
+        rest, cites, _ = self._extras(c)
+        return A.Roll(self._span(meta), self._name(rest[0]), cites)
+
+    def call_stmt(self, meta, c):
+        args = c[1] if len(c) > 1 else []
+        return A.CallStmt(self._span(meta), self._name(c[0]), args)
+
+    def segment_stmt(self, meta, c):
+        rest, cites, _ = self._extras(c)
+        return A.Segment(self._span(meta), self._name(rest[0]), cites, rest[1])
+
+    def return_stmt(self, meta, c):
+        return A.Return(self._span(meta))
+
+    def verb(self, meta, c):
+        return ("verb", c[0].value)
+
+    def prep(self, meta, c):
+        return c[0].value
+
+    def effect_arg(self, meta, c):
+        return ("arg", (c[0], c[1]))
+
+    def effect_stmt(self, meta, c):
+        rest, cites, _ = self._extras(c)
+        verb = rest[0][1]
+        obj = None
+        args = []
+        for r in rest[1:]:
+            if isinstance(r, tuple) and r[0] == "arg":
+                args.append(r[1])
+            else:
+                obj = r
+        return A.Effect(self._span(meta), verb, obj, args, cites)
+
+    # ------------------------------------------------------------ expressions
+    def args(self, meta, c):
+        return list(c)
+
+    def int_lit(self, meta, c):
+        return A.IntLit(self._tok_span(c[0]), int(c[0]))
+
+    def text_lit(self, meta, c):
+        return A.TextLit(self._tok_span(c[0]), _unquote(c[0].value))
+
+    def true_lit(self, meta, c):
+        return A.BoolLit(self._span(meta), True)
+
+    def false_lit(self, meta, c):
+        return A.BoolLit(self._span(meta), False)
+
+    def none_lit(self, meta, c):
+        return A.NoneLit(self._span(meta))
+
+    def ref(self, meta, c):
+        n = self._name(c[0])
+        return A.Ref(n.span, n)
+
+    def list_lit(self, meta, c):
+        return A.ListLit(self._span(meta), c[0] if c else [])
+
+    def list_comp(self, meta, c):
+        where = c[3] if len(c) > 3 else None
+        return A.ListComp(self._span(meta), c[0], self._name(c[1]), c[2], where)
+
+    def range_lit(self, meta, c):
+        return A.RangeLit(self._span(meta), int(c[0]), int(c[1]))
+
+    def attr(self, meta, c):
+        return A.Attr(self._span(meta), c[0], self._name(c[1]))
+
+    def index(self, meta, c):
+        return A.Index(self._span(meta), c[0], c[1])
+
+    def call(self, meta, c):
+        return A.Call(self._span(meta), self._name(c[0]), c[1] if len(c) > 1 else [])
+
+    def aggregator(self, meta, c):
+        return c[0].value
+
+    def aggregate(self, meta, c):
+        where = c[4] if len(c) > 4 else None
+        return A.Aggregate(self._span(meta), c[0], c[1], self._name(c[2]), c[3], where)
+
+    def aggregate_call(self, meta, c):
+        return A.AggregateCall(self._span(meta), c[0], c[1])
+
+    def not_op(self, meta, c):
+        return A.Not(self._span(meta), c[0])
+
+    def neg(self, meta, c):
+        return A.Neg(self._span(meta), c[0])
+
+    def comp_op(self, meta, c):
+        return c[0].value
+
+    add_op = mul_op = comp_op
+
+    def binop(self, meta, c):
+        return A.BinOp(self._span(meta), c[1], c[0], c[2])
+
+    def compare(self, meta, c):
+        return A.Compare(self._span(meta), c[1], c[0], c[2])
+
+    def member(self, meta, c):
+        return A.Member(self._span(meta), c[0], c[1], False)
+
+    def not_member(self, meta, c):
+        return A.Member(self._span(meta), c[0], c[1], True)
+
+    def and_expr(self, meta, c):
+        return A.BoolOp(self._span(meta), "and", list(c))
+
+    def or_expr(self, meta, c):
+        return A.BoolOp(self._span(meta), "or", list(c))
