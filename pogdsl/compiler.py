@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import networkx as nx
 from attrs import define, field
 
 from .diagnostics import Reporter, Sources
-from .graph.build import build_graph
 from .semantics.checker import check
 from .semantics.loader import Loaded, expand, find_root, library_files, load
 from .semantics.model import Program, build_program
@@ -70,9 +68,14 @@ def compile_scenario_program(comp: Compilation, scenario: A.ScenarioDecl) -> Pro
         return comp.scenarios[scenario.key][0]
     program, changes = effective_program(comp.base, scenario, comp.reporter)
     if changes:
-        # Check the variant as a whole: what it replaced must fit what remains.
+        # What a variant replaced or added must fit what remains; after a removal
+        # everything is checked again, since anything may have used what went.
         local = Reporter()
-        check(program, local)
+        if any(action == "remove" for action, *_ in changes):
+            check(program, local)
+        else:
+            changed = [program.decls[kind][key] for action, kind, key, _ in changes]
+            check(program, local, only=changed)
         note = (f"while checking scenario '{scenario.key}'", scenario.name.span)
         for d in local.errors:
             comp.reporter.error(d.code, d.message, d.span, d.hint, d.notes + [note])
@@ -107,7 +110,10 @@ def resolve_scenario(spec: str, root: Path | None = None) -> tuple[Compilation, 
     return comp, program
 
 
-def scenario_graph(spec: str, root: Path | None = None) -> tuple[Compilation, nx.MultiDiGraph | None]:
+def scenario_graph(spec: str, root: Path | None = None):
+    """The compilation and the scenario's rule graph (None if it has errors)."""
+    from .graph.build import build_graph  # networkx is only needed from here on
+
     comp, program = resolve_scenario(spec, root)
     if comp.reporter.errors:
         return comp, None

@@ -153,7 +153,10 @@ def render(diag: Diagnostic, sources: Sources) -> str:
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     """The closest candidate to a misspelt name, as a hint, or None."""
-    pool = list(candidates)
+    # Only names of a similar length can be close; filtering first keeps this
+    # cheap when a file has many mistakes and the pool has hundreds of names.
+    slack = max(2, len(word) // 3)
+    pool = [c for c in candidates if abs(len(c) - len(word)) <= slack]
     match = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
     if not match:
         lowered = {c.lower(): c for c in pool}

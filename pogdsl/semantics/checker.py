@@ -53,6 +53,14 @@ class Checker:
         self.cited: dict[str, list[A.Span]] = defaultdict(list)
 
     # ================================================================ entry
+    def run_only(self, decls: list[A.Decl]) -> None:
+        """Check just these declarations (a variant's replacements) in the
+        context of the whole program."""
+        for decl in decls:
+            handler = self._DECL_CHECKS.get(decl.kind)
+            if handler is not None:
+                handler(self, decl)
+
     def run(self) -> None:
         p = self.p
         for decl in p.all("nation"):
@@ -521,8 +529,12 @@ class Checker:
             self.state_writes.add(decl.key)
             kind = state_value_kind(decl)
         else:
+            if isinstance(target, A.Index) and isinstance(target.obj, A.Ref) \
+                    and target.obj.name.text not in self.globals and scope.lookup(target.obj.name.text) is None:
+                self.report_unknown(target.obj.name, (ANY,), scope)
+                return
             self.r.error("E0305", f"'{s.verb}' can only change state or a local name", target.span if target
-                         else s.span)
+                         else s.span, "declare it with track, counter, flag, marker or var")
             return
         if s.verb == "shift":
             if not self.compatible(kind, ("int",)):
@@ -778,7 +790,35 @@ class Checker:
                 self.r.warning("W0703", f"procedure '{proc.key}' is never called", proc.name.span)
 
 
-def check(program: Program, reporter: Reporter) -> Checker:
+def _check_value(self, decl):
+    self.check_params(decl.params)
+    self.check_expr(decl.expr, self.param_scope(decl.params))
+
+
+def _check_procedure(self, decl):
+    self.check_params(decl.params)
+    self.check_block(decl.body, self.param_scope(decl.params))
+
+
+def _check_choice(self, decl):
+    self.check_params(decl.params)
+    self.check_template(decl)
+
+
+Checker._DECL_CHECKS = {
+    "space": Checker.check_space, "unit": Checker.check_unit, "table": Checker.check_table,
+    "state": Checker.check_state, "value": _check_value, "choice": _check_choice,
+    "signal": lambda self, d: self.check_params(d.params), "procedure": _check_procedure,
+    "phase": lambda self, d: self.check_block(d.body, Scope()), "restriction": Checker.check_restriction,
+    "modifier": Checker.check_modifier, "trigger": Checker.check_trigger, "card": Checker.check_card,
+}
+
+
+def check(program: Program, reporter: Reporter, only: list[A.Decl] | None = None) -> Checker:
+    """Check a program (or, with `only`, just those declarations within it)."""
     checker = Checker(program, reporter)
-    checker.run()
+    if only is None:
+        checker.run()
+    else:
+        checker.run_only(only)
     return checker

@@ -15,7 +15,7 @@ from attrs import define, field
 
 from ..diagnostics import Reporter, Sources
 from ..syntax import ast as A
-from ..syntax.parser import parse_cached
+from ..syntax.parser import ParseCache
 
 LIBRARY_DIRS = ("rules", "cards", "scenarios")
 
@@ -38,10 +38,12 @@ def find_root(start: Path | None = None) -> Path:
     return Path(__file__).resolve().parents[2]
 
 
-def display_path(path: Path) -> str:
+def display_path(path: Path, cwd: Path | None = None) -> str:
     """A path as users should see it: relative to the current folder if inside it."""
+    cwd = cwd or Path.cwd().resolve()
+    absolute = path if path.is_absolute() else cwd / path
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(Path(os.path.normpath(absolute)).relative_to(cwd))
     except ValueError:
         return str(path)
 
@@ -101,8 +103,10 @@ def load(paths: list[Path], loaded: Loaded | None = None) -> Loaded:
     """Parse files (each once), collecting their modules and diagnostics."""
     loaded = loaded or Loaded()
     seen = set(loaded.files)
+    cwd = Path.cwd().resolve()
+    cache = ParseCache()
     for path in paths:
-        shown = display_path(path)
+        shown = display_path(path, cwd)
         if shown in seen:
             continue
         seen.add(shown)
@@ -114,7 +118,8 @@ def load(paths: list[Path], loaded: Loaded | None = None) -> Loaded:
         if not text.strip():
             loaded.reporter.warning("W0704", "the file is empty", A.Span(shown, 0, 0, 0, 0))
             continue
-        module, diags = parse_cached(text, shown)
+        module, diags = cache.parse(text, shown)
         loaded.reporter.extend(diags)
         loaded.modules.append(module)
+    cache.save()
     return loaded

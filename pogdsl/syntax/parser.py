@@ -20,13 +20,12 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
 from .. import __version__
 from ..diagnostics import ERROR, Diagnostic
 from . import ast as A
-from .transform import ToAst
+
+# Lark, the tables and the transformer are loaded only when a file must really
+# be parsed: a warm check of an unchanged project never pays for them.
 
 GRAMMAR_PATH = Path(__file__).resolve().parent.parent / "grammar" / "pog.lark"
 
@@ -71,7 +70,9 @@ def grammar_digest() -> str:
 
 
 @lru_cache(maxsize=1)
-def get_parser() -> Lark:
+def get_parser():
+    from lark import Lark
+
     options = dict(parser="lalr", propagate_positions=True, strict=True, maybe_placeholders=False)
     cache = _cache_dir()
     if cache is not None:
@@ -103,7 +104,9 @@ def _span_at(path: str, line: int, col: int, width: int = 1) -> A.Span:
     return A.Span(path, line, col, line, col + max(1, width))
 
 
-def _diagnose(err: UnexpectedInput, path: str, block_line: int, block_head: str) -> Diagnostic:
+def _diagnose(err, path: str, block_line: int, block_head: str) -> Diagnostic:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     if isinstance(err, UnexpectedCharacters):
         ch = err.char
         if ch == '"':
@@ -140,6 +143,10 @@ def _blocks(text: str):
 
 def parse_text(text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
     """Parse one file's text.  Never raises for bad input."""
+    from lark.exceptions import UnexpectedInput
+
+    from .transform import ToAst
+
     parser = get_parser()
     try:
         tree = parser.parse(text)
@@ -162,31 +169,52 @@ def parse_text(text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
     return module, diags
 
 
-def _ast_cache_path(path: str, text: str) -> Path | None:
-    cache = _cache_dir()
-    if cache is None:
-        return None
-    digest = hashlib.sha256(f"{grammar_digest()}\0{path}\0{text}".encode()).hexdigest()
-    return cache / "ast" / digest[:2] / f"{digest}.pickle"
+class ParseCache:
+    """Parsed modules keyed by a digest of (grammar, path, text), kept in one
+    pickle file so a warm load is a single read.  A damaged or stale file is
+    simply a miss; entries not used for a while are dropped when it grows."""
 
+    LIMIT = 4000
 
-def parse_cached(text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
-    """`parse_text`, memoised on disk by content for clean files."""
-    target = _ast_cache_path(path, text)
-    if target is not None and target.exists():
+    def __init__(self) -> None:
+        folder = _cache_dir()
+        self.path = folder / f"ast-{grammar_digest()}.pickle" if folder is not None else None
+        self.entries: dict[str, A.Module] = {}
+        self.used: set[str] = set()
+        self.dirty = False
+        if self.path is not None and self.path.exists():
+            try:
+                with self.path.open("rb") as fh:
+                    self.entries = pickle.load(fh)
+            except Exception:  # a damaged cache is just empty
+                self.entries = {}
+
+    @staticmethod
+    def key(path: str, text: str) -> str:
+        return hashlib.sha256(f"{path}\0{text}".encode()).hexdigest()
+
+    def parse(self, text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
+        key = self.key(path, text)
+        self.used.add(key)
+        module = self.entries.get(key)
+        if module is not None:
+            return module, []
+        module, diags = parse_text(text, path)
+        if not diags:
+            self.entries[key] = module
+            self.dirty = True
+        return module, diags
+
+    def save(self) -> None:
+        if self.path is None or not self.dirty:
+            return
+        if len(self.entries) > self.LIMIT:
+            self.entries = {k: v for k, v in self.entries.items() if k in self.used}
         try:
-            with target.open("rb") as fh:
-                return pickle.load(fh), []
-        except Exception:  # a damaged cache entry is just a miss
-            pass
-    module, diags = parse_text(text, path)
-    if target is not None and not diags:
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_suffix(f".{os.getpid()}.tmp")
+            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
             with tmp.open("wb") as fh:
-                pickle.dump(module, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, target)
+                pickle.dump(self.entries, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.path)
+            self.dirty = False
         except OSError:
             pass
-    return module, diags
