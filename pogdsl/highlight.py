@@ -148,14 +148,14 @@ class PogLexer(RegexLexer):
 
     tokens = {
         "root": [
+            # A declaration keyword starting a line (after its indentation).
+            (r"^([ \t]*)(%s)\b" % "|".join(DECLARATION_KEYWORDS), bygroups(Whitespace, Keyword.Declaration)),
             (r"\n", Whitespace),
             (r"[ \t\r\f]+", Whitespace),
             (r"#[^\n]*", Comment.Single),
             (r'"', String.Double, "text"),
             (r"'[^'\n]+'", Name.Entity),
             (r"'", Error),
-            # A declaration keyword starting a line (after its indentation).
-            (r"^([ \t]*)(%s)\b" % "|".join(DECLARATION_KEYWORDS), bygroups(Whitespace, Keyword.Declaration)),
             # Rule numbers before plain numbers: 12.4.3, 6.0, 6.0.E.2.
             (r"[0-9]+(?:\.[0-9]+)+(?:\.[A-H](?:\.[0-9]+)?)?\b", Name.Label),
             (r"[0-9]+-[0-9]+-[0-9]+\b", Number.Other),

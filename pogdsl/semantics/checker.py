@@ -16,7 +16,7 @@ from ..syntax import ast as A
 from .citations import collect_citations
 from .model import Global, Program, state_value_kind
 from .vocabulary import (
-    ANY, ATTRIBUTES, EVENTS, FUNCTIONS, TYPE_NAMES, VERBS, Scope, element_kind, list_of,
+    ANY, ATTRIBUTES, EVENTS, FUNCTIONS, TYPE_NAMES, VERBS, WRITABLE_ATTRIBUTES, Scope, element_kind, list_of,
 )
 
 # The diagnostic code for "unknown X" when one kind of thing is wanted.
@@ -522,6 +522,12 @@ class Checker:
         elif isinstance(target, A.Attr):
             kind = self.check_expr(target.obj, scope)
             decl = self.scoped_state_attr(kind, target.attr.text)
+            if decl is None and (kind, target.attr.text) in WRITABLE_ATTRIBUTES:
+                want = ATTRIBUTES[kind][target.attr.text]
+                value = s.arg("to")
+                if s.verb == "set" and value is not None:
+                    self.expect_expr(value, (want,), scope)
+                return
             if decl is None:
                 self.r.error("E0305", f"'{target.attr.text}' is not state that '{s.verb}' can change",
                              target.span, "declare it as `marker NAME per KIND` to keep it per entry")
@@ -684,6 +690,14 @@ class Checker:
                 if decl.state_kind in _FLAG_KINDS:
                     self.flag_reads.setdefault(decl.key, e.span)
                 return state_value_kind(decl)
+            if g is not None and isinstance(g.decl, A.BoxDecl):
+                if g.decl.per is None:
+                    self.r.error("E0302", f"box '{g.decl.key}' is a single box: write it without [...]", e.span)
+                elif len(e.args) != 1:
+                    self.r.error("E0302", f"box '{g.decl.key}' is kept per {g.decl.per.text}: give one", e.span)
+                for a in e.args[:1]:
+                    self.expect_expr(a, (g.decl.per.text,), scope)
+                return "box"
             if g is not None and isinstance(g.decl, A.TableDecl):
                 for a in e.args:
                     self.check_expr(a, scope)

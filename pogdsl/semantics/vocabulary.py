@@ -114,6 +114,10 @@ VERBS: dict[str, Verb] = {v.name: v for v in [
          "Destroy the fort in a space.", "destroy Liege", writes="board"),
     Verb("emit", Slot(ANY), {},
          "Raise a declared signal so its triggers run.", "emit capital_fell(Paris)", writes="events"),
+    Verb("play", Slot(("card",)), {},
+         "Run a card's event: its `event` block, with `this_card` naming the card. The card is then "
+         "counted as played (see played()).",
+         "play c", writes="cards"),
     Verb("log", Slot(("text",)), {},
          "Write a line to the game log; {name} inside the text shows a value.",
          "log \"{u} is out of supply\"", writes="log"),
@@ -136,9 +140,18 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
              "Whether two spaces share a line.", "connected(Paris, Chateau_Thierry)"),
     Function("distance", (("a", ("space",)), ("b", ("space",))), "int",
              "The fewest connections between two spaces.", "distance(Paris, Berlin)"),
-    Function("in_supply", (("u", ("unit", "space")), ("for", ("side",))), "bool",
-             "Whether a unit (or a space, for a side) can trace supply (14.1).",
-             "in_supply(u)", optional_from=1),
+    Function("playable", (("c", ("card",)),), "bool",
+             "Whether a card's `playable when` condition holds now (true if it has none).",
+             "playable(c)"),
+    Function("units_at", (("where", WHERE), ("owner", ("side", "nation"))), list_of("unit"),
+             "The units in a space or box belonging to a side or nation.", "units_at(s, cp)"),
+    Function("pool", (("u", ("unit",)),), list_of("unit"),
+             "Every piece sharing a unit's name (a corps pool), wherever they are.", "pool(GEc)"),
+    Function("available", (("u", ("unit",)),), "int",
+             "How many pieces of a unit's name have not yet entered play.", "available(GEc)"),
+    Function("random_pick", (("xs", (ANY,)),), ANY,
+             "Not a player decision: one item picked with the game's dice (the seeded generator).",
+             "random_pick(hand(ap))"),
     Function("other", (("s", ("side",)),), "side", "The other side.", "other(player)"),
     Function("side_of", (("x", ("nation", "unit", "card")),), "side",
              "The side a nation, unit or card belongs to.", "side_of(it)"),
@@ -182,6 +195,7 @@ EVENTS: dict[str, Event] = {e.name: e for e in [
     Event("control_changed", (("s", "space"), ("by", "side")), "After a space changes control."),
     Event("card_played", (("c", "card"), ("as", "text")), "After a card is played, with how it was used."),
     Event("unit_placed", (("u", "unit"),), "After a unit is placed on the map."),
+    Event("turns_ended", (), "After the scenario's last turn, if no one has won: triggers decide the result."),
 ]}
 
 CONSTANTS: dict[str, Constant] = {c.name: c for c in [
@@ -191,7 +205,6 @@ CONSTANTS: dict[str, Constant] = {c.name: c for c in [
     Constant("nations", list_of("nation"), "Every nation."),
     Constant("sides", list_of("side"), "Both sides."),
     Constant("turn", "int", "The current turn number."),
-    Constant("round", "int", "The current action round (0 outside the action phase)."),
     Constant("first_turn", "int", "The scenario's first turn."),
     Constant("last_turn", "int", "The scenario's last turn."),
 ]}
@@ -217,6 +230,9 @@ ATTRIBUTES: dict[str, dict[str, str]] = {
     "box": {"name": "text", "units": list_of("unit")},
     "pile": {"cards": list_of("card"), "size": "int"},
 }
+
+# Attributes of engine-kept state that `set` may change (the rest are facts).
+WRITABLE_ATTRIBUTES = {("space", "control"), ("space", "fort_destroyed"), ("nation", "at_war")}
 
 # Names a parameter may give as its type.
 TYPE_NAMES = set(ENTITY_KINDS) | set(SCALAR_KINDS) | {ANY}

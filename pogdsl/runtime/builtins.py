@@ -1,0 +1,396 @@
+"""The built-in queries and attributes of the vocabulary, at run time.
+
+Each entry here implements one entry of `pogdsl.semantics.vocabulary`; a test
+checks the two lists agree.  Everything is generic: spaces, units, cards,
+piles, tables — never a rule of a particular game.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from .errors import GameError
+from .values import Entity, Pool, text_of
+
+
+# ----------------------------------------------------------------- helpers
+def iterate(g, value) -> list:
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return value
+    if isinstance(value, Entity):
+        if value.kind == "pile":
+            return [g.w.cards[i] for i in g.s["piles"][value.key]]
+        if value.kind in ("space", "box"):
+            return units_in(g, None, value)
+    if isinstance(value, (tuple, set, frozenset)):
+        return list(value)
+    raise GameError(f"{text_of(value)} is not a list")
+
+
+def scope_key(value) -> str:
+    if isinstance(value, Entity):
+        return str(value.index) if value.kind == "unit" else value.key
+    return str(value)
+
+
+def read_scoped(g, name: str, key) -> object:
+    table = g.s["vars"][name]
+    k = scope_key(key)
+    if k in table:
+        return table[k]
+    return g.w.state_start[name]
+
+
+def value_of(g, name: str, args: tuple):
+    """A declared value: its base expression, then its modifiers (`:=` first,
+    in source order, then every `+=` / `-=` whose condition holds)."""
+    w = g.w
+    params, base = w.values[name]
+    local = dict(zip(params, args))
+    result = base(g, local)
+    entries = w.modifiers.get(name)
+    if not entries:
+        return result
+    adds = 0
+    for hooked, contribution, fn, when in entries:
+        if hooked.owner is not None and not g.card_in_play(hooked.owner):
+            continue
+        bound = {v.text: a for v, a in zip(contribution.vars, args)}
+        if when is not None and not when(g, bound):
+            continue
+        if g.trace is not None:
+            g.trace.append(("modifier", hooked.decl.key, [c.number for c in hooked.decl.cites]))
+        amount = fn(g, bound)
+        if contribution.op == ":=":
+            result = amount
+        elif contribution.op == "+=":
+            adds += amount
+        else:
+            adds -= amount
+    return result + adds if adds else result
+
+
+# ----------------------------------------------------------------- constants
+def _units_in_play(g, l):
+    return [u for u in g.w.units if (g.s["loc"][u.index] or -1) >= 0]
+
+
+CONSTANTS = {
+    "spaces": lambda g, l: g.w.spaces,
+    "units": _units_in_play,
+    "cards": lambda g, l: g.w.cards,
+    "nations": lambda g, l: g.w.nations,
+    "sides": lambda g, l: g.w.sides,
+    "turn": lambda g, l: g.s["turn"],
+    "first_turn": lambda g, l: g.w.first_turn,
+    "last_turn": lambda g, l: g.w.last_turn,
+}
+
+
+# ----------------------------------------------------------------- functions
+def units_in(g, span, where):
+    if isinstance(where, Entity) and where.kind in ("space", "box"):
+        units = g.w.units
+        return [units[i] for i in g.s["occ"][g.w.location(where)]]
+    raise GameError(f"units_in needs a space or box, not {text_of(where)}", span)
+
+
+def units_of(g, span, owner):
+    if not isinstance(owner, Entity):
+        raise GameError(f"units_of needs a nation or side, not {text_of(owner)}", span)
+    loc = g.s["loc"]
+    if owner.kind == "nation":
+        return [u for u in g.w.units if u.data.nation is owner and (loc[u.index] if loc[u.index] is not None
+                                                                     else -1) >= 0]
+    return [u for u in g.w.units if u.data.side is owner and (loc[u.index] if loc[u.index] is not None
+                                                                 else -1) >= 0]
+
+
+def units_at(g, span, where, owner):
+    return [u for u in units_in(g, span, where) if u.data.side is owner or u.data.nation is owner]
+
+
+def adjacent(g, span, s):
+    spaces = g.w.spaces
+    return [spaces[j] for j, _ in g.w.adjacency[s.index]]
+
+
+def adjacent_for(g, span, s, u):
+    spaces = g.w.spaces
+    nation = u.data.nation.key if u.data.nation else None
+    return [spaces[j] for j, only in g.w.adjacency[s.index] if only is None or nation in only]
+
+
+def connected(g, span, a, b):
+    return any(j == b.index for j, _ in g.w.adjacency[a.index])
+
+
+def distance(g, span, a, b):
+    if a is b:
+        return 0
+    seen = {a.index}
+    frontier = deque([(a.index, 0)])
+    while frontier:
+        i, d = frontier.popleft()
+        for j, _ in g.w.adjacency[i]:
+            if j == b.index:
+                return d + 1
+            if j not in seen:
+                seen.add(j)
+                frontier.append((j, d + 1))
+    return None
+
+
+def other(g, span, side):
+    for s in g.w.sides:
+        if s is not side:
+            return s
+    return None
+
+
+def side_of(g, span, x):
+    if not isinstance(x, Entity):
+        raise GameError(f"side_of needs a nation, unit or card, not {text_of(x)}", span)
+    if x.kind == "nation":
+        return x.data[1]
+    if x.kind == "unit":
+        return x.data.side
+    if x.kind == "card":
+        return g.w.by_kind["side"].get(x.data.side.text)
+    raise GameError(f"side_of needs a nation, unit or card, not {text_of(x)}", span)
+
+
+def at_war(g, span, n):
+    return g.s["at_war"].get(n.key, False)
+
+
+def _pile(kind):
+    def make(g, span, side):
+        return g.pile_entity(f"{kind}:{side.key}")
+    return make
+
+
+def cards_in(g, span, pile):
+    return iterate(g, pile)
+
+
+def played(g, span, c):
+    return c.index in g.s["played"]
+
+
+def playable(g, span, c):
+    cond = g.w.playable.get(c.index)
+    return True if cond is None else bool(cond(g, {"this_card": c}))
+
+
+def stack_size(g, span, s):
+    return len(g.s["occ"][s.index])
+
+
+def lookup(g, span, table, row, col=None):
+    try:
+        return table.cell(row, col)
+    except Exception as err:  # TableError and friends: the user's data
+        raise GameError(str(err), span) from None
+
+
+def column_index(g, span, table, key):
+    return table.row_at_least(key)
+
+
+def row_index(g, span, table, key):
+    try:
+        return table.row_index(key)
+    except Exception as err:
+        raise GameError(str(err), span) from None
+
+
+def row_at(g, span, table, i, col):
+    return table.cell_at(i, col)
+
+
+def clamp(g, span, x, lo, hi):
+    return max(lo, min(hi, x))
+
+
+def length(g, span, xs):
+    return len(iterate(g, xs))
+
+
+def option(g, span, name):
+    return bool(g.w.options.get(name, False))
+
+
+def pool(g, span, u):
+    members = u.members if isinstance(u, Pool) else [m for m in g.w.units if m.key == u.key]
+    return list(members)
+
+
+def available(g, span, u):
+    loc = g.s["loc"]
+    return sum(1 for m in pool(g, span, u) if loc[m.index] is None)
+
+
+def random_pick(g, span, xs):
+    items = iterate(g, xs)
+    if not items:
+        return None
+    return items[g.random_below(len(items))]
+
+
+FUNCTIONS = {
+    "units_in": units_in, "units_of": units_of, "units_at": units_at, "adjacent": adjacent,
+    "adjacent_for": adjacent_for, "connected": connected, "distance": distance, "other": other,
+    "side_of": side_of, "at_war": at_war, "hand": _pile("hand"), "draw_pile": _pile("draw"),
+    "discard_pile": _pile("discard"), "removed_pile": _pile("removed"), "in_play": _pile("in_play"),
+    "cards_in": cards_in, "played": played, "playable": playable, "stack_size": stack_size,
+    "lookup": lookup, "column_index": column_index, "row_index": row_index, "row_at": row_at,
+    "clamp": clamp, "abs": lambda g, span, x: abs(x), "len": length, "option": option, "pool": pool,
+    "available": available, "random_pick": random_pick,
+}
+
+
+# ----------------------------------------------------------------- attributes
+def _unit_factors(g, u):
+    d = u.data
+    return d.reduced if (g.s["reduced"][u.index] and d.reduced) else d.full
+
+
+def _unit_attr(attr):
+    def loc(g, u):
+        return g.s["loc"][u.index]
+
+    table = {
+        "name": lambda g, u: u.key,
+        "nation": lambda g, u: u.data.nation,
+        "side": lambda g, u: u.data.side,
+        "type": lambda g, u: u.data.type,
+        "cf": lambda g, u: _unit_factors(g, u)[0],
+        "lf": lambda g, u: _unit_factors(g, u)[1],
+        "mf": lambda g, u: _unit_factors(g, u)[2],
+        "full_cf": lambda g, u: u.data.full[0],
+        "reduced": lambda g, u: g.s["reduced"][u.index],
+        "location": lambda g, u: g.w.place_entity(loc(g, u)),
+        "space": lambda g, u: g.w.spaces[loc(g, u)] if loc(g, u) is not None and 0 <= loc(g, u) < len(g.w.spaces)
+        else None,
+        "on_map": lambda g, u: loc(g, u) is not None and 0 <= loc(g, u) < len(g.w.spaces),
+        "near_east": lambda g, u: u.data.near_east,
+        "never_replaced": lambda g, u: u.data.never_replaced,
+        "rp": lambda g, u: u.data.rp,
+        "army": lambda g, u: u.data.type is not None and u.data.type.key == "army",
+        "corps": lambda g, u: u.data.type is not None and u.data.type.key == "corps",
+        "steps": lambda g, u: 0 if (loc(g, u) is None or loc(g, u) < 0) else
+        (1 if (g.s["reduced"][u.index] or not u.data.reduced) else 2),
+    }
+    return table.get(attr)
+
+
+def _space_attr(attr):
+    table = {
+        "name": lambda g, s: s.key,
+        "nation": lambda g, s: s.data.nation,
+        "terrain": lambda g, s: s.data.terrain,
+        "vp": lambda g, s: s.data.vp,
+        "fort": lambda g, s: s.data.fort,
+        "fort_destroyed": lambda g, s: g.s["fort_destroyed"][s.index],
+        "capital": lambda g, s: s.data.capital,
+        "control": lambda g, s: g.w.by_kind["side"].get(g.s["control"][s.index]),
+        "map": lambda g, s: s.data.map,
+        "supply": lambda g, s: s.data.supply,
+        "units": lambda g, s: [g.w.units[i] for i in g.s["occ"][s.index]],
+        "port": lambda g, s: [p for p in s.data.ports if p is not None],
+    }
+    return table.get(attr)
+
+
+def _card_attr(attr):
+    def d(c):
+        return c.data
+
+    table = {
+        "name": lambda g, c: d(c).name.text,
+        "side": lambda g, c: g.w.by_kind["side"].get(d(c).side.text),
+        "number": lambda g, c: d(c).number,
+        "ops": lambda g, c: d(c).ops,
+        "sr": lambda g, c: d(c).sr,
+        "war_status": lambda g, c: d(c).war_status,
+        "deck": lambda g, c: g.w.by_kind.get("deck", {}).get(d(c).deck.text) if d(c).deck else None,
+        "removed": lambda g, c: d(c).removed,
+        "combat": lambda g, c: d(c).combat,
+        "optional": lambda g, c: d(c).optional,
+    }
+    return table.get(attr)
+
+
+def _nation_attr(attr):
+    table = {
+        "name": lambda g, n: n.key,
+        "side": lambda g, n: n.data[1],
+        "neutral": lambda g, n: n.data[0].neutral,
+        "minor": lambda g, n: n.data[0].minor,
+        "at_war": lambda g, n: g.s["at_war"].get(n.key, False),
+    }
+    return table.get(attr)
+
+
+def _other_attr(attr):
+    table = {
+        "name": lambda g, e: e.key,
+        "units": lambda g, e: units_in(g, None, e) if e.kind == "box" else None,
+        "cards": lambda g, e: iterate(g, e) if e.kind == "pile" else None,
+        "size": lambda g, e: len(g.s["piles"][e.key]) if e.kind == "pile" else None,
+    }
+    return table.get(attr)
+
+
+def attribute_getter(world, attr: str):
+    """getter(g, obj, span) for `obj.attr`, dispatching on the entity's kind;
+    scoped state (`space.trench`) is read like an attribute."""
+    per_kind = {
+        "unit": _unit_attr(attr), "space": _space_attr(attr), "card": _card_attr(attr),
+        "nation": _nation_attr(attr),
+    }
+    scoped = world.state_decls.get(attr)
+    scoped_kind = scoped.scope.text if scoped is not None and scoped.scope is not None else None
+    fallback = _other_attr(attr)
+
+    def get(g, obj, span):
+        if isinstance(obj, Entity):
+            if obj.kind == scoped_kind:
+                return read_scoped(g, attr, obj)
+            fn = per_kind.get(obj.kind) or fallback
+            if fn is not None:
+                return fn(g, obj)
+        if obj is None:
+            raise GameError(f"cannot read '.{attr}' of none", span)
+        raise GameError(f"{text_of(obj)} has no attribute '{attr}'", span)
+    return get
+
+
+def index(g, obj, args, span):
+    from .compile import ScopedState
+    from .tables import Table
+
+    if isinstance(obj, ScopedState):
+        return read_scoped(g, obj.name, args[0])
+    if isinstance(obj, Table):
+        try:
+            return obj.cell(args[0], args[1] if len(args) > 1 else None)
+        except Exception as err:
+            raise GameError(str(err), span) from None
+    if isinstance(obj, list):
+        i = args[0]
+        if not isinstance(i, int) or not -len(obj) <= i < len(obj):
+            raise GameError(f"position {text_of(i)} is outside a list of {len(obj)}", span)
+        return obj[i]
+    from ..syntax import ast as A
+
+    if isinstance(obj, A.BoxDecl):
+        key = f"{obj.key}[{scope_key(args[0])}]"
+        box = g.w.by_kind["box"].get(key)
+        if box is None:
+            raise GameError(f"there is no box {key}", span)
+        return box
+    raise GameError(f"{text_of(obj)} cannot be indexed", span)

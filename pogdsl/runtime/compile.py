@@ -1,0 +1,568 @@
+"""AST → Python closures, once per world.
+
+An expression becomes ``f(g, l)`` (g: the running game, with ``g.w`` the world
+and ``g.s`` the state; l: the frame's locals), so evaluation is a call, not a
+tree walk.  A step (from the rule graph's lowering) becomes ``run(g, frame)``.
+Which names are locals is decided here, statically, per code unit.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from attrs import define, field
+
+from ..syntax import ast as A
+from . import builtins as B
+from .errors import GameError
+from .values import Entity, text_of
+
+Fn = Callable  # (g, l) -> value
+
+
+@define(slots=True)
+class CStep:
+    op: str
+    run: Callable
+    cites: tuple[str, ...]
+    span: A.Span
+    jump: int | None = None
+    spec: object = None  # a choose step's ChoiceSpec, to explain refusals
+
+
+@define(slots=True)
+class Code:
+    key: str
+    steps: list[CStep]
+    params: list[str] = field(factory=list)
+    cites: tuple[str, ...] = ()
+
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}")
+
+
+class Compiler:
+    def __init__(self, world, graph):
+        self.w = world
+        self.g = graph
+        self.p = world.program
+
+    # ================================================================ whole world
+    def compile_all(self) -> None:
+        w, p = self.w, self.p
+        for decl in p.all("value"):
+            params = [prm.name.text for prm in decl.params]
+            w.values[decl.key] = (params, self.expr(decl.expr, set(params)))
+        card_index = {c.key: c.index for c in w.cards}
+        from .world import Hooked
+
+        def owner_of(decl):
+            return card_index.get(decl.owner) if getattr(decl, "owner", None) else None
+
+        for decl in p.all("modifier"):
+            for c in decl.contributions:
+                names = {v.text for v in c.vars}
+                entry = (Hooked(decl, owner_of(decl)), c, self.expr(c.expr, names),
+                         self.expr(c.when, names) if c.when is not None else None)
+                w.modifiers.setdefault(c.value.text, []).append(entry)
+        for decl in p.all("restriction"):
+            for f in decl.forbids:
+                names = {v.text for v in f.vars}
+                entry = (Hooked(decl, owner_of(decl)), f,
+                         self.expr(f.when, names) if f.when is not None else None,
+                         self.expr(f.unless, names) if f.unless is not None else None)
+                w.restrictions.setdefault(f.choice.text, []).append(entry)
+        for decl in p.all("procedure"):
+            params = [prm.name.text for prm in decl.params]
+            w.codes[f"procedure:{decl.key}"] = self.code(f"procedure:{decl.key}", "body", params)
+        for decl in p.all("phase"):
+            w.codes[f"phase:{decl.key}"] = self.code(f"phase:{decl.key}", "body", [])
+        for decl in p.all("trigger"):
+            names = [v.text for v in decl.vars]
+            hooked = Hooked(decl, owner_of(decl), self.expr(decl.when, set(names)) if decl.when else None,
+                            self.code(f"trigger:{decl.key}", "body", names))
+            w.codes[f"trigger:{decl.key}"] = hooked.code
+            w.triggers.setdefault(decl.event.text, []).append(hooked)
+        for card in w.cards:
+            decl = card.data
+            if decl.event is not None:
+                w.codes[f"card:{decl.key}/event"] = self.code(f"card:{decl.key}", "event", ["this_card"])
+            if decl.playable is not None:
+                w.playable[card.index] = self.expr(decl.playable, {"this_card"})
+        scenario_node = f"scenario:{self.w.scenario.key}"
+        labels = self.g.nodes[scenario_node].get("code", {}) if scenario_node in self.g else {}
+        for label in sorted(labels, key=lambda x: int(x[5:]) if x.startswith("setup") else 0):
+            key = f"{scenario_node}/{label}"
+            w.codes[key] = self.code(scenario_node, label, [])
+            w.setup.append(key)
+
+    # ================================================================ code units
+    def code(self, owner: str, label: str, params: list[str]) -> Code:
+        ids = self.g.nodes[owner]["code"][label]
+        steps = [self.g.nodes[sid]["step"] for sid in ids]
+        local_names = set(params) | _bound_names(steps)
+        compiled = [self.step(s, local_names) for s in steps]
+        return Code(f"{owner}/{label}" if label != "body" else owner, compiled, params,
+                    steps[0].cites if steps else ())
+
+    def step(self, step, names: set[str]) -> CStep:
+        make = getattr(self, "step_" + step.op)
+        run = make(step, names)
+        spec = getattr(run, "spec", None)
+        return CStep(step.op, run, step.cites, step.span, step.jump, spec)
+
+    # Each step_* returns run(g, frame).  g.pc-advancing is done by the loop;
+    # steps that jump set frame["pc"].
+    def step_let(self, step, names):
+        fn, var = self.expr(step.node, names), step.args["var"]
+
+        def run(g, frame):
+            frame["l"][var] = fn(g, frame["l"])
+        return run
+
+    def step_branch(self, step, names):
+        fn, target = self.expr(step.node, names), step.jump
+
+        def run(g, frame):
+            if not fn(g, frame["l"]):
+                frame["pc"] = target
+        return run
+
+    def step_jump(self, step, names):
+        target = step.jump
+
+        def run(g, frame):
+            frame["pc"] = target
+        return run
+
+    def step_return(self, step, names):
+        def run(g, frame):
+            g.pop_frame()
+        return run
+
+    def step_segment(self, step, names):
+        name = step.args["name"]
+
+        def run(g, frame):
+            g.enter_segment(name, step.cites)
+        return run
+
+    def step_end_segment(self, step, names):
+        def run(g, frame):
+            return None
+        return run
+
+    def step_for_init(self, step, names):
+        source, slot = self.expr(step.node.source, names), step.args["slot"]
+
+        def run(g, frame):
+            items = B.iterate(g, source(g, frame["l"]))
+            frame["l"][slot] = [items, 0]
+        return run
+
+    def step_for_next(self, step, names):
+        slot, var, exit_ = step.args["slot"], step.args["var"], step.jump
+
+        def run(g, frame):
+            it = frame["l"][slot]
+            if it[1] < len(it[0]):
+                frame["l"][var] = it[0][it[1]]
+                it[1] += 1
+            else:
+                del frame["l"][slot]
+                frame["pc"] = exit_
+        return run
+
+    def step_repeat_init(self, step, names):
+        count, slot = self.expr(step.node, names), step.args["slot"]
+
+        def run(g, frame):
+            n = count(g, frame["l"])
+            if not isinstance(n, int):
+                raise GameError(f"repeat needs a number, got {text_of(n)}", step.span, step.cites)
+            frame["l"][slot] = [n, 0]
+        return run
+
+    def step_repeat_next(self, step, names):
+        slot, var, exit_ = step.args["slot"], step.args["var"], step.jump
+
+        def run(g, frame):
+            it = frame["l"][slot]
+            if it[1] < it[0]:
+                it[1] += 1
+                if var:
+                    frame["l"][var] = it[1]
+            else:
+                del frame["l"][slot]
+                frame["pc"] = exit_
+        return run
+
+    def step_roll(self, step, names):
+        var = step.args["var"]
+
+        def run(g, frame):
+            frame["l"][var] = g.roll(step)
+        return run
+
+    def step_call(self, step, names):
+        node = step.node
+        proc = node.proc.text
+        args = [self.expr(a, names) for a in node.args]
+        key = f"procedure:{proc}"
+
+        def run(g, frame):
+            values = [a(g, frame["l"]) for a in args]
+            g.push_code(key, values)
+        return run
+
+    def step_choose(self, step, names):
+        node: A.Choose = step.node
+        choice = self.w.choices[node.choice.text]
+        by = self.expr(node.by, names)
+        inner = names | {v.text for v in node.vars}
+        sources = [(b.var.text, self.expr(b.source, inner)) for b in node.bindings]
+        where = self.expr(node.where, inner) if node.where is not None else None
+        spec = ChoiceSpec(node.choice.text, [v.text for v in node.vars], by, sources, where, node.optional,
+                          node.optional_label or "done", template(choice.template, [p.name.text for p in
+                                                                                    choice.params]),
+                          step.cites, step.span, choice.note)
+
+        def run(g, frame):
+            return g.offer(spec, frame)
+        run.spec = spec
+        return run
+
+    def step_effect(self, step, names):
+        from .effects import compile_effect
+
+        return compile_effect(self, step, names)
+
+    # ================================================================ expressions
+    def expr(self, e: A.Expr | None, names: set[str]) -> Fn:
+        if e is None:
+            return _const(None)
+        return getattr(self, "x_" + type(e).__name__)(e, names)
+
+    def x_IntLit(self, e, names):
+        return _const(e.value)
+
+    def x_TextLit(self, e, names):
+        if "{" not in e.value:
+            return _const(e.value)
+        return self.template_fn(e.value, names)
+
+    def x_BoolLit(self, e, names):
+        return _const(e.value)
+
+    def x_NoneLit(self, e, names):
+        return _const(None)
+
+    def x_Ref(self, e: A.Ref, names):
+        return self.name_fn(e.name.text, names, e.span)
+
+    def name_fn(self, name: str, names: set[str], span) -> Fn:
+        if name in names:
+            def local(g, l):
+                try:
+                    return l[name]
+                except KeyError:
+                    raise GameError(f"'{name}' has no value yet here", span) from None
+            return local
+        w = self.w
+        if name in w.state_decls:
+            decl = w.state_decls[name]
+            if decl.scope is None:
+                return lambda g, l: g.s["vars"][name]
+            return _const(ScopedState(name))
+        if name in w.values:
+            params, base = w.values[name]
+            return lambda g, l: B.value_of(g, name, ())
+        constant = B.CONSTANTS.get(name)
+        if constant is not None:
+            return constant
+        if name in w.names:
+            value = w.names[name]
+            if isinstance(value, A.BoxDecl):
+                return _const(w.by_kind["box"].get(name, value))
+            return _const(value)
+        raise GameError(f"'{name}' means nothing in this scenario", span)
+
+    def x_ListLit(self, e, names):
+        items = [self.expr(i, names) for i in e.items]
+        return lambda g, l: [f(g, l) for f in items]
+
+    def x_RangeLit(self, e, names):
+        values = list(range(e.low, e.high + 1))
+        return lambda g, l: list(values)
+
+    def _comprehension(self, var, source, where, names):
+        inner = names | {var}
+        src = self.expr(source, names)
+        cond = self.expr(where, inner) if where is not None else None
+        return inner, src, cond
+
+    def x_ListComp(self, e: A.ListComp, names):
+        var = e.var.text
+        inner, src, cond = self._comprehension(var, e.source, e.where, names)
+        item = self.expr(e.item, inner)
+
+        def run(g, l):
+            out = []
+            saved = l.get(var, _MISSING)
+            for x in B.iterate(g, src(g, l)):
+                l[var] = x
+                if cond is None or cond(g, l):
+                    out.append(item(g, l))
+            _restore(l, var, saved)
+            return out
+        return run
+
+    def x_Aggregate(self, e: A.Aggregate, names):
+        var = e.var.text
+        inner, src, cond = self._comprehension(var, e.source, e.where, names)
+        item = self.expr(e.item, inner)
+        func = e.func
+
+        def values(g, l):
+            saved = l.get(var, _MISSING)
+            for x in B.iterate(g, src(g, l)):
+                l[var] = x
+                if cond is None or cond(g, l):
+                    yield item(g, l)
+            _restore(l, var, saved)
+
+        if func == "any":
+            return lambda g, l: any(values(g, l))
+        if func == "all":
+            return lambda g, l: all(values(g, l))
+        if func == "count":
+            return lambda g, l: sum(1 for v in values(g, l) if v)
+        if func == "sum":
+            return lambda g, l: sum(values(g, l))
+        if func == "min":
+            return lambda g, l: min(values(g, l), default=None)
+        return lambda g, l: max(values(g, l), default=None)
+
+    def x_AggregateCall(self, e: A.AggregateCall, names):
+        args = [self.expr(a, names) for a in e.args]
+        func = e.func
+        if len(args) == 1:
+            one = args[0]
+            ops = {"any": any, "all": all, "count": lambda xs: len(xs), "sum": sum,
+                   "min": lambda xs: min(xs, default=None), "max": lambda xs: max(xs, default=None)}
+            op = ops[func]
+            return lambda g, l: op(B.iterate(g, one(g, l)))
+        ops = {"any": any, "all": all, "count": lambda xs: sum(1 for x in xs if x), "sum": sum, "min": min,
+               "max": max}
+        op = ops[func]
+        return lambda g, l: op([a(g, l) for a in args])
+
+    def x_Attr(self, e: A.Attr, names):
+        obj = self.expr(e.obj, names)
+        attr = e.attr.text
+        getter = B.attribute_getter(self.w, attr)
+        span = e.span
+
+        def run(g, l):
+            value = obj(g, l)
+            return getter(g, value, span)
+        return run
+
+    def x_Index(self, e: A.Index, names):
+        obj = self.expr(e.obj, names)
+        args = [self.expr(a, names) for a in e.args]
+        span = e.span
+
+        def run(g, l):
+            return B.index(g, obj(g, l), [a(g, l) for a in args], span)
+        return run
+
+    def x_Call(self, e: A.Call, names):
+        name = e.func.text
+        args = [self.expr(a, names) for a in e.args]
+        span = e.span
+        if name in B.FUNCTIONS:
+            fn = B.FUNCTIONS[name]
+            if len(args) == 1:
+                a0 = args[0]
+                return lambda g, l: fn(g, span, a0(g, l))
+            return lambda g, l: fn(g, span, *[a(g, l) for a in args])
+        if name in self.w.values:
+            return lambda g, l: B.value_of(g, name, tuple(a(g, l) for a in args))
+        raise GameError(f"unknown function '{name}'", span)
+
+    def x_Not(self, e, names):
+        f = self.expr(e.operand, names)
+        return lambda g, l: not f(g, l)
+
+    def x_Neg(self, e, names):
+        f = self.expr(e.operand, names)
+        return lambda g, l: -f(g, l)
+
+    def x_BinOp(self, e: A.BinOp, names):
+        a, b = self.expr(e.left, names), self.expr(e.right, names)
+        op = e.op
+        span = e.span
+        if op == "+":
+            return lambda g, l: a(g, l) + b(g, l)
+        if op == "-":
+            return lambda g, l: a(g, l) - b(g, l)
+        if op == "*":
+            return lambda g, l: a(g, l) * b(g, l)
+
+        def div(g, l):
+            x, y = a(g, l), b(g, l)
+            if y == 0:
+                raise GameError("division by zero", span)
+            return x // y if op == "/" else x % y
+        return div
+
+    def x_Compare(self, e: A.Compare, names):
+        a, b = self.expr(e.left, names), self.expr(e.right, names)
+        op = e.op
+        if op == "==":
+            return lambda g, l: a(g, l) is b(g, l) or a(g, l) == b(g, l)
+        if op == "!=":
+            return lambda g, l: not (a(g, l) == b(g, l))
+        span = e.span
+
+        def ordered(g, l):
+            x, y = a(g, l), b(g, l)
+            if x is None or y is None:
+                return False
+            try:
+                if op == "<":
+                    return x < y
+                if op == "<=":
+                    return x <= y
+                if op == ">":
+                    return x > y
+                return x >= y
+            except TypeError:
+                raise GameError(f"cannot compare {text_of(x)} and {text_of(y)}", span) from None
+        return ordered
+
+    def x_Member(self, e: A.Member, names):
+        item, container = self.expr(e.item, names), self.expr(e.container, names)
+        negated = e.negated
+
+        def run(g, l):
+            found = item(g, l) in B.iterate(g, container(g, l))
+            return not found if negated else found
+        return run
+
+    def x_BoolOp(self, e: A.BoolOp, names):
+        parts = [self.expr(o, names) for o in e.operands]
+        if e.op == "and":
+            if len(parts) == 2:
+                p0, p1 = parts
+                return lambda g, l: bool(p0(g, l) and p1(g, l))
+            return lambda g, l: all(p(g, l) for p in parts)
+        if len(parts) == 2:
+            p0, p1 = parts
+            return lambda g, l: bool(p0(g, l) or p1(g, l))
+        return lambda g, l: any(p(g, l) for p in parts)
+
+    # ================================================================ text
+    def template_fn(self, text: str, names: set[str]) -> Fn:
+        pieces: list = []
+        last = 0
+        for m in _PLACEHOLDER.finditer(text):
+            pieces.append(text[last:m.start()])
+            fn = self.name_fn(m.group(1), names, None) if (m.group(1) in names or m.group(1) in self.w.names
+                                                            or m.group(1) in self.w.state_decls) else None
+            for attr in [a for a in m.group(2).split(".") if a]:
+                fn = _attr_chain(fn, B.attribute_getter(self.w, attr)) if fn else None
+            pieces.append(fn if fn else m.group(0))
+            last = m.end()
+        pieces.append(text[last:])
+
+        def run(g, l):
+            return "".join(p if isinstance(p, str) else text_of(p(g, l)) for p in pieces)
+        return run
+
+
+class ScopedState:
+    """A state variable kept per side/nation/space/unit, before it is indexed."""
+
+    __slots__ = ("name",)
+    kind = "scoped"
+
+    def __init__(self, name: str):
+        self.name = name
+
+
+@define(slots=True)
+class ChoiceSpec:
+    name: str
+    vars: list[str]
+    by: Fn
+    sources: list
+    where: Fn | None
+    optional: bool
+    optional_label: str
+    text: Callable
+    cites: tuple
+    span: A.Span
+    prompt: str | None
+
+
+def template(text: str, params: list[str]) -> Callable:
+    """The option text of a choice: {param} replaced by the option's values."""
+    parts = []
+    last = 0
+    for m in _PLACEHOLDER.finditer(text):
+        parts.append(text[last:m.start()])
+        parts.append((params.index(m.group(1)) if m.group(1) in params else None,
+                      [a for a in m.group(2).split(".") if a]))
+        last = m.end()
+    parts.append(text[last:])
+
+    def render(values, g=None) -> str:
+        out = []
+        for p in parts:
+            if isinstance(p, str):
+                out.append(p)
+                continue
+            i, attrs = p
+            value = values[i] if i is not None else None
+            for attr in attrs:
+                value = B.attribute_getter(g.w, attr)(g, value, None) if g is not None else value
+            out.append(text_of(value))
+        return " ".join("".join(out).split())
+    return render
+
+
+def _attr_chain(fn, getter):
+    return lambda g, l: getter(g, fn(g, l), None)
+
+
+def _const(value):
+    return lambda g, l: value
+
+
+_MISSING = object()
+
+
+def _restore(l: dict, var: str, saved) -> None:
+    if saved is _MISSING:
+        l.pop(var, None)
+    else:
+        l[var] = saved
+
+
+def _bound_names(steps) -> set[str]:
+    names: set[str] = set()
+    for s in steps:
+        if s.op in ("let", "roll"):
+            names.add(s.args["var"])
+        elif s.op == "for_next" or (s.op == "repeat_next" and s.args.get("var")):
+            names.add(s.args["var"])
+        elif s.op in ("for_init", "repeat_init"):
+            names.add(s.args["slot"])
+        elif s.op == "choose":
+            names.update(v.text for v in s.node.vars)
+        elif s.op == "effect" and s.node.verb == "set" and isinstance(s.node.obj, A.Ref):
+            pass
+    return names

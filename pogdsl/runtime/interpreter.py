@@ -1,0 +1,515 @@
+"""The generic turn-sequence interpreter.
+
+It runs a world's code until a player must choose, then stops and offers the
+legal options; an answer resumes it.  Everything it knows lives in
+``game.s``, plain data: the board, piles of cards, state variables, the dice
+generator, and the stack of frames (``{"code", "pc", "l"}``) that says where
+it stands inside the sequence of play and its procedures.  The bottom frame is
+the driver, which runs the scenario's set-up, then turns, then phases.
+
+Nothing here knows a rule of any game: phases, procedures, choices, dice,
+decks, tracks, spaces, units and effects only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from attrs import define, field
+
+from . import builtins as B
+from . import rng
+from .compile import ChoiceSpec
+from .errors import DeadEnd, GameError, IllegalOption, StepBudgetExceeded
+from .values import Entity, copy_data, decode, encode, text_of
+
+STATE_FORMAT = "pogdsl-state/1"
+DRIVER = "driver"
+
+
+@define
+class Decision:
+    """What the interpreter asks: who chooses, among which options, and why."""
+
+    by: str
+    choice: str
+    options: list[str]
+    rules: list[str]
+    prompt: str | None = None
+    where: str | None = None
+
+    def to_json(self) -> dict:
+        return {"by": self.by, "choice": self.choice, "options": self.options, "rules": self.rules,
+                "prompt": self.prompt, "where": self.where}
+
+
+@define
+class Outcome:
+    winner: str | None
+    reason: str
+    rules: list[str] = field(factory=list)
+
+
+class Game:
+    """One game of a world.  `step_budget` bounds the steps run between two
+    decisions, so a runaway loop in the sources stops with a clear error."""
+
+    def __init__(self, world, state: dict, *, log: bool = True, step_budget: int = 2_000_000,
+                 ask_forced: bool = False):
+        self.w = world
+        self.s = state
+        self.log_enabled = log
+        self.step_budget = step_budget
+        self.ask_forced = ask_forced
+        self.trace: list | None = None
+        self.history: list[dict] = []
+        self.keep_history = False
+        self._segment: str | None = None
+
+    # ================================================================ creation
+    @classmethod
+    def new(cls, world, seed: int = 0, *, dice: list[int] | None = None, **options) -> "Game":
+        game = cls(world, new_state(world, seed, dice or []), **options)
+        return game
+
+    # ================================================================ running
+    @property
+    def over(self) -> bool:
+        return self.s["result"] is not None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        r = self.s["result"]
+        return Outcome(r["winner"], r["reason"], r["rules"]) if r else None
+
+    def run(self) -> Decision | None:
+        """Run until the next decision (returned) or the end of the game (None)."""
+        s = self.s
+        codes = self.w.codes
+        stack = s["stack"]
+        budget = self.step_budget
+        steps = 0
+        while True:
+            if s["result"] is not None:
+                return None
+            if s["pending"] is not None:
+                return self.decision()
+            if not stack:
+                self.end_game(None, "nothing left to run", ())
+                return None
+            frame = stack[-1]
+            if frame["code"] == DRIVER:
+                self._drive(frame)
+                continue
+            step = codes[frame["code"]].steps[frame["pc"]]
+            frame["pc"] += 1
+            steps += 1
+            if steps > budget:
+                raise StepBudgetExceeded(f"more than {budget} steps without a decision: a loop that never ends?",
+                                         step.span, step.cites)
+            try:
+                step.run(self, frame)
+            except GameError as err:
+                if err.span is None:
+                    err.span = step.span
+                    err.cites = err.cites or step.cites
+                raise
+        # unreachable
+
+    def _drive(self, frame: dict) -> None:
+        s, w = self.s, self.w
+        stage = frame["pc"]
+        l = frame["l"]
+        if stage == 0:
+            frame["pc"] = 1
+            for key in reversed(w.setup):
+                self.push_code(key, [])
+        elif stage == 1:
+            frame["pc"] = 2
+            s["turn"] = w.first_turn
+            l["phase"] = 0
+            self.emit("game_started", ())
+            self.emit("turn_started", (s["turn"],))
+        elif stage == 2:
+            if l["phase"] < len(w.sequence):
+                name = w.sequence[l["phase"]]
+                s["phase"] = name
+                frame["pc"] = 3
+                self.push_code(f"phase:{name}", [])
+                self.emit("phase_started", (w.names[name],))
+            elif s["turn"] < w.last_turn:
+                s["turn"] += 1
+                l["phase"] = 0
+                self.emit("turn_started", (s["turn"],))
+            else:
+                frame["pc"] = 4
+                s["phase"] = None
+                self.emit("turns_ended", ())
+        elif stage == 3:
+            name = w.sequence[l["phase"]]
+            l["phase"] += 1
+            frame["pc"] = 2
+            self.emit("phase_ended", (w.names[name],))
+        else:
+            if s["result"] is None:
+                self.end_game(None, "the last turn ended with no winner declared", ())
+
+    # ================================================================ frames
+    def push_code(self, key: str, args) -> None:
+        code = self.w.codes[key]
+        self.s["stack"].append({"code": key, "pc": 0, "l": dict(zip(code.params, args))})
+
+    def pop_frame(self) -> None:
+        self.s["stack"].pop()
+
+    def enter_segment(self, name: str, cites) -> None:
+        self._segment = name
+        if self.trace is not None:
+            self.trace.append(("segment", name, list(cites)))
+
+    # ================================================================ decisions
+    def offer(self, spec: ChoiceSpec, frame: dict) -> Decision | None:
+        l = frame["l"]
+        side = spec.by(self, l)
+        candidates = self._candidates(spec, l)
+        options: list[tuple[str, tuple]] = []
+        seen: set[str] = set()
+        for values in candidates:
+            if self._forbidden(spec.name, values):
+                continue
+            text = spec.text(values, self)
+            if text not in seen:  # identical text: interchangeable options
+                seen.add(text)
+                options.append((text, values))
+        if spec.optional:
+            options.append((spec.optional_label, tuple(None for _ in spec.vars)))
+        if not options:
+            raise DeadEnd(f"{text_of(side)} must choose '{spec.name}' but no option is legal", spec.span,
+                          spec.cites)
+        if len(options) == 1 and not self.ask_forced:
+            self._bind(spec, frame, options[0][1])
+            self.log(f"{text_of(side)}: {options[0][0]} (the only option)", spec.cites, quiet=True)
+            return None
+        self.s["pending"] = {
+            "by": side.key if isinstance(side, Entity) else text_of(side), "choice": spec.name,
+            "vars": list(spec.vars), "options": [t for t, _ in options], "values": [list(v) for _, v in options],
+            "rules": list(spec.cites), "prompt": spec.prompt, "where": str(spec.span),
+        }
+        return self.decision()
+
+    def _candidates(self, spec: ChoiceSpec, l: dict) -> list[tuple]:
+        out: list[tuple] = []
+        order = [name for name, _ in spec.sources]
+        positions = [order.index(v) if v in order else None for v in spec.vars]
+        saved = {v: l[v] for v in order if v in l}
+
+        def walk(i: int, acc: list):
+            if i == len(spec.sources):
+                if spec.where is None or spec.where(self, l):
+                    out.append(tuple(acc[p] if p is not None else None for p in positions))
+                return
+            name, source = spec.sources[i]
+            for x in B.iterate(self, source(self, l)):
+                l[name] = x
+                acc.append(x)
+                walk(i + 1, acc)
+                acc.pop()
+
+        walk(0, [])
+        for v in order:
+            l.pop(v, None)
+        l.update(saved)
+        return out
+
+    def _forbidden(self, choice: str, values: tuple) -> list:
+        """The restrictions that forbid this option (empty if it is legal)."""
+        entries = self.w.restrictions.get(choice)
+        if not entries:
+            return []
+        found = []
+        for hooked, forbid, when, unless in entries:
+            if hooked.owner is not None and not self.card_in_play(hooked.owner):
+                continue
+            bound = {v.text: x for v, x in zip(forbid.vars, values)}
+            if when is not None and not when(self, bound):
+                continue
+            if unless is not None and unless(self, bound):
+                continue
+            found.append(hooked.decl)
+        if self.trace is not None and found:
+            self.trace.append(("forbid", choice, [d.key for d in found]))
+        return found
+
+    def _bind(self, spec: ChoiceSpec, frame: dict, values) -> None:
+        for var, value in zip(spec.vars, values):
+            frame["l"][var] = value
+
+    def decision(self) -> Decision | None:
+        p = self.s["pending"]
+        if p is None:
+            return None
+        return Decision(p["by"], p["choice"], list(p["options"]), list(p["rules"]), p.get("prompt"), p.get("where"))
+
+    def legal_options(self) -> list[str]:
+        p = self.s["pending"]
+        return list(p["options"]) if p else []
+
+    def choose(self, answer: str | int) -> Decision | None:
+        """Answer the pending decision (by option text or 1-based number) and
+        run to the next one.  An illegal answer raises IllegalOption and leaves
+        the state unchanged."""
+        p = self.s["pending"]
+        if p is None:
+            raise IllegalOption("there is no decision to answer: the game is over" if self.over
+                                else "there is no decision to answer")
+        index = self._option_index(answer)
+        if self.keep_history:
+            self.history.append(copy_data(self.s))
+        values = p["values"][index]
+        frame = self.s["stack"][-1]
+        for var, value in zip(p["vars"], values):
+            frame["l"][var] = value
+        self.s["pending"] = None
+        self.s["decisions"] += 1
+        if self.log_enabled:
+            self.log(f"{p['by']} chose: {p['options'][index]}", p["rules"])
+        return self.run()
+
+    def _option_index(self, answer) -> int:
+        p = self.s["pending"]
+        options = p["options"]
+        if isinstance(answer, int) or (isinstance(answer, str) and answer.strip().isdigit()):
+            n = int(answer)
+            if 1 <= n <= len(options):
+                return n - 1
+            raise IllegalOption(f"there is no option {n}: choose 1 to {len(options)}")
+        text = " ".join(str(answer).split())
+        if text in options:
+            return options.index(text)
+        lowered = [o.lower() for o in options]
+        if text.lower() in lowered:
+            return lowered.index(text.lower())
+        raise self.why_not(text)
+
+    def why_not(self, text: str) -> IllegalOption:
+        """Why an answer is not a legal option: the rules that forbid it, if any."""
+        p = self.s["pending"]
+        spec = self._pending_spec()
+        if spec is not None:
+            frame = self.s["stack"][-1]
+            for values in self._candidates(spec, frame["l"]):
+                if spec.text(values, self).lower() == text.lower():
+                    forbidding = self._forbidden(spec.name, values)
+                    rules = [c.number for d in forbidding for c in d.cites]
+                    names = ", ".join(d.key for d in forbidding)
+                    return IllegalOption(
+                        f"'{text}' is forbidden by {names} (rule {', '.join(rules) or '?'})", rules)
+        return IllegalOption(f"'{text}' is not one of the {len(p['options'])} options now", p["rules"])
+
+    def _pending_spec(self) -> ChoiceSpec | None:
+        frame = self.s["stack"][-1]
+        code = self.w.codes.get(frame["code"])
+        return code.steps[frame["pc"] - 1].spec if code is not None else None
+
+    def undo(self, count: int = 1) -> int:
+        """Go back `count` decisions (needs keep_history); returns how many were undone."""
+        done = 0
+        while done < count and self.history:
+            self.s = self.history.pop()
+            done += 1
+        return done
+
+    # ================================================================ chance
+    def roll(self, step) -> int:
+        forced = self.s["dice"]
+        if forced:
+            value = forced.pop(0)
+        else:
+            self.s["rng"], r = rng.below(self.s["rng"], 6)
+            value = r + 1
+        if self.log_enabled:
+            self.log(f"rolled {value}", step.cites)
+        return value
+
+    def random_below(self, n: int) -> int:
+        self.s["rng"], r = rng.below(self.s["rng"], n)
+        return r
+
+    # ================================================================ events
+    def emit(self, event: str, args: tuple) -> None:
+        hooked = self.w.triggers.get(event)
+        if not hooked:
+            return
+        ready = []
+        for h in hooked:
+            if h.owner is not None and not self.card_in_play(h.owner):
+                continue
+            bound = {v.text: a for v, a in zip(h.decl.vars, args)}
+            if h.compiled is not None and not h.compiled(self, bound):
+                continue
+            ready.append((h, bound))
+        for h, bound in reversed(ready):  # the first declared runs first
+            self.s["stack"].append({"code": f"trigger:{h.decl.key}", "pc": 0, "l": bound})
+            if self.trace is not None:
+                self.trace.append(("trigger", h.decl.key, [c.number for c in h.decl.cites]))
+
+    def log(self, text: str, cites=(), quiet: bool = False) -> None:
+        if not self.log_enabled or (quiet and self.trace is None):
+            return
+        self.s["log"].append({"turn": self.s["turn"], "phase": self.s["phase"], "text": text,
+                              "rules": list(cites)})
+
+    # ================================================================ board
+    def move_unit(self, u: Entity, loc: int | None) -> None:
+        s = self.s
+        old = s["loc"][u.index]
+        if old is not None and old >= 0:
+            s["occ"][old].remove(u.index)
+        s["loc"][u.index] = loc
+        if loc is not None and loc >= 0:
+            s["occ"][loc].append(u.index)
+
+    def take_piece(self, u: Entity, step) -> Entity:
+        """The piece to place: a named unit itself, or a free piece of a pool."""
+        members = getattr(u, "members", None)
+        if members is None:
+            return u
+        loc = self.s["loc"]
+        for m in members:
+            if loc[m.index] is None:
+                return m
+        raise GameError(f"no {u.key} is left to place: all {len(members)} are in play", step.span, step.cites)
+
+    def eliminate(self, u: Entity, loc: int | None, cites) -> None:
+        if loc is None:
+            side = u.data.side.key if u.data.side is not None else None
+            loc = self.w.eliminated_box.get(side, -1)
+        self.move_unit(u, loc)
+        self.s["reduced"][u.index] = False
+        self.log(f"{u.key} eliminated", cites)
+        self.emit("unit_eliminated", (u,))
+
+    def set_control(self, space: Entity, side, cites) -> None:
+        key = side.key if isinstance(side, Entity) else None
+        if self.s["control"][space.index] == key:
+            return
+        self.s["control"][space.index] = key
+        self.log(f"{space.key} now controlled by {key or 'no one'}", cites)
+        self.emit("control_changed", (space, side))
+
+    # ================================================================ cards
+    def pile_entity(self, key: str) -> Entity:
+        piles = self.w.by_kind.setdefault("pile", {})
+        e = piles.get(key)
+        if e is None:
+            e = piles[key] = Entity("pile", key)
+        return e
+
+    def card_in_play(self, card_index: int) -> bool:
+        piles = self.s["piles"]
+        return any(card_index in piles[f"in_play:{side.key}"] for side in self.w.sides)
+
+    def move_card(self, card: Entity, pile: str) -> None:
+        for cards in self.s["piles"].values():
+            if card.index in cards:
+                cards.remove(card.index)
+                break
+        self.s["piles"][pile].append(card.index)
+
+    def shuffle_into(self, source: str, target: str) -> None:
+        piles = self.s["piles"]
+        if source != target:
+            piles[target].extend(piles[source])
+            piles[source].clear()
+        cards = piles[target]
+        for i in range(len(cards) - 1, 0, -1):  # Fisher–Yates with the game's generator
+            j = self.random_below(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+
+    def draw_to(self, side: Entity, count: int, cites) -> None:
+        piles = self.s["piles"]
+        hand, deck, discard = (piles[f"{k}:{side.key}"] for k in ("hand", "draw", "discard"))
+        drawn = 0
+        while len(hand) < count:
+            if not deck:
+                if not discard:
+                    break
+                self.shuffle_into(f"discard:{side.key}", f"draw:{side.key}")
+                self.log(f"{side.key} reshuffles the discard pile", cites)
+            hand.append(deck.pop())
+            drawn += 1
+        if drawn:
+            self.log(f"{side.key} draws {drawn} card{'s' * (drawn != 1)}", cites)
+
+    def play_event(self, card: Entity, cites) -> None:
+        if card.index not in self.s["played"]:
+            self.s["played"].append(card.index)
+        self.log(f"event: {card.data.name.text}", cites)
+        key = f"card:{card.key}/event"
+        if key in self.w.codes:
+            self.push_code(key, [card])
+
+    # ================================================================ the end
+    def end_game(self, side, reason: str, cites) -> None:
+        winner = side.key if isinstance(side, Entity) else None
+        self.s["result"] = {"winner": winner, "reason": reason, "rules": list(cites)}
+        self.s["pending"] = None
+        self.log(f"game over: {winner or 'draw'}" + (f" ({reason})" if reason else ""), cites)
+
+    # ================================================================ saving
+    def to_json(self) -> dict:
+        return encode(self.s)
+
+    @classmethod
+    def from_json(cls, world, data: dict, **options) -> "Game":
+        return cls(world, decode(data, world), **options)
+
+    def state_hash(self) -> str:
+        return state_hash(self.s)
+
+    def copy(self) -> "Game":
+        other = Game(self.w, copy_data(self.s), log=self.log_enabled, step_budget=self.step_budget,
+                     ask_forced=self.ask_forced)
+        return other
+
+
+def state_hash(state: dict) -> str:
+    """A digest of the position: everything but the log and step counters."""
+    data = {k: v for k, v in state.items() if k not in ("log", "decisions")}
+    text = json.dumps(encode(data), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def new_state(world, seed: int, dice: list[int]) -> dict:
+    w = world
+    piles = {}
+    for side in w.sides:
+        for kind in ("hand", "draw", "discard", "removed", "in_play"):
+            piles[f"{kind}:{side.key}"] = []
+    state = {
+        "format": STATE_FORMAT,
+        "scenario": w.scenario.key,
+        "seed": seed,
+        "rng": rng.seed_state(seed),
+        "dice": list(dice),
+        "turn": w.first_turn,
+        "phase": None,
+        "loc": [None] * len(w.units),
+        "reduced": [False] * len(w.units),
+        "occ": [[] for _ in range(w.location_count)],
+        "control": [s.data.control.key if s.data.control is not None else None for s in w.spaces],
+        "fort_destroyed": [False] * len(w.spaces),
+        "at_war": {n.key: not n.data[0].neutral for n in w.nations},
+        "vars": {},
+        "piles": piles,
+        "played": [],
+        "stack": [{"code": DRIVER, "pc": 0, "l": {}}],
+        "pending": None,
+        "decisions": 0,
+        "log": [],
+        "result": None,
+    }
+    for name, decl in w.state_decls.items():
+        state["vars"][name] = {} if decl.scope is not None else copy_data(w.state_start.get(name))
+    return state

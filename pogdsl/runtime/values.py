@@ -1,0 +1,85 @@
+"""Runtime values.
+
+Numbers, booleans, text and None are themselves.  Every named thing of the
+game (a space, a unit, a card, a nation, a side, an enumeration member, a box,
+a pile) is one `Entity`, built once per world, so comparing two is an identity
+test.  In saved games an entity is written as ``{"$": kind, "k": key}``.
+"""
+
+from __future__ import annotations
+
+
+class Entity:
+    __slots__ = ("kind", "key", "index", "data")
+
+    def __init__(self, kind: str, key: str, index: int = -1, data=None):
+        self.kind = kind
+        self.key = key
+        self.index = index
+        self.data = data  # the static facts (a decl, or a small record)
+
+    def __repr__(self) -> str:
+        return f"<{self.kind} {self.key}>"
+
+    def __str__(self) -> str:
+        return self.key
+
+    def __lt__(self, other):  # a stable order for sorting options
+        return (self.kind, self.index, self.key) < (other.kind, other.index, other.key)
+
+
+class Pool(Entity):
+    """A unit name shared by several identical pieces (a corps pool): placing
+    it takes any piece not yet in play."""
+
+    __slots__ = ("members",)
+
+    def __init__(self, key: str, members: list[Entity]):
+        super().__init__("unit", key, members[0].index, members[0].data)
+        self.members = members
+
+
+def text_of(value) -> str:
+    """How a value reads in an option or a log line."""
+    if value is None:
+        return "none"
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if isinstance(value, list):
+        return ", ".join(text_of(v) for v in value)
+    return str(value)
+
+
+def encode(value):
+    """A value (or a whole state) → plain JSON data."""
+    if isinstance(value, Entity):
+        if value.kind == "unit":
+            return {"$": "unit", "k": value.key, "i": value.index}
+        return {"$": value.kind, "k": value.key}
+    if isinstance(value, (list, tuple)):
+        return [encode(v) for v in value]
+    if isinstance(value, dict):
+        return {k: encode(v) for k, v in value.items()}
+    return value
+
+
+def decode(data, world):
+    """Plain JSON data → a value, resolving entities against the world."""
+    if isinstance(data, list):
+        return [decode(v, world) for v in data]
+    if isinstance(data, dict):
+        if "$" in data:
+            return world.entity(data["$"], data["k"], data.get("i"))
+        return {k: decode(v, world) for k, v in data.items()}
+    return data
+
+
+def copy_data(value):
+    """A deep copy of plain data; entities are shared (they never change)."""
+    if isinstance(value, list):
+        return [copy_data(v) if isinstance(v, (list, dict)) else v for v in value]
+    if isinstance(value, dict):
+        return {k: copy_data(v) if isinstance(v, (list, dict)) else v for k, v in value.items()}
+    return value

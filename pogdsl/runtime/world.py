@@ -1,0 +1,265 @@
+"""The static world of one scenario: every entity, the map as integer-indexed
+adjacency, tables, and the compiled code of every procedure, phase, trigger,
+card event and set-up block, read from the rule graph.
+
+Built once per scenario and shared by every game of it; nothing in here
+changes during play (that is `state`).
+"""
+
+from __future__ import annotations
+
+from attrs import define, field
+
+from ..semantics.model import Program
+from ..syntax import ast as A
+from .compile import Compiler, Code
+from .tables import Table
+from .values import Entity, Pool
+
+
+class WorldError(Exception):
+    """The sources compile but cannot be played (e.g. a scenario with no sequence)."""
+
+
+@define
+class Unit:
+    name: str
+    nation: Entity
+    side: Entity | None
+    type: Entity | None
+    full: tuple[int, int, int]
+    reduced: tuple[int, int, int] | None
+    rp: Entity | None
+    never_replaced: bool
+    near_east: bool
+
+
+@define
+class Space:
+    name: str
+    nation: Entity | None
+    terrain: Entity | None
+    map: Entity | None
+    vp: bool
+    fort: int
+    capital: bool
+    supply: bool
+    supply_for: Entity | None
+    ports: list
+    control: Entity | None
+    at: tuple | None
+
+
+@define
+class Hooked:
+    """A restriction, modifier or trigger, with the card that carries it (if any)."""
+
+    decl: A.Decl
+    owner: int | None  # card index; active only while that card is in play
+    compiled: object = None
+    code: Code | None = None
+
+
+@define
+class World:
+    program: Program
+    scenario: A.ScenarioDecl
+    sides: list[Entity] = field(factory=list)
+    nations: list[Entity] = field(factory=list)
+    spaces: list[Entity] = field(factory=list)
+    units: list[Entity] = field(factory=list)
+    cards: list[Entity] = field(factory=list)
+    boxes: list[Entity] = field(factory=list)  # box instances: one per box, or one per side
+    by_kind: dict[str, dict[str, Entity]] = field(factory=dict)
+    names: dict[str, object] = field(factory=dict)  # global name → runtime value
+    adjacency: list[list[tuple[int, frozenset | None]]] = field(factory=list)
+    tables: dict[str, Table] = field(factory=dict)
+    state_decls: dict[str, A.StateDecl] = field(factory=dict)
+    values: dict[str, tuple] = field(factory=dict)       # name → (param names, compiled base)
+    modifiers: dict[str, list] = field(factory=dict)     # value name → [(Hooked, contribution, fn, when)]
+    restrictions: dict[str, list] = field(factory=dict)  # choice name → [(Hooked, forbid, when, unless)]
+    triggers: dict[str, list[Hooked]] = field(factory=dict)
+    choices: dict[str, A.ChoiceDecl] = field(factory=dict)
+    codes: dict[str, Code] = field(factory=dict)
+    playable: dict[int, object] = field(factory=dict)
+    sequence: list[str] = field(factory=list)
+    first_turn: int = 1
+    last_turn: int = 1
+    setup: list[str] = field(factory=list)
+    eliminated_box: dict[str, int] = field(factory=dict)  # side key → location id
+    options: dict[str, bool] = field(factory=dict)
+    state_start: dict[str, object] = field(factory=dict)
+
+    # ------------------------------------------------------------ lookups
+    def entity(self, kind: str, key: str, index: int | None = None) -> Entity:
+        if kind == "unit" and index is not None:
+            return self.units[index]
+        found = self.by_kind.get(kind, {}).get(key)
+        if found is None:
+            raise KeyError(f"no {kind} named {key!r} in this scenario")
+        return found
+
+    @property
+    def location_count(self) -> int:
+        return len(self.spaces) + len(self.boxes)
+
+    def location(self, entity: Entity) -> int:
+        """The location id of a space or box instance."""
+        if entity.kind == "space":
+            return entity.index
+        if entity.kind == "box":
+            return len(self.spaces) + entity.index
+        raise TypeError(f"{entity.key} is not a place")
+
+    def place_entity(self, loc: int | None) -> Entity | None:
+        if loc is None or loc < 0:
+            return None
+        if loc < len(self.spaces):
+            return self.spaces[loc]
+        return self.boxes[loc - len(self.spaces)]
+
+
+def _side_of_nation(program: Program, nation: A.NationDecl, sides: dict[str, Entity]) -> Entity | None:
+    return sides.get(nation.side.text) if nation.side else None
+
+
+def build_world(program: Program, graph) -> World:
+    scenario = program.scenario
+    if scenario is None:
+        raise WorldError("no scenario chosen")
+    w = World(program, scenario)
+    kinds: dict[str, dict[str, Entity]] = {}
+
+    def add(kind: str, key: str, index: int, data=None) -> Entity:
+        e = Entity(kind, key, index, data)
+        kinds.setdefault(kind, {})[key] = e
+        return e
+
+    for i, d in enumerate(program.all("side")):
+        w.sides.append(add("side", d.key, i, d))
+    for i, d in enumerate(program.all("map")):
+        add("map", d.key, i, d)
+    for enum in program.all("enum"):
+        for i, m in enumerate(enum.members):
+            add(enum.key, m.text, i, enum)
+    sides = kinds.get("side", {})
+    for i, d in enumerate(program.all("nation")):
+        e = add("nation", d.key, i, d)
+        e.data = (d, _side_of_nation(program, d, sides))
+        w.nations.append(e)
+    nations = kinds.get("nation", {})
+
+    def named(kind: str, name: A.Name | None):
+        if name is None or name.text == "none":
+            return None
+        return kinds.get(kind, {}).get(name.text)
+
+    for i, d in enumerate(program.all("space")):
+        data = Space(d.key, named("nation", d.nation), named("terrain", d.terrain), named("map", d.map), d.vp,
+                     d.fort, d.capital, d.supply, named("side", d.supply_for) or named("nation", d.supply_for),
+                     [named("side", p) for p in d.ports], named("side", d.control), d.at)
+        w.spaces.append(add("space", d.key, i, data))
+    for d in program.all("box"):
+        if d.per is not None and d.per.text == "side":
+            for s in w.sides:
+                e = add("box", f"{d.key}[{s.key}]", len(w.boxes), (d, s))
+                w.boxes.append(e)
+                if d.key == "eliminated":
+                    w.eliminated_box[s.key] = len(w.spaces) + e.index
+        else:
+            w.boxes.append(add("box", d.key, len(w.boxes), (d, None)))
+    # Units: every piece is its own entity; a name with several pieces is a pool.
+    pools: dict[str, list[Entity]] = {}
+    for d in program.all("unit"):
+        nation = nations.get(d.nation.text) if d.nation else None
+        side = nation.data[1] if nation is not None else None
+        data = Unit(d.key, nation, side, named("unit_type", d.unit_type), d.full, d.reduced,
+                    named("nation", d.rp) or named("rp_pool", d.rp) or nation, d.never_replaced, d.near_east)
+        for _ in range(d.count):
+            e = Entity("unit", d.key, len(w.units), data)
+            w.units.append(e)
+            pools.setdefault(d.key, []).append(e)
+    units_by_name = {}
+    for name, members in pools.items():
+        units_by_name[name] = members[0] if len(members) == 1 else Pool(name, members)
+    kinds["unit"] = units_by_name
+    cards = sorted(program.all("card"), key=lambda c: (c.side.text if c.side else "", c.number))
+    for i, d in enumerate(cards):
+        e = add("card", d.key, i, d)
+        w.cards.append(e)
+        kinds.setdefault("card_name", {})[d.name.text] = e
+    w.by_kind = kinds
+    w.adjacency = [[] for _ in w.spaces]
+    index = kinds.get("space", {})
+    for c in program.connections:
+        a, b = index[c.a.text].index, index[c.b.text].index
+        only = frozenset(n.text for n in c.only) if c.dotted else None
+        w.adjacency[a].append((b, only))
+        w.adjacency[b].append((a, only))
+    for d in program.all("table"):
+        w.tables[d.key] = Table.from_decl(d, w)
+    w.state_decls = dict(program.decls["state"])
+    w.choices = dict(program.decls["choice"])
+    w.first_turn, w.last_turn = scenario.turns or (1, 1)
+    w.options = {o.name.text: o.default for o in scenario.options}
+    if scenario.sequence is None:
+        raise WorldError(f"scenario '{scenario.key}' names no `sequence`: the interpreter would not know "
+                         "which phases make a turn")
+    seq = program.decls["sequence"].get(scenario.sequence.text)
+    w.sequence = [n.text for n in seq.phases]
+    _global_names(w, program)
+    compiler = Compiler(w, graph)
+    compiler.compile_all()
+    _start_values(w, compiler)
+    return w
+
+
+class _Probe:
+    """Enough of a game to evaluate constant start values."""
+
+    def __init__(self, w):
+        self.w = w
+        self.s = {"vars": {}, "turn": w.first_turn}
+        self.trace = None
+
+
+def _start_values(w: World, compiler) -> None:
+    from .errors import GameError
+
+    probe = _Probe(w)
+    for name, decl in w.state_decls.items():
+        if decl.start is not None:
+            try:
+                value = compiler.expr(decl.start, set())(probe, {})
+            except (GameError, KeyError, TypeError) as err:
+                raise WorldError(f"{decl.start.span}: the start value of '{name}' must not depend on the "
+                                 f"game ({err})") from None
+        elif decl.state_kind in ("track", "counter"):
+            value = decl.low if decl.low is not None else 0
+        elif decl.state_kind == "flag":
+            value = False
+        elif decl.state_kind == "marker":
+            value = decl.low if decl.low is not None else False
+        else:
+            value = None
+        w.state_start[name] = value
+
+
+def _global_names(w: World, program: Program) -> None:
+    """What each global name means at run time (entities and tables; state,
+    values and constants are read by compiled closures)."""
+    names: dict[str, object] = {}
+    for kind in ("side", "nation", "map", "space"):
+        names.update(w.by_kind.get(kind, {}))
+    for enum in program.all("enum"):
+        names.update(w.by_kind.get(enum.key, {}))
+    names.update(w.by_kind.get("unit", {}))
+    for d in program.all("box"):
+        names[d.key] = d
+    for key, table in w.tables.items():
+        names[key] = table
+    for key in program.decls["phase"]:
+        names[key] = Entity("phase", key)
+    for card_name, e in w.by_kind.get("card_name", {}).items():
+        names.setdefault(card_name, e)
+    w.names = names
