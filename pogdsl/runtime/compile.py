@@ -16,7 +16,7 @@ from attrs import define, field
 from ..syntax import ast as A
 from . import builtins as B
 from .errors import GameError
-from .values import Entity, text_of
+from .values import text_of
 
 Fn = Callable  # (g, l) -> value
 

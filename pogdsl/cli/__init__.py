@@ -1,0 +1,65 @@
+"""The `pogdsl` command.
+
+Exit status, for scripts: 0 success, 1 the sources (or a game file) have
+errors, 2 the command was called wrongly (unknown option, missing path,
+unknown scenario).  A user's mistake never ends in a Python traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .. import __version__
+
+from . import check, graph, rules
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
+
+# Each command is a module with `register(subparsers)`; its parser sets `func`.
+COMMANDS = [check, graph, rules]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse exits 2 on usage errors; keep its wording
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+# ----------------------------------------------------------------- main
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="pogdsl",
+        description="Rules language and engine for Paths of Glory and its family of card-driven wargames.",
+        epilog="Exit status: 0 success, 1 errors in the sources, 2 wrong usage. "
+               "Run `pogdsl COMMAND --help` for a command's options.",
+    )
+    parser.add_argument("--version", action="version", version=f"pogdsl {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    for module in COMMANDS:
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_USAGE
+    from ..compiler import UsageError
+
+    try:
+        return args.func(args)
+    except UsageError as err:
+        print(f"pogdsl {args.command}: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

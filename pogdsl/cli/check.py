@@ -1,0 +1,42 @@
+"""`pogdsl check`: parse and check sources."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from .common import EXIT_ERRORS, EXIT_OK, add_root_option, print_diagnostics
+
+def cmd_check(args) -> int:
+    from ..compiler import compile_paths
+
+    comp = compile_paths([Path(p) for p in args.paths] or None, root=args.root, library=not args.standalone)
+    errors, warnings = print_diagnostics(comp, args.json)
+    if args.json:
+        print(json.dumps({
+            "files": len(comp.loaded.files), "errors": errors, "warnings": warnings,
+            "diagnostics": [d.to_json() for d in comp.reporter.sorted()],
+        }, indent=1))
+    elif not args.quiet:
+        summary = f"checked {len(comp.loaded.files)} files: {errors} error{'s' * (errors != 1)}, " \
+                  f"{warnings} warning{'s' * (warnings != 1)}"
+        print(summary, file=sys.stderr)
+    if errors or (args.strict and warnings):
+        return EXIT_ERRORS
+    return EXIT_OK
+
+
+def register(sub) -> None:
+    p = sub.add_parser("check", help="check .pog sources and report every mistake",
+                       description="Parse and check .pog sources. With no PATH, checks the project's own "
+                                   "rules/, cards/ and scenarios/. A PATH outside them is checked together with "
+                                   "them, so it can use their names.")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to check")
+    p.add_argument("--json", action="store_true", help="print the diagnostics as JSON on stdout")
+    p.add_argument("--standalone", action="store_true",
+                   help="check PATHs on their own, without the project's library")
+    p.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    add_root_option(p)
+    p.set_defaults(func=cmd_check)
