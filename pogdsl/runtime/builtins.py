@@ -240,6 +240,16 @@ def random_pick(g, span, xs):
     return items[g.random_below(len(items))]
 
 
+def distinct(g, span, xs):
+    seen, out = set(), []
+    for x in iterate(g, xs):
+        marker = id(x) if isinstance(x, Entity) else x
+        if marker not in seen:
+            seen.add(marker)
+            out.append(x)
+    return out
+
+
 FUNCTIONS = {
     "units_in": units_in, "units_of": units_of, "units_at": units_at, "adjacent": adjacent,
     "adjacent_for": adjacent_for, "connected": connected, "distance": distance, "other": other,
@@ -248,7 +258,7 @@ FUNCTIONS = {
     "cards_in": cards_in, "played": played, "playable": playable, "stack_size": stack_size,
     "lookup": lookup, "column_index": column_index, "row_index": row_index, "row_at": row_at,
     "clamp": clamp, "abs": lambda g, span, x: abs(x), "len": length, "option": option, "pool": pool,
-    "available": available, "random_pick": random_pick,
+    "available": available, "random_pick": random_pick, "distinct": distinct,
 }
 
 

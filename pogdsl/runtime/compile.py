@@ -392,6 +392,47 @@ class Compiler:
             return lambda g, l: B.value_of(g, name, tuple(a(g, l) for a in args))
         raise GameError(f"unknown function '{name}'", span)
 
+    def x_Reach(self, e: A.Reach, names):
+        var = e.var.text
+        source = self.expr(e.source, names)
+        cond = self.expr(e.where, names | {var}) if e.where is not None else None
+        span = e.span
+
+        def run(g, l):
+            start = source(g, l)
+            starts = start if isinstance(start, list) else [start]
+            spaces, adjacency = g.w.spaces, g.w.adjacency
+            seen = set()
+            order = []
+            for s in starts:
+                if s is None or getattr(s, "kind", None) != "space":
+                    raise GameError(f"reach starts from spaces, not {text_of(s)}", span)
+                if s.index not in seen:
+                    seen.add(s.index)
+                    order.append(s)
+            saved = l.get(var, _MISSING)
+            i = 0
+            while i < len(order):
+                here = order[i]
+                i += 1
+                for j, _ in adjacency[here.index]:
+                    if j in seen:
+                        continue
+                    there = spaces[j]
+                    if cond is not None:
+                        l[var] = there
+                        if not cond(g, l):
+                            continue
+                    seen.add(j)
+                    order.append(there)
+            _restore(l, var, saved)
+            return order
+        return run
+
+    def x_CondExpr(self, e: A.CondExpr, names):
+        c, a, b = self.expr(e.cond, names), self.expr(e.then, names), self.expr(e.otherwise, names)
+        return lambda g, l: a(g, l) if c(g, l) else b(g, l)
+
     def x_Not(self, e, names):
         f = self.expr(e.operand, names)
         return lambda g, l: not f(g, l)

@@ -738,6 +738,20 @@ class Checker:
         self.unknown(e.func, "E0217", "function", list(FUNCTIONS) + list(self.p.decls["value"]))
         return ANY
 
+    def expr_Reach(self, e: A.Reach, scope):
+        self.expect_expr(e.source, ("space", list_of("space")), scope)
+        inner = scope.child()
+        inner.names[e.var.text] = "space"
+        if e.where is not None:
+            self.check_expr(e.where, inner)
+        return list_of("space")
+
+    def expr_CondExpr(self, e: A.CondExpr, scope):
+        self.check_expr(e.cond, scope)
+        a = self.check_expr(e.then, scope)
+        b = self.check_expr(e.otherwise, scope)
+        return a if a == b or b == "none" else (b if a == "none" else ANY)
+
     def expr_Not(self, e, scope):
         self.check_expr(e.operand, scope)
         return "bool"
@@ -747,6 +761,15 @@ class Checker:
         return "int"
 
     def expr_BinOp(self, e, scope):
+        if e.op == "+":
+            left = self.check_expr(e.left, scope)
+            if left.startswith("list:"):  # list + list joins them
+                self.expect_expr(e.right, (left, list_of(ANY)), scope)
+                return left
+            if not self.compatible(left, ("int",)):
+                self.wrong_kind("", left, ("int", list_of(ANY)), e.left.span)
+            self.expect_expr(e.right, ("int",), scope)
+            return "int"
         self.expect_expr(e.left, ("int",), scope)
         self.expect_expr(e.right, ("int",), scope)
         return "int"

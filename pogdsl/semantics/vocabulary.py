@@ -149,6 +149,8 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
              "Every piece sharing a unit's name (a corps pool), wherever they are.", "pool(GEc)"),
     Function("available", (("u", ("unit",)),), "int",
              "How many pieces of a unit's name have not yet entered play.", "available(GEc)"),
+    Function("distinct", (("xs", (ANY,)),), list_of(ANY),
+             "A list without repeats, in first-seen order.", "distinct([u.nation for u in units_in(s)])"),
     Function("random_pick", (("xs", (ANY,)),), ANY,
              "Not a player decision: one item picked with the game's dice (the seeded generator).",
              "random_pick(hand(ap))"),

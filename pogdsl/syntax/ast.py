@@ -142,6 +142,26 @@ class AggregateCall(Expr):
 
 
 @define(slots=True, eq=False)
+class Reach(Expr):
+    """`reach(t from sources where cond)`: every space reachable from the
+    sources by lines, entering only spaces where cond holds (t bound to the
+    space entered).  The sources themselves are included."""
+
+    var: Name
+    source: Expr
+    where: Expr | None
+
+
+@define(slots=True, eq=False)
+class CondExpr(Expr):
+    """`if c then a else b`."""
+
+    cond: Expr
+    then: Expr
+    otherwise: Expr
+
+
+@define(slots=True, eq=False)
 class Not(Expr):
     operand: Expr
 

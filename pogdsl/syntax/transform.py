@@ -708,6 +708,13 @@ class ToAst(Transformer):
     def aggregate_call(self, meta, c):
         return A.AggregateCall(self._span(meta), c[0], c[1])
 
+    def reach(self, meta, c):
+        where = c[2] if len(c) > 2 else None
+        return A.Reach(self._span(meta), self._name(c[0]), c[1], where)
+
+    def cond_expr(self, meta, c):
+        return A.CondExpr(self._span(meta), c[0], c[1], c[2])
+
     def not_op(self, meta, c):
         return A.Not(self._span(meta), c[0])
 
