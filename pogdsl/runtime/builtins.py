@@ -250,6 +250,24 @@ def distinct(g, span, xs):
     return out
 
 
+def rp_of(g, span, c, n):
+    key = getattr(n, "key", n)
+    return sum(amount for name, amount in c.data.rp if name.text == key)
+
+
+def _card_rp_nations(g, c):
+    out = []
+    for name, _ in c.data.rp:
+        e = g.w.by_kind.get("nation", {}).get(name.text) or g.w.by_kind.get("rp_pool", {}).get(name.text)
+        if e is not None:
+            out.append(e)
+    return out
+
+
+def _card_reinforcements(g, c):
+    return [g.w.by_kind["unit"][n.text] for n in c.data.reinforcements if n.text in g.w.by_kind["unit"]]
+
+
 FUNCTIONS = {
     "units_in": units_in, "units_of": units_of, "units_at": units_at, "adjacent": adjacent,
     "adjacent_for": adjacent_for, "connected": connected, "distance": distance, "other": other,
@@ -258,7 +276,7 @@ FUNCTIONS = {
     "cards_in": cards_in, "played": played, "playable": playable, "stack_size": stack_size,
     "lookup": lookup, "column_index": column_index, "row_index": row_index, "row_at": row_at,
     "clamp": clamp, "abs": lambda g, span, x: abs(x), "len": length, "option": option, "pool": pool,
-    "available": available, "random_pick": random_pick, "distinct": distinct,
+    "available": available, "random_pick": random_pick, "distinct": distinct, "rp_of": rp_of,
 }
 
 
@@ -330,6 +348,8 @@ def _card_attr(attr):
         "removed": lambda g, c: d(c).removed,
         "combat": lambda g, c: d(c).combat,
         "optional": lambda g, c: d(c).optional,
+        "rp_nations": _card_rp_nations,
+        "reinforcements": _card_reinforcements,
     }
     return table.get(attr)
 

@@ -550,29 +550,61 @@ class ChoiceSpec:
 
 
 def template(text: str, params: list[str]) -> Callable:
-    """The option text of a choice: {param} replaced by the option's values."""
-    parts = []
-    last = 0
-    for m in _PLACEHOLDER.finditer(text):
-        parts.append(text[last:m.start()])
-        parts.append((params.index(m.group(1)) if m.group(1) in params else None,
-                      [a for a in m.group(2).split(".") if a]))
-        last = m.end()
-    parts.append(text[last:])
+    """The option text of a choice: {param} (or {param.attr}) replaced by the
+    option's values.  A part in [brackets] is left out when a value in it is
+    none, so one choice can read "play 12 ops (Entrench)" or "automatic_op"."""
+    groups = []
+    for optional, chunk in _split_groups(text):
+        parts = []
+        last = 0
+        for m in _PLACEHOLDER.finditer(chunk):
+            parts.append(chunk[last:m.start()])
+            parts.append((params.index(m.group(1)) if m.group(1) in params else None,
+                          [a for a in m.group(2).split(".") if a]))
+            last = m.end()
+        parts.append(chunk[last:])
+        groups.append((optional, parts))
 
     def render(values, g=None) -> str:
         out = []
-        for p in parts:
-            if isinstance(p, str):
-                out.append(p)
-                continue
-            i, attrs = p
-            value = values[i] if i is not None else None
-            for attr in attrs:
-                value = B.attribute_getter(g.w, attr)(g, value, None) if g is not None else value
-            out.append(text_of(value))
+        for optional, parts in groups:
+            piece = []
+            dropped = False
+            for p in parts:
+                if isinstance(p, str):
+                    piece.append(p)
+                    continue
+                i, attrs = p
+                value = values[i] if i is not None else None
+                if value is None and optional:
+                    dropped = True
+                    break
+                for attr in attrs:
+                    if value is None:
+                        break
+                    value = B.attribute_getter(g.w, attr)(g, value, None) if g is not None else value
+                piece.append(text_of(value))
+            if not dropped:
+                out.append("".join(piece))
         return " ".join("".join(out).split())
     return render
+
+
+def _split_groups(text: str) -> list[tuple[bool, str]]:
+    out, depth, current = [], 0, []
+    for ch in text:
+        if ch == "[" and depth == 0:
+            if current:
+                out.append((False, "".join(current)))
+            current, depth = [], 1
+        elif ch == "]" and depth == 1:
+            out.append((True, "".join(current)))
+            current, depth = [], 0
+        else:
+            current.append(ch)
+    if current:
+        out.append((depth == 1, "".join(current)))
+    return out
 
 
 def _attr_chain(fn, getter):

@@ -290,6 +290,10 @@ class Game:
         lowered = [o.lower() for o in options]
         if text.lower() in lowered:
             return lowered.index(text.lower())
+        # A unique beginning is enough ("play 12 ops" for "play 12 ops (Entrench)").
+        starts = [i for i, o in enumerate(lowered) if o.startswith(text.lower() + " ") or o.startswith(text.lower())]
+        if len(starts) == 1 and text:
+            return starts[0]
         raise self.why_not(text)
 
     def why_not(self, text: str) -> IllegalOption:

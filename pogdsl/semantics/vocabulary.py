@@ -149,6 +149,8 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
              "Every piece sharing a unit's name (a corps pool), wherever they are.", "pool(GEc)"),
     Function("available", (("u", ("unit",)),), "int",
              "How many pieces of a unit's name have not yet entered play.", "available(GEc)"),
+    Function("rp_of", (("c", ("card",)), ("n", ("nation", "rp_pool"))), "int",
+             "The replacement points a card gives a nation (or pool) when played for RP.", "rp_of(c, fr)"),
     Function("distinct", (("xs", (ANY,)),), list_of(ANY),
              "A list without repeats, in first-seen order.", "distinct([u.nation for u in units_in(s)])"),
     Function("random_pick", (("xs", (ANY,)),), ANY,
@@ -226,6 +228,7 @@ ATTRIBUTES: dict[str, dict[str, str]] = {
     "card": {
         "name": "text", "side": "side", "number": "int", "ops": "int", "sr": "int",
         "war_status": "int", "deck": "deck", "removed": "bool", "combat": "bool", "optional": "bool",
+        "rp_nations": list_of(ANY), "reinforcements": list_of("unit"),
     },
     "nation": {"name": "text", "side": "side", "neutral": "bool", "minor": "bool", "at_war": "bool"},
     "side": {"name": "text"},

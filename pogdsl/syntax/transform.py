@@ -55,7 +55,7 @@ class ToAst(Transformer):
         cites, note, rest = [], None, []
         for c in children:
             if isinstance(c, _Cites):
-                cites = list(c)
+                cites = cites + list(c)
             elif isinstance(c, _Note):
                 note = str(c)
             else:

@@ -1,0 +1,136 @@
+"""A position builder for rule tests: start from an empty Campaign board,
+place units, fix dice, run one procedure with scripted answers, and look at
+the result — so each test reads like the rule it checks.
+
+    pos = Position()
+    pos.place("GE 1", "Liege")
+    pos.control("Liege", "cp")
+    pos.run("some_procedure", "cp", answers=["activate Liege attack"], dice=[4])
+    assert pos.units_at("Liege") == ["GE 1"]
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pogdsl.compiler import scenario_graph
+from pogdsl.runtime.interpreter import Game
+from pogdsl.runtime.values import Entity
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@lru_cache(maxsize=None)
+def world(scenario: str = "campaign"):
+    from pogdsl.runtime.world import build_world
+
+    comp, graph = scenario_graph(scenario, root=ROOT)
+    if graph is None:
+        from pogdsl.diagnostics import render
+
+        raise AssertionError("\n".join(render(d, comp.sources) for d in comp.reporter.errors))
+    return build_world(comp.scenarios[scenario][0], graph)
+
+
+class Unanswered(AssertionError):
+    pass
+
+
+class Position:
+    def __init__(self, scenario: str = "campaign", seed: int = 0, empty: bool = True):
+        self.w = world(scenario)
+        self.game = Game.new(self.w, seed=seed)
+        self.s = self.game.s
+        self.asked: list = []  # every decision offered while running, with its options
+        if empty:
+            self.clear_board()
+
+    # ---------------------------------------------------------- building
+    def clear_board(self) -> None:
+        s = self.s
+        s["loc"] = [None] * len(self.w.units)
+        s["reduced"] = [False] * len(self.w.units)
+        s["occ"] = [[] for _ in range(self.w.location_count)]
+
+    def entity(self, kind: str, name: str) -> Entity:
+        if kind == "card":
+            return self.w.by_kind["card_name"][name]
+        return self.w.by_kind[kind][name]
+
+    def place(self, unit: str, where: str, reduced: bool = False) -> Entity:
+        u = self.entity("unit", unit)
+        piece = self.game.take_piece(u, _NoStep)
+        loc = self._location(where)
+        self.game.move_unit(piece, loc)
+        self.s["reduced"][piece.index] = reduced
+        return piece
+
+    def _location(self, where: str) -> int:
+        if where in self.w.by_kind["space"]:
+            return self.w.location(self.w.by_kind["space"][where])
+        return self.w.location(self.w.by_kind["box"][where])
+
+    def control(self, space: str, side: str | None) -> None:
+        self.s["control"][self.entity("space", space).index] = side
+
+    def set(self, name: str, value, key: str | None = None) -> None:
+        value = self._value(value)
+        if key is None:
+            self.s["vars"][name] = value
+        else:
+            self.s["vars"][name][key] = value
+
+    def _value(self, value):
+        if isinstance(value, str):
+            for kind in ("side", "nation", "space"):
+                if value in self.w.by_kind.get(kind, {}):
+                    return self.w.by_kind[kind][value]
+            for enum in self.w.program.all("enum"):
+                if value in self.w.by_kind.get(enum.key, {}):
+                    return self.w.by_kind[enum.key][value]
+        return value
+
+    # ---------------------------------------------------------- running
+    def run(self, procedure: str, *args, answers=(), dice=()) -> None:
+        """Run one procedure to its end.  Decisions are answered from
+        `answers` in order (option text, a unique beginning, or a number);
+        a decision with a single option answers itself."""
+        g = self.game
+        code = self.w.codes[f"procedure:{procedure}"]
+        values = [self._value(a) if isinstance(a, str) else a for a in args]
+        self.s["stack"] = [{"code": f"procedure:{procedure}", "pc": 0, "l": dict(zip(code.params, values))}]
+        self.s["dice"] = list(dice)
+        self.s["result"] = None
+        answers = list(answers)
+        d = g.run()
+        while d is not None:
+            self.asked.append(d)
+            if not answers:
+                raise Unanswered(f"no answer left for {d.by}'s '{d.choice}': options {d.options}")
+            d = g.choose(answers.pop(0))
+        if self.s["result"] is not None and self.s["result"]["reason"] == "nothing left to run":
+            self.s["result"] = None
+        if answers:
+            raise AssertionError(f"answers left over: {answers}")
+
+    # ---------------------------------------------------------- looking
+    def units_at(self, where: str) -> list[str]:
+        return sorted(self.w.units[i].key for i in self.s["occ"][self._location(where)])
+
+    def reduced(self, unit_index: int) -> bool:
+        return self.s["reduced"][unit_index]
+
+    def var(self, name: str, key: str | None = None):
+        v = self.s["vars"][name]
+        if key is not None:
+            v = v.get(key, self.w.state_start[name])
+        return getattr(v, "key", v)
+
+    def log(self) -> list[str]:
+        return [e["text"] for e in self.s["log"]]
+
+
+class _NoStep:
+    span = None
+    cites = ()
