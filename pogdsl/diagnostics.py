@@ -61,6 +61,7 @@ CODES: dict[str, str] = {
     "E0402": "duplicate connection",
     "E0403": "duplicate table row",
     "E0404": "duplicate local name",
+    "E0405": "an item given twice in one block",
     # variants
     "E0501": "override of something that does not exist",
     "E0502": "added definition already exists",

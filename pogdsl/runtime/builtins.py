@@ -46,6 +46,21 @@ def read_scoped(g, name: str, key) -> object:
 def value_of(g, name: str, args: tuple):
     """A declared value: its base expression, then its modifiers (`:=` first,
     in source order, then every `+=` / `-=` whose condition holds)."""
+    memo = g.memo
+    if memo is not None:
+        try:
+            return memo[(name, args)]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable argument (a list): no memo
+            memo = None
+    result = _value_of(g, name, args)
+    if memo is not None:
+        memo[(name, args)] = result
+    return result
+
+
+def _value_of(g, name: str, args: tuple):
     w = g.w
     params, base = w.values[name]
     local = dict(zip(params, args))
@@ -386,13 +401,17 @@ def attribute_getter(world, attr: str):
     scoped_kind = scoped.scope.text if scoped is not None and scoped.scope is not None else None
     fallback = _other_attr(attr)
 
+    per_kind = {k: v for k, v in per_kind.items() if v is not None}
+    if scoped_kind is not None:
+        per_kind[scoped_kind] = lambda g, obj: read_scoped(g, attr, obj)
+
     def get(g, obj, span):
-        if isinstance(obj, Entity):
-            if obj.kind == scoped_kind:
-                return read_scoped(g, attr, obj)
-            fn = per_kind.get(obj.kind) or fallback
-            if fn is not None:
-                return fn(g, obj)
+        try:
+            return per_kind[obj.kind](g, obj)
+        except (KeyError, AttributeError):
+            pass
+        if isinstance(obj, Entity) and fallback is not None:
+            return fallback(g, obj)
         if obj is None:
             raise GameError(f"cannot read '.{attr}' of none", span)
         raise GameError(f"{text_of(obj)} has no attribute '{attr}'", span)

@@ -463,9 +463,9 @@ class Compiler:
         a, b = self.expr(e.left, names), self.expr(e.right, names)
         op = e.op
         if op == "==":
-            return lambda g, l: a(g, l) is b(g, l) or a(g, l) == b(g, l)
+            return lambda g, l: a(g, l) == b(g, l)
         if op == "!=":
-            return lambda g, l: not (a(g, l) == b(g, l))
+            return lambda g, l: a(g, l) != b(g, l)
         span = e.span
 
         def ordered(g, l):
@@ -565,6 +565,14 @@ def template(text: str, params: list[str]) -> Callable:
         parts.append(chunk[last:])
         groups.append((optional, parts))
 
+    getters: dict = {}
+
+    def getter(g, attr):
+        fn = getters.get(attr)
+        if fn is None:
+            fn = getters[attr] = B.attribute_getter(g.w, attr)
+        return fn
+
     def render(values, g=None) -> str:
         out = []
         for optional, parts in groups:
@@ -582,7 +590,7 @@ def template(text: str, params: list[str]) -> Callable:
                 for attr in attrs:
                     if value is None:
                         break
-                    value = B.attribute_getter(g.w, attr)(g, value, None) if g is not None else value
+                    value = getter(g, attr)(g, value, None) if g is not None else value
                 piece.append(text_of(value))
             if not dropped:
                 out.append("".join(piece))

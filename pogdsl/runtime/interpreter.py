@@ -63,6 +63,9 @@ class Game:
         self.step_budget = step_budget
         self.ask_forced = ask_forced
         self.trace: list | None = None
+        # Values are pure functions of the state: while options are listed the
+        # state does not change, so each value is computed once per offer.
+        self.memo: dict | None = None
         self.history: list[dict] = []
         self.keep_history = False
         self._segment: str | None = None
@@ -172,16 +175,20 @@ class Game:
     def offer(self, spec: ChoiceSpec, frame: dict) -> Decision | None:
         l = frame["l"]
         side = spec.by(self, l)
-        candidates = self._candidates(spec, l)
-        options: list[tuple[str, tuple]] = []
-        seen: set[str] = set()
-        for values in candidates:
-            if self._forbidden(spec.name, values):
-                continue
-            text = spec.text(values, self)
-            if text not in seen:  # identical text: interchangeable options
-                seen.add(text)
-                options.append((text, values))
+        self.memo = {}
+        try:
+            candidates = self._candidates(spec, l)
+            options: list[tuple[str, tuple]] = []
+            seen: set[str] = set()
+            for values in candidates:
+                if self._forbidden(spec.name, values):
+                    continue
+                text = spec.text(values, self)
+                if text not in seen:  # identical text: interchangeable options
+                    seen.add(text)
+                    options.append((text, values))
+        finally:
+            self.memo = None
         if spec.optional:
             options.append((spec.optional_label, tuple(None for _ in spec.vars)))
         if not options:

@@ -221,6 +221,7 @@ class _Probe:
         self.w = w
         self.s = {"vars": {}, "turn": w.first_turn}
         self.trace = None
+        self.memo = None
 
 
 def _start_values(w: World, compiler) -> None:

@@ -170,7 +170,13 @@ class Checker:
         return False
 
     # ================================================================ board
+    def check_repeated(self, decl: A.Decl) -> None:
+        for item, span in decl.repeated:
+            self.r.error("E0405", f"{decl.kind} '{decl.key}' gives '{item}' twice; only one can hold",
+                         span, "remove one of them")
+
     def check_space(self, s: A.SpaceDecl) -> None:
+        self.check_repeated(s)
         if s.terrain is not None:
             self.expect_name(s.terrain, ("terrain",))
         if s.nation is None:
@@ -343,6 +349,7 @@ class Checker:
         self.check_block(t.body, scope.child())
 
     def check_card(self, c: A.CardDecl) -> None:
+        self.check_repeated(c)
         self.expect_name(c.side, ("side",))
         if c.deck is not None:
             self.expect_name(c.deck, ("deck",))

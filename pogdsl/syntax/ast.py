@@ -316,6 +316,9 @@ class Decl:
     note: str | None = field(default=None, kw_only=True)
 
     kind: str = "decl"
+    # Items written twice in one block (`ops 3 ... ops 4`): (item, span) pairs,
+    # kept so the checker can say so instead of the last one silently winning.
+    repeated: list = field(factory=list, kw_only=True)
 
     @property
     def key(self) -> str:

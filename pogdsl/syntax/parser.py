@@ -66,7 +66,11 @@ def grammar_text() -> str:
 
 @lru_cache(maxsize=1)
 def grammar_digest() -> str:
-    return hashlib.sha256((grammar_text() + __version__).encode()).hexdigest()[:16]
+    """Identifies the grammar and the code that turns its trees into ASTs: a
+    cached parse is only reused if none of them changed."""
+    here = Path(__file__).resolve().parent
+    code = "".join((here / name).read_text(encoding="utf-8") for name in ("ast.py", "transform.py"))
+    return hashlib.sha256((grammar_text() + code + __version__).encode()).hexdigest()[:16]
 
 
 @lru_cache(maxsize=1)
@@ -216,5 +220,5 @@ class ParseCache:
                 pickle.dump(self.entries, fh, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, self.path)
             self.dirty = False
-        except OSError:
+        except Exception:  # a cache that cannot be written is only a missed speed-up
             pass

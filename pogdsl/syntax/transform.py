@@ -144,8 +144,12 @@ class ToAst(Transformer):
 
     def space_line(self, meta, children):
         space = A.SpaceDecl(self._span(meta), self._name(children[0]), terrain=self._name(children[1]))
+        seen_items: set[str] = set()
         for attr in children[2:]:
             key, value = attr
+            if key in seen_items and key != "port":
+                space.repeated.append((key, space.name.span))
+            seen_items.add(key)
             if key == "vp":
                 space.vp = True
             elif key == "fort":
@@ -469,12 +473,16 @@ class ToAst(Transformer):
         rest, cites, note = self._extras(children)
         card = A.CardDecl(self._span(meta), self._name(rest[2]), side=self._name(rest[0]), number=int(rest[1]),
                           cites=cites, note=note)
+        seen_items: set[str] = set()
         for item in rest[3:]:
             if isinstance(item, A.Decl):
                 item.owner = card.key
                 card.nested.append(item)
                 continue
             key, value = item
+            if key in seen_items:
+                card.repeated.append((key, card.name.span))
+            seen_items.add(key)
             if key == "playable":
                 card.playable, card.playable_cites = value
             elif key == "event":
