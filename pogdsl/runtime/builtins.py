@@ -54,10 +54,30 @@ def value_of(g, name: str, args: tuple):
             pass
         except TypeError:  # an unhashable argument (a list): no memo
             memo = None
-    result = _value_of(g, name, args)
+    deps = g.w.value_deps.get(name) if g.cache_values else None
+    if deps is not None and _hashable(args):
+        ver = g.ver
+        stamp = tuple([ver.get(a, 0) for a in deps])
+        key = (name, args)
+        hit = g.vcache.get(key)
+        if hit is not None and hit[0] == stamp:
+            result = hit[1]
+        else:
+            result = _value_of(g, name, args)
+            g.vcache[key] = (stamp, result)
+    else:
+        result = _value_of(g, name, args)
     if memo is not None:
         memo[(name, args)] = result
     return result
+
+
+def _hashable(args) -> bool:
+    try:
+        hash(args)
+        return True
+    except TypeError:
+        return False
 
 
 def _value_of(g, name: str, args: tuple):

@@ -43,26 +43,32 @@ def _target_writer(compiler, node: A.Effect, names, step):
         if name in names:
             return (lambda g, l, v: l.__setitem__(name, v)), (lambda g, l: l.get(name)), name
         decl = w.state_decls[name]
+        area = f"var:{name}"
 
         def write(g, l, v):
             g.s["vars"][name] = _clamped(decl, v)
+            g.touch(area)
         return write, (lambda g, l: g.s["vars"][name]), name
     if isinstance(target, A.Index):
         name = target.obj.name.text
         decl = w.state_decls[name]
+        area = f"var:{name}"
         key = compiler.expr(target.args[0], names)
 
         def write(g, l, v):
             g.s["vars"][name][B.scope_key(key(g, l))] = _clamped(decl, v)
+            g.touch(area)
         return write, (lambda g, l: B.read_scoped(g, name, key(g, l))), name
     # Attr: scoped state (`s.trench`) or an engine attribute (`s.control`).
     obj = compiler.expr(target.obj, names)
     attr = target.attr.text
     decl = w.state_decls.get(attr)
+    area = f"var:{attr}"
     getter = B.attribute_getter(w, attr)
     if decl is not None and decl.scope is not None:
         def write(g, l, v):
             g.s["vars"][attr][B.scope_key(obj(g, l))] = _clamped(decl, v)
+            g.touch(area)
         return write, (lambda g, l: getter(g, obj(g, l), span)), attr
 
     def write_engine(g, l, v):
@@ -71,8 +77,10 @@ def _target_writer(compiler, node: A.Effect, names, step):
             g.set_control(entity, v, cites)
         elif attr == "fort_destroyed" and entity.kind == "space":
             g.s["fort_destroyed"][entity.index] = bool(v)
+            g.touch("board")
         elif attr == "at_war" and entity.kind == "nation":
             g.s["at_war"][entity.key] = bool(v)
+            g.touch("board")
         else:
             raise GameError(f"'{attr}' of {text_of(entity)} cannot be changed", span, cites)
     return write_engine, (lambda g, l: getter(g, obj(g, l), span)), attr
@@ -135,6 +143,7 @@ def make_place(compiler, step, node, names):
             piece = g.take_piece(u, step)
             g.move_unit(piece, loc)
             g.s["reduced"][piece.index] = reduced
+            g.touch("board")
             g.emit("unit_placed", (piece,))
         g.log(f"placed {text_of(value)} at {text_of(target)}{' (reduced)' if reduced else ''}", step.cites,
               quiet=True)
@@ -154,6 +163,7 @@ def make_reduce(compiler, step, node, names):
                     break
                 if not g.s["reduced"][u.index] and u.data.reduced:
                     g.s["reduced"][u.index] = True
+                    g.touch("board")
                     g.log(f"{u.key} reduced", step.cites)
                 else:
                     g.eliminate(u, None, step.cites)
@@ -167,6 +177,7 @@ def make_restore(compiler, step, node, names):
     def run(g, frame):
         for u in _units(g, units(g, frame["l"]), step.span, step.cites):
             g.s["reduced"][u.index] = False
+            g.touch("board")
             g.log(f"{u.key} restored to full strength", step.cites)
     return run
 
@@ -199,6 +210,7 @@ def make_destroy(compiler, step, node, names):
     def run(g, frame):
         s = space(g, frame["l"])
         g.s["fort_destroyed"][s.index] = True
+        g.touch("board")
         g.log(f"the fort in {s.key} is destroyed", step.cites)
     return run
 

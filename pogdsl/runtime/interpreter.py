@@ -66,6 +66,11 @@ class Game:
         # Values are pure functions of the state: while options are listed the
         # state does not change, so each value is computed once per offer.
         self.memo: dict | None = None
+        # Values computed earlier, reused while nothing they read has been
+        # written (see deps.py): area → version, and (value, args) → (stamp, result).
+        self.ver: dict[str, int] = {}
+        self.vcache: dict = {}
+        self.cache_values = True
         self.history: list[dict] = []
         self.keep_history = False
         self._segment: str | None = None
@@ -131,6 +136,7 @@ class Game:
         elif stage == 1:
             frame["pc"] = 2
             s["turn"] = w.first_turn
+            self.touch("turn")
             l["phase"] = 0
             self.emit("game_started", ())
             self.emit("turn_started", (s["turn"],))
@@ -143,6 +149,7 @@ class Game:
                 self.emit("phase_started", (w.names[name],))
             elif s["turn"] < w.last_turn:
                 s["turn"] += 1
+                self.touch("turn")
                 l["phase"] = 0
                 self.emit("turn_started", (s["turn"],))
             else:
@@ -157,6 +164,15 @@ class Game:
         else:
             if s["result"] is None:
                 self.end_game(None, "the last turn ended with no winner declared", ())
+
+    def touch(self, area: str) -> None:
+        """Note that part of the state changed, so cached values reading it expire."""
+        self.ver[area] = self.ver.get(area, 0) + 1
+
+    def invalidate(self) -> None:
+        """Forget every cached value (after the state was changed from outside)."""
+        self.vcache.clear()
+        self.ver.clear()
 
     # ================================================================ frames
     def push_code(self, key: str, args) -> None:
@@ -244,8 +260,9 @@ class Game:
             if unless is not None and unless(self, bound):
                 continue
             found.append(hooked.decl)
-        if self.trace is not None and found:
-            self.trace.append(("forbid", choice, [d.key for d in found]))
+        if self.trace is not None:
+            for d in found:  # like modifiers and triggers: the restriction's name and its rules
+                self.trace.append(("forbid", d.key, [c.number for c in d.cites]))
         return found
 
     def _bind(self, spec: ChoiceSpec, frame: dict, values) -> None:
@@ -329,6 +346,7 @@ class Game:
         while done < count and self.history:
             self.s = self.history.pop()
             done += 1
+        self.invalidate()
         return done
 
     # ================================================================ chance
@@ -380,6 +398,7 @@ class Game:
         s["loc"][u.index] = loc
         if loc is not None and loc >= 0:
             s["occ"][loc].append(u.index)
+        self.touch("board")
 
     def take_piece(self, u: Entity, step) -> Entity:
         """The piece to place: a named unit itself, or a free piece of a pool."""
@@ -398,6 +417,7 @@ class Game:
             loc = self.w.eliminated_box.get(side, -1)
         self.move_unit(u, loc)
         self.s["reduced"][u.index] = False
+        self.touch("board")
         self.log(f"{u.key} eliminated", cites)
         self.emit("unit_eliminated", (u,))
 
@@ -406,6 +426,7 @@ class Game:
         if self.s["control"][space.index] == key:
             return
         self.s["control"][space.index] = key
+        self.touch("board")
         self.log(f"{space.key} now controlled by {key or 'no one'}", cites)
         self.emit("control_changed", (space, side))
 
@@ -427,6 +448,7 @@ class Game:
                 cards.remove(card.index)
                 break
         self.s["piles"][pile].append(card.index)
+        self.touch("cards")
 
     def shuffle_into(self, source: str, target: str) -> None:
         piles = self.s["piles"]
@@ -434,6 +456,7 @@ class Game:
             piles[target].extend(piles[source])
             piles[source].clear()
         cards = piles[target]
+        self.touch("cards")
         for i in range(len(cards) - 1, 0, -1):  # Fisher–Yates with the game's generator
             j = self.random_below(i + 1)
             cards[i], cards[j] = cards[j], cards[i]
@@ -450,12 +473,14 @@ class Game:
                 self.log(f"{side.key} reshuffles the discard pile", cites)
             hand.append(deck.pop())
             drawn += 1
+            self.touch("cards")
         if drawn:
             self.log(f"{side.key} draws {drawn} card{'s' * (drawn != 1)}", cites)
 
     def play_event(self, card: Entity, cites) -> None:
         if card.index not in self.s["played"]:
             self.s["played"].append(card.index)
+            self.touch("cards")
         self.log(f"event: {card.data.name.text}", cites)
         key = f"card:{card.key}/event"
         if key in self.w.codes:

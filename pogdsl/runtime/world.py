@@ -89,12 +89,15 @@ class World:
     eliminated_box: dict[str, int] = field(factory=dict)  # side key → location id
     options: dict[str, bool] = field(factory=dict)
     state_start: dict[str, object] = field(factory=dict)
+    value_deps: dict[str, tuple | None] = field(factory=dict)  # None: never cached
 
     # ------------------------------------------------------------ lookups
     def entity(self, kind: str, key: str, index: int | None = None) -> Entity:
         if kind == "unit" and index is not None:
             return self.units[index]
         found = self.by_kind.get(kind, {}).get(key)
+        if found is None and kind == "pile" and key.partition(":")[2] in self.by_kind.get("side", {}):
+            found = self.by_kind.setdefault("pile", {})[key] = Entity("pile", key)  # made on first use
         if found is None:
             raise KeyError(f"no {kind} named {key!r} in this scenario")
         return found
@@ -211,7 +214,17 @@ def build_world(program: Program, graph) -> World:
     compiler = Compiler(w, graph)
     compiler.compile_all()
     _start_values(w, compiler)
+    _value_dependencies(w)
     return w
+
+
+def _value_dependencies(w: World) -> None:
+    from .deps import UNCACHEABLE, Dependencies
+
+    deps = Dependencies(w)
+    for name in w.values:
+        areas = deps.of_value(name)
+        w.value_deps[name] = None if UNCACHEABLE in areas else tuple(sorted(areas))
 
 
 class _Probe:
@@ -222,6 +235,7 @@ class _Probe:
         self.s = {"vars": {}, "turn": w.first_turn}
         self.trace = None
         self.memo = None
+        self.cache_values = False
 
 
 def _start_values(w: World, compiler) -> None:

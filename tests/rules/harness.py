@@ -52,6 +52,7 @@ class Position:
         s["loc"] = [None] * len(self.w.units)
         s["reduced"] = [False] * len(self.w.units)
         s["occ"] = [[] for _ in range(self.w.location_count)]
+        self.game.invalidate()
 
     def entity(self, kind: str, name: str) -> Entity:
         if kind == "card":
@@ -73,6 +74,7 @@ class Position:
 
     def control(self, space: str, side: str | None) -> None:
         self.s["control"][self.entity("space", space).index] = side
+        self.game.invalidate()
 
     def set(self, name: str, value, key: str | None = None) -> None:
         value = self._value(value)
@@ -80,6 +82,7 @@ class Position:
             self.s["vars"][name] = value
         else:
             self.s["vars"][name][key] = value
+        self.game.invalidate()
 
     def _value(self, value):
         if isinstance(value, str):
@@ -102,6 +105,7 @@ class Position:
         self.s["stack"] = [{"code": f"procedure:{procedure}", "pc": 0, "l": dict(zip(code.params, values))}]
         self.s["dice"] = list(dice)
         self.s["result"] = None
+        self.game.invalidate()
         answers = list(answers)
         d = g.run()
         while d is not None:

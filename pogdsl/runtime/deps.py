@@ -1,0 +1,93 @@
+"""What each `value` reads, worked out once from the source, so its results
+can be reused across decisions until something it reads is written.
+
+State is split into areas: ``board`` (where units are, their strength,
+control, destroyed forts, nations at war), ``cards`` (piles and played
+events), ``turn``, and one area per declared state variable (``var:NAME``).
+Effects bump the version of the areas they write; a cached value is valid
+while the versions of all its areas are unchanged.  A value that draws on
+chance (``random_pick``) is never cached.
+"""
+
+from __future__ import annotations
+
+from ..syntax import ast as A
+
+BOARD, CARDS, TURN, UNCACHEABLE = "board", "cards", "turn", "*"
+
+# Built-in functions → the areas they read.
+FUNCTION_AREAS = {
+    "units_in": {BOARD}, "units_of": {BOARD}, "units_at": {BOARD}, "stack_size": {BOARD},
+    "at_war": {BOARD}, "pool": set(), "available": {BOARD},
+    "hand": set(), "draw_pile": set(), "discard_pile": set(), "removed_pile": set(), "in_play": set(),
+    "cards_in": {CARDS}, "played": {CARDS}, "playable": {UNCACHEABLE}, "len": {CARDS},
+    "random_pick": {UNCACHEABLE},
+}
+# Attributes read from the changing state rather than from static facts.
+DYNAMIC_ATTRIBUTES = {
+    "cf", "lf", "mf", "reduced", "location", "space", "on_map", "steps", "control", "fort_destroyed",
+    "units", "at_war", "cards", "size",
+}
+CONSTANT_AREAS = {"units": {BOARD}, "turn": {TURN}}
+
+
+class Dependencies:
+    def __init__(self, world):
+        self.w = world
+        self.areas: dict[str, frozenset] = {}
+        self._visiting: set[str] = set()
+
+    def of_value(self, name: str) -> frozenset:
+        if name in self.areas:
+            return self.areas[name]
+        if name in self._visiting:  # recursion: the other frames add what they read
+            return frozenset()
+        self._visiting.add(name)
+        decl = self.w.program.decls["value"][name]
+        found: set[str] = set()
+        local = {p.name.text for p in decl.params}
+        self._expr(decl.expr, local, found)
+        for hooked, contribution, _, _ in self.w.modifiers.get(name, ()):
+            if hooked.owner is not None:
+                found.add(CARDS)  # active only while its card is in play
+            names = {v.text for v in contribution.vars}
+            self._expr(contribution.expr, names, found)
+            self._expr(contribution.when, names, found)
+        self._visiting.discard(name)
+        result = frozenset(found)
+        self.areas[name] = result
+        return result
+
+    def _expr(self, e, local: set[str], found: set[str]) -> None:
+        if e is None:
+            return
+        for node in A.walk_exprs(e):
+            if isinstance(node, A.Ref):
+                self._name(node.name.text, local, found)
+            elif isinstance(node, A.Attr):
+                attr = node.attr.text
+                if attr in self.w.state_decls:
+                    found.add(f"var:{attr}")
+                elif attr in DYNAMIC_ATTRIBUTES:
+                    found.add(BOARD if attr not in ("cards", "size") else CARDS)
+            elif isinstance(node, A.Call):
+                fn = node.func.text
+                if fn in self.w.values:
+                    found.update(self.of_value(fn))
+                else:
+                    found.update(FUNCTION_AREAS.get(fn, ()))
+            elif isinstance(node, (A.ListComp, A.Aggregate, A.Reach)):
+                local = local | {node.var.text}
+            elif isinstance(node, A.Member):
+                found.add(CARDS)  # `c in hand(p)` reads a pile
+        # Iterating a pile (for, comprehensions) reads the cards.
+
+    def _name(self, name: str, local: set[str], found: set[str]) -> None:
+        if name in local:
+            return
+        if name in self.w.state_decls:
+            found.add(f"var:{name}")
+        elif name in self.w.values:
+            found.update(self.of_value(name))
+        elif name in CONSTANT_AREAS:
+            found.update(CONSTANT_AREAS[name])
