@@ -67,7 +67,7 @@ def compile_scenario_program(comp: Compilation, scenario: A.ScenarioDecl) -> Pro
     if scenario.key in comp.scenarios:
         return comp.scenarios[scenario.key][0]
     program, changes = effective_program(comp.base, scenario, comp.reporter)
-    if changes:
+    if changes or any(link.overrides for link in _chain(comp.base, scenario)):
         # What a variant replaced or added must fit what remains; after a removal
         # everything is checked again, since anything may have used what went.
         local = Reporter()
@@ -75,12 +75,22 @@ def compile_scenario_program(comp: Compilation, scenario: A.ScenarioDecl) -> Pro
             check(program, local)
         else:
             changed = [program.decls[kind][key] for action, kind, key, _ in changes]
-            check(program, local, only=changed)
+            checker = check(program, local, only=changed)
+            checker.check_setup(program.scenario)
         note = (f"while checking scenario '{scenario.key}'", scenario.name.span)
         for d in local.errors:
             comp.reporter.error(d.code, d.message, d.span, d.hint, d.notes + [note])
     comp.scenarios[scenario.key] = (program, changes)
     return program
+
+
+def _chain(base: Program, scenario: A.ScenarioDecl) -> list[A.ScenarioDecl]:
+    chain, seen = [], set()
+    while scenario is not None and scenario.key not in seen:
+        chain.append(scenario)
+        seen.add(scenario.key)
+        scenario = base.get("scenario", scenario.extends.text) if scenario.extends else None
+    return chain
 
 
 def resolve_scenario(spec: str, root: Path | None = None) -> tuple[Compilation, Program]:

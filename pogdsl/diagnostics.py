@@ -26,7 +26,6 @@ WARNING = "warning"
 CODES: dict[str, str] = {
     # files and syntax
     "E0001": "the file cannot be read as text",
-    "E0002": "no such file or directory",
     "E0101": "syntax error",
     "E0102": "unterminated or malformed token",
     # names
@@ -37,7 +36,6 @@ CODES: dict[str, str] = {
     "E0205": "unknown procedure",
     "E0206": "unknown choice",
     "E0207": "unknown value",
-    "E0208": "unknown state variable",
     "E0209": "unknown table",
     "E0210": "unknown phase",
     "E0211": "unknown card",
@@ -66,7 +64,6 @@ CODES: dict[str, str] = {
     "E0501": "override of something that does not exist",
     "E0502": "added definition already exists",
     "E0503": "cyclic extends",
-    "E0504": "override changes the kind of a definition",
     # rule citations
     "E0601": "cited rule number is not in the rule index",
     "E0602": "rule number cited for conflicting things",
@@ -77,7 +74,6 @@ CODES: dict[str, str] = {
     "W0702": "phase never reached",
     "W0703": "procedure never called",
     "W0704": "empty file",
-    "W0705": "table row has the wrong number of cells",
 }
 
 

@@ -19,7 +19,8 @@ def cmd_check(args) -> int:
             "diagnostics": [d.to_json() for d in comp.reporter.sorted()],
         }, indent=1))
     elif not args.quiet:
-        summary = f"checked {len(comp.loaded.files)} files: {errors} error{'s' * (errors != 1)}, " \
+        files = len(comp.loaded.files)
+        summary = f"checked {files} file{'s' * (files != 1)}: {errors} error{'s' * (errors != 1)}, " \
                   f"{warnings} warning{'s' * (warnings != 1)}"
         print(summary, file=sys.stderr)
     if errors or (args.strict and warnings):

@@ -8,9 +8,10 @@ from pathlib import Path
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
 
-def print_diagnostics(comp, as_json: bool, stream=sys.stderr) -> tuple[int, int]:
+def print_diagnostics(comp, as_json: bool, stream=None) -> tuple[int, int]:
     from ..diagnostics import render
 
+    stream = stream or sys.stderr
     items = comp.reporter.sorted()
     errors = sum(d.is_error for d in items)
     warnings = len(items) - errors

@@ -33,7 +33,7 @@ def cmd_rules(args) -> int:
     for number, where in report["cited"].items():
         title = index[number].title if number in index and index[number].title else ""
         print(f"  {number:<12} {title:<44} {where[0]}" + (f" (+{len(where) - 1})" if len(where) > 1 else ""))
-    if args.uncovered:
+    if args.uncovered and uncovered:
         print("not yet covered:")
         for number in uncovered:
             print(f"  {number:<12} {index[number].title or ''}")

@@ -41,7 +41,9 @@ _SHAPES = {
 
 
 def _quote(text: str) -> str:
-    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A DOT string: backslashes and quotes escaped, line breaks as DOT's \\n."""
+    escaped = str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
 
 
 def to_dot(g: nx.MultiDiGraph, include=None) -> str:
@@ -61,7 +63,7 @@ def to_dot(g: nx.MultiDiGraph, include=None) -> str:
             continue
         label = d.get("name", n)
         if d.get("cites"):
-            label = f"{label}\\n[{', '.join(d['cites'])}]"
+            label = f"{label}\n[{', '.join(d['cites'])}]"
         lines.append(f"  {_quote(n)} [label={_quote(label)} shape={_SHAPES.get(d.get('kind'), 'ellipse')}];")
     for a, b, d in g.edges(data=True):
         if shown(a) and shown(b):

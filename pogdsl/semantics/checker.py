@@ -107,6 +107,7 @@ class Checker:
             self.check_scenario_body(decl)
         self.collect_citations()
         self.check_citations()
+        self.check_uncited()
         self.check_flow()
 
     # ================================================================ names
@@ -368,8 +369,24 @@ class Checker:
             self.r.error("E0304", f"turns {s.turns[0]}..{s.turns[1]} is an empty range", s.name.span)
         if s.sequence is not None and s.sequence.text not in self.p.decls["sequence"]:
             self.unknown(s.sequence, "E0219", "sequence", self.p.decls["sequence"])
+        if not self._is_variant(s):  # a variant's set-up is checked against what it plays
+            self.check_setup(s)
+        else:
+            for block in s.setup:
+                self.called.update(_calls_in(block))
+
+    def check_setup(self, s: A.ScenarioDecl) -> None:
         for block in s.setup:
             self.check_block(block, Scope())
+
+    def _is_variant(self, s: A.ScenarioDecl) -> bool:
+        seen = set()
+        while s is not None and s.key not in seen:
+            if s.overrides:
+                return True
+            seen.add(s.key)
+            s = self.p.decls["scenario"].get(s.extends.text) if s.extends else None
+        return False
 
     # ================================================================ statements
     def check_block(self, block: A.Block | None, scope: Scope) -> None:
@@ -819,6 +836,20 @@ class Checker:
                              f"({entry.not_applicable})", spans[0], notes=[("marked not applicable here", entry.span)],
                              hint="remove the not_applicable mark or cite another rule")
 
+    RULE_LIKE = ("procedure", "phase", "sequence", "restriction", "modifier", "trigger", "table", "value",
+                 "choice", "scenario")
+
+    def check_uncited(self) -> None:
+        """Rule-like blocks should say which rule they implement (only where the
+        project has a rule index to cite from)."""
+        if not self.p.rule_index:
+            return
+        for kind in self.RULE_LIKE:
+            for decl in self.p.all(kind):
+                if not decl.cites:
+                    self.r.warning("W0604", f"{kind} '{decl.key}' cites no rule", decl.name.span,
+                                   "add `cites N` with the rulebook number it implements")
+
     def check_flow(self) -> None:
         for key, span in self.flag_reads.items():
             if key not in self.state_writes:
@@ -832,6 +863,20 @@ class Checker:
         for proc in self.p.all("procedure"):
             if proc.key not in self.called:
                 self.r.warning("W0703", f"procedure '{proc.key}' is never called", proc.name.span)
+
+
+def _calls_in(block: A.Block) -> set[str]:
+    """The procedures a block calls, however deeply nested."""
+    found: set[str] = set()
+    for stmt in block.body:
+        if isinstance(stmt, A.CallStmt):
+            found.add(stmt.proc.text)
+        for inner in (getattr(stmt, "body", None), getattr(stmt, "otherwise", None)):
+            if isinstance(inner, A.Block):
+                found |= _calls_in(inner)
+        for _, branch in getattr(stmt, "branches", ()):
+            found |= _calls_in(branch)
+    return found
 
 
 def _check_value(self, decl):

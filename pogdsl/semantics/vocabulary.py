@@ -112,7 +112,7 @@ VERBS: dict[str, Verb] = {v.name: v for v in [
          "shuffle discard_pile(ap) into draw_pile(ap)", writes="cards"),
     Verb("destroy", Slot(("space",)), {},
          "Destroy the fort in a space.", "destroy Liege", writes="board"),
-    Verb("emit", Slot(ANY), {},
+    Verb("emit", Slot((ANY,)), {},
          "Raise a declared signal so its triggers run.", "emit capital_fell(Paris)", writes="events"),
     Verb("play", Slot(("card",)), {},
          "Run a card's event: its `event` block, with `this_card` naming the card. The card is then "

@@ -15,11 +15,25 @@ class _Note(str):
     """Marks a block's note (the rule in our own words) among children."""
 
 
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
 def _unquote(text: str) -> str:
+    """A "text" literal's value: only \\n, \\t, \\" and \\\\ are escapes; any other
+    backslash stays as written (and non-ASCII text is never garbled)."""
     body = text[1:-1]
     if "\\" not in body:
         return body
-    return body.encode("utf-8").decode("unicode_escape")
+    out, i = [], 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body) and body[i + 1] in _ESCAPES:
+            out.append(_ESCAPES[body[i + 1]])
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
 
 
 def _is(tok, type_):
@@ -517,7 +531,11 @@ class ToAst(Transformer):
         return ("override", A.Override(self._span(meta), "add", decl=c[0]))
 
     def target_name(self, meta, c):
+        # `card cp 1` (side and number) or `card cp 1 'Name'` (the name only
+        # restates it): the key is side and number; otherwise the name.
         parts = [t.value[1:-1] if t.type == "QNAME" else t.value for t in c]
+        if len(c) >= 2 and c[1].type == "INT":
+            parts = parts[:2]
         return (" ".join(parts), self._span(meta))
 
     def scenario_remove(self, meta, c):
