@@ -42,8 +42,20 @@ from pathlib import Path
 
 from pygments.lexer import RegexLexer, bygroups
 from pygments.token import (
-    Comment, Error, Keyword, Name, Number, Operator, Punctuation, String, Whitespace,
+    Comment,
+    Error,
+    Keyword,
+    Name,
+    Number,
+    Operator,
+    Punctuation,
+    String,
+    Whitespace,
 )
+
+# The closed vocabulary's functions and constants (that module imports only attrs).
+from .semantics.vocabulary import CONSTANTS as _CONSTANTS
+from .semantics.vocabulary import FUNCTIONS as _FUNCTIONS
 
 GRAMMAR_PATH = Path(__file__).resolve().parent / "grammar" / "pog.lark"
 
@@ -77,7 +89,7 @@ def rule_keywords(rule: str, grammar: str | None = None) -> tuple[str, ...]:
     continuation lines), e.g. ``rule_keywords("verb")``."""
     text = _strip_comments(grammar if grammar is not None else GRAMMAR_PATH.read_text(encoding="utf-8"))
     lines = text.splitlines()
-    head = re.compile(r"^[!?]?%s\s*:" % re.escape(rule))
+    head = re.compile(rf"^[!?]?{re.escape(rule)}\s*:")
     for i, line in enumerate(lines):
         if head.match(line):
             body = [line]
@@ -107,9 +119,6 @@ def _keyword_table() -> dict[str, object]:
             table[word] = Operator.Word
     return table
 
-
-# The closed vocabulary's functions and constants (the module imports only attrs).
-from .semantics.vocabulary import CONSTANTS as _CONSTANTS, FUNCTIONS as _FUNCTIONS  # noqa: E402
 
 KEYWORD_TYPES: dict[str, object] = _keyword_table()
 KEYWORDS: frozenset[str] = frozenset(KEYWORD_TYPES)
@@ -149,7 +158,7 @@ class PogLexer(RegexLexer):
     tokens = {
         "root": [
             # A declaration keyword starting a line (after its indentation).
-            (r"^([ \t]*)(%s)\b" % "|".join(DECLARATION_KEYWORDS), bygroups(Whitespace, Keyword.Declaration)),
+            (rf"^([ \t]*)({'|'.join(DECLARATION_KEYWORDS)})\b", bygroups(Whitespace, Keyword.Declaration)),
             (r"\n", Whitespace),
             (r"[ \t\r\f]+", Whitespace),
             (r"#[^\n]*", Comment.Single),
@@ -161,9 +170,9 @@ class PogLexer(RegexLexer):
             (r"[0-9]+-[0-9]+-[0-9]+\b", Number.Other),
             (r"[0-9]+", Number.Integer),
             # An attribute after a dot (`u.nation`), even when it is a keyword.
-            (r"(\.)(%s)" % _NAME, bygroups(Punctuation, Name.Attribute)),
+            (rf"(\.)({_NAME})", bygroups(Punctuation, Name.Attribute)),
             # A word indexed like state or a table (`control[s]`) is a name.
-            (r"%s(?=\[)" % _NAME, Name),
+            (rf"{_NAME}(?=\[)", Name),
             (_NAME, _word),
             (r"\.\.|\+=|-=|:=|==|!=|<=|>=|--|~~", Operator),
             (r"[-+*/%<>=]", Operator),
@@ -173,7 +182,7 @@ class PogLexer(RegexLexer):
         "text": [
             (r'"', String.Double, "#pop"),
             (r"\\.", String.Escape),
-            (r"\{%s[^}\n\"]*\}" % _NAME, String.Interpol),
+            (rf"\{{{_NAME}[^}}\n\"]*\}}", String.Interpol),
             (r'[^"\\{\n]+', String.Double),
             (r"\{", String.Double),
             (r"\n", Error, "#pop"),
@@ -181,5 +190,14 @@ class PogLexer(RegexLexer):
     }
 
 
-__all__ = ["PogLexer", "KEYWORDS", "KEYWORD_TYPES", "BUILTINS", "BUILTIN_FUNCTIONS", "BUILTIN_CONSTANTS",
-           "DECLARATION_KEYWORDS", "grammar_keywords", "rule_keywords"]
+__all__ = [
+    "BUILTINS",
+    "BUILTIN_CONSTANTS",
+    "BUILTIN_FUNCTIONS",
+    "DECLARATION_KEYWORDS",
+    "KEYWORDS",
+    "KEYWORD_TYPES",
+    "PogLexer",
+    "grammar_keywords",
+    "rule_keywords",
+]

@@ -837,7 +837,7 @@ class Checker:
                              hint="remove the not_applicable mark or cite another rule")
 
     RULE_LIKE = ("procedure", "phase", "sequence", "restriction", "modifier", "trigger", "table", "value",
-                 "choice", "scenario")
+                 "choice")
 
     def check_uncited(self) -> None:
         """Rule-like blocks should say which rule they implement (only where the
