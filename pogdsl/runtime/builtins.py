@@ -93,6 +93,8 @@ def _value_of(g, name: str, args: tuple):
         if hooked.owner is not None and not g.card_in_play(hooked.owner):
             continue
         bound = {v.text: a for v, a in zip(contribution.vars, args)}
+        if hooked.owner is not None:
+            bound["this_card"] = w.cards[hooked.owner]
         if when is not None and not when(g, bound):
             continue
         if g.trace is not None:
@@ -275,6 +277,45 @@ def random_pick(g, span, xs):
     return items[g.random_below(len(items))]
 
 
+def supply_for(g, span, s):
+    return s.data.supply_for
+
+
+def solid_adjacent(g, span, s):
+    spaces = g.w.spaces
+    return [spaces[j] for j, only in g.w.adjacency[s.index] if only is None]
+
+
+def reduced_lf(g, span, u):
+    d = u.data
+    return (d.reduced or d.full)[1]
+
+
+def subsets(g, span, xs):
+    items = iterate(g, xs)
+    if len(items) > 8:
+        raise GameError(f"subsets() takes at most 8 items, not {len(items)}", span)
+    out = []
+    n = len(items)
+    for size in range(1, n + 1):
+        for mask in range(1, 1 << n):
+            if bin(mask).count("1") == size:
+                out.append([items[i] for i in range(n) if mask >> i & 1])
+    return out
+
+
+def best_fill(g, span, groups, limit):
+    reachable = 1  # bit t set: total t can be made
+    full = (1 << (limit + 1)) - 1 if limit >= 0 else 0
+    for group in iterate(g, groups):
+        step = reachable
+        for n in iterate(g, group):
+            if isinstance(n, int) and 0 < n <= limit:
+                step |= reachable << n
+        reachable = step & full
+    return reachable.bit_length() - 1 if reachable else 0
+
+
 def distinct(g, span, xs):
     seen, out = set(), []
     for x in iterate(g, xs):
@@ -312,6 +353,8 @@ FUNCTIONS = {
     "lookup": lookup, "column_index": column_index, "row_index": row_index, "row_at": row_at,
     "clamp": clamp, "abs": lambda g, span, x: abs(x), "len": length, "option": option, "pool": pool,
     "available": available, "random_pick": random_pick, "distinct": distinct, "rp_of": rp_of,
+    "supply_for": supply_for,
+    "solid_adjacent": solid_adjacent, "reduced_lf": reduced_lf, "subsets": subsets, "best_fill": best_fill,
 }
 
 

@@ -60,15 +60,18 @@ class Compiler:
         def owner_of(decl):
             return card_index.get(decl.owner) if getattr(decl, "owner", None) else None
 
+        def owned(decl) -> set[str]:
+            return {"this_card"} if getattr(decl, "owner", None) else set()
+
         for decl in p.all("modifier"):
             for c in decl.contributions:
-                names = {v.text for v in c.vars}
+                names = {v.text for v in c.vars} | owned(decl)
                 entry = (Hooked(decl, owner_of(decl)), c, self.expr(c.expr, names),
                          self.expr(c.when, names) if c.when is not None else None)
                 w.modifiers.setdefault(c.value.text, []).append(entry)
         for decl in p.all("restriction"):
             for f in decl.forbids:
-                names = {v.text for v in f.vars}
+                names = {v.text for v in f.vars} | owned(decl)
                 entry = (Hooked(decl, owner_of(decl)), f,
                          self.expr(f.when, names) if f.when is not None else None,
                          self.expr(f.unless, names) if f.unless is not None else None)
@@ -79,7 +82,7 @@ class Compiler:
         for decl in p.all("phase"):
             w.codes[f"phase:{decl.key}"] = self.code(f"phase:{decl.key}", "body", [])
         for decl in p.all("trigger"):
-            names = [v.text for v in decl.vars]
+            names = [v.text for v in decl.vars] + sorted(owned(decl))
             hooked = Hooked(decl, owner_of(decl), self.expr(decl.when, set(names)) if decl.when else None,
                             self.code(f"trigger:{decl.key}", "body", names))
             w.codes[f"trigger:{decl.key}"] = hooked.code

@@ -297,17 +297,23 @@ class Checker:
                              f"parameters: {', '.join(sorted(names)) or 'none'}")
 
     # ================================================================ behaviour
+    @staticmethod
+    def owner_scope(decl: A.Decl) -> Scope | None:
+        """Inside a card, `this_card` names the card that carries the declaration."""
+        return Scope({"this_card": "card"}) if getattr(decl, "owner", None) else None
+
     def check_restriction(self, r: A.RestrictionDecl) -> None:
         for f in r.forbids:
             choice = self.p.decls["choice"].get(f.choice.text)
             if choice is None:
                 self.unknown(f.choice, "E0206", "choice", self.p.decls["choice"])
-                scope = Scope({v.text: ANY for v in f.vars})
+                scope = Scope({v.text: ANY for v in f.vars}, self.owner_scope(r))
             else:
                 if len(f.vars) != len(choice.params):
                     self.r.error("E0302", f"choice '{choice.key}' has {len(choice.params)} parameters, "
                                  f"but {len(f.vars)} names are given", f.span)
-                scope = Scope({v.text: self.param_kind(p) for v, p in zip(f.vars, choice.params)})
+                scope = Scope({v.text: self.param_kind(p) for v, p in zip(f.vars, choice.params)},
+                              self.owner_scope(r))
             for cond in (f.when, f.unless):
                 if cond is not None:
                     self.check_expr(cond, scope)
@@ -317,12 +323,13 @@ class Checker:
             value = self.p.decls["value"].get(c.value.text)
             if value is None:
                 self.unknown(c.value, "E0207", "value", self.p.decls["value"])
-                scope = Scope({v.text: ANY for v in c.vars})
+                scope = Scope({v.text: ANY for v in c.vars}, self.owner_scope(m))
             else:
                 if len(c.vars) != len(value.params):
                     self.r.error("E0302", f"value '{value.key}' has {len(value.params)} parameters, "
                                  f"but {len(c.vars)} names are given", c.span)
-                scope = Scope({v.text: self.param_kind(p) for v, p in zip(c.vars, value.params)})
+                scope = Scope({v.text: self.param_kind(p) for v, p in zip(c.vars, value.params)},
+                              self.owner_scope(m))
             self.check_expr(c.expr, scope)
             if c.when is not None:
                 self.check_expr(c.when, scope)
@@ -339,12 +346,12 @@ class Checker:
         params = self.event_params(t.event)
         if params is None:
             self.unknown(t.event, "E0215", "event or signal", list(EVENTS) + list(self.p.decls["signal"]))
-            scope = Scope({v.text: ANY for v in t.vars})
+            scope = Scope({v.text: ANY for v in t.vars}, self.owner_scope(t))
         else:
             if len(t.vars) > len(params):
                 self.r.error("E0302", f"'{t.event.text}' gives {len(params)} values, but {len(t.vars)} "
                              "names are given", t.event.span)
-            scope = Scope({v.text: kind for v, (_, kind) in zip(t.vars, params)})
+            scope = Scope({v.text: kind for v, (_, kind) in zip(t.vars, params)}, self.owner_scope(t))
         if t.when is not None:
             self.check_expr(t.when, scope)
         self.check_block(t.body, scope.child())
