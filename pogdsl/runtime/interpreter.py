@@ -163,7 +163,8 @@ class Game:
             self.emit("phase_ended", (w.names[name],))
         else:
             if s["result"] is None:
-                self.end_game(None, "the last turn ended with no winner declared", ())
+                self.end_game(None, "the last turn ended with no winner declared",
+                              [c.number for c in w.scenario.cites])  # the scenario's turns are over
 
     def touch(self, area: str) -> None:
         """Note that part of the state changed, so cached values reading it expire."""
@@ -255,6 +256,8 @@ class Game:
             if hooked.owner is not None and not self.card_in_play(hooked.owner):
                 continue
             bound = {v.text: x for v, x in zip(forbid.vars, values)}
+            if hooked.owner is not None:
+                bound["this_card"] = self.w.cards[hooked.owner]
             if when is not None and not when(self, bound):
                 continue
             if unless is not None and unless(self, bound):
@@ -375,6 +378,8 @@ class Game:
             if h.owner is not None and not self.card_in_play(h.owner):
                 continue
             bound = {v.text: a for v, a in zip(h.decl.vars, args)}
+            if h.owner is not None:
+                bound["this_card"] = self.w.cards[h.owner]
             if h.compiled is not None and not h.compiled(self, bound):
                 continue
             ready.append((h, bound))
