@@ -2,8 +2,9 @@
 can be reused across decisions until something it reads is written.
 
 State is split into areas: ``board`` (where units are, their strength,
-control, destroyed forts, nations at war), ``cards`` (piles and played
-events), ``turn``, and one area per declared state variable (``var:NAME``).
+control, destroyed forts, nations at war), ``cards`` (every pile),
+``in_play`` (the piles of cards lying in play), ``played`` (events played
+so far), ``turn``, and one area per declared state variable (``var:NAME``).
 Effects bump the version of the areas they write; a cached value is valid
 while the versions of all its areas are unchanged.  A value that draws on
 chance (``random_pick``) is never cached.
@@ -14,13 +15,16 @@ from __future__ import annotations
 from ..syntax import ast as A
 
 BOARD, CARDS, TURN, UNCACHEABLE = "board", "cards", "turn", "*"
+PLAYED, IN_PLAY = "played", "in_play"  # events played so far; cards lying in play
 
 # Built-in functions → the areas they read.
 FUNCTION_AREAS = {
     "units_in": {BOARD}, "units_of": {BOARD}, "units_at": {BOARD}, "stack_size": {BOARD},
     "at_war": {BOARD}, "pool": set(), "available": {BOARD},
-    "hand": set(), "draw_pile": set(), "discard_pile": set(), "removed_pile": set(), "in_play": set(),
-    "cards_in": {CARDS}, "played": {CARDS}, "playable": {UNCACHEABLE}, "len": {CARDS},
+    # A pile is read when it is searched or walked: count naming it as reading it.
+    "hand": {CARDS}, "draw_pile": {CARDS}, "discard_pile": {CARDS}, "removed_pile": {CARDS},
+    "in_play": {CARDS},
+    "cards_in": {CARDS}, "played": {PLAYED}, "playable": {UNCACHEABLE}, "len": {CARDS},
     "random_pick": {UNCACHEABLE},
 }
 # Attributes read from the changing state rather than from static facts.
@@ -49,7 +53,7 @@ class Dependencies:
         self._expr(decl.expr, local, found)
         for hooked, contribution, _, _ in self.w.modifiers.get(name, ()):
             if hooked.owner is not None:
-                found.add(CARDS)  # active only while its card is in play
+                found.add(IN_PLAY)  # active only while its card is in play
             names = {v.text for v in contribution.vars}
             self._expr(contribution.expr, names, found)
             self._expr(contribution.when, names, found)
@@ -78,9 +82,6 @@ class Dependencies:
                     found.update(FUNCTION_AREAS.get(fn, ()))
             elif isinstance(node, (A.ListComp, A.Aggregate, A.Reach)):
                 local = local | {node.var.text}
-            elif isinstance(node, A.Member):
-                found.add(CARDS)  # `c in hand(p)` reads a pile
-        # Iterating a pile (for, comprehensions) reads the cards.
 
     def _name(self, name: str, local: set[str], found: set[str]) -> None:
         if name in local:

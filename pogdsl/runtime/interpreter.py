@@ -448,12 +448,16 @@ class Game:
         return any(card_index in piles[f"in_play:{side.key}"] for side in self.w.sides)
 
     def move_card(self, card: Entity, pile: str) -> None:
-        for cards in self.s["piles"].values():
+        for key, cards in self.s["piles"].items():
             if card.index in cards:
                 cards.remove(card.index)
+                if key.startswith("in_play:"):
+                    self.touch("in_play")
                 break
         self.s["piles"][pile].append(card.index)
         self.touch("cards")
+        if pile.startswith("in_play:"):
+            self.touch("in_play")
 
     def shuffle_into(self, source: str, target: str) -> None:
         piles = self.s["piles"]
@@ -462,6 +466,8 @@ class Game:
             piles[source].clear()
         cards = piles[target]
         self.touch("cards")
+        if source.startswith("in_play:") or target.startswith("in_play:"):
+            self.touch("in_play")
         for i in range(len(cards) - 1, 0, -1):  # Fisher–Yates with the game's generator
             j = self.random_below(i + 1)
             cards[i], cards[j] = cards[j], cards[i]
@@ -485,7 +491,7 @@ class Game:
     def play_event(self, card: Entity, cites) -> None:
         if card.index not in self.s["played"]:
             self.s["played"].append(card.index)
-            self.touch("cards")
+            self.touch("played")
         self.log(f"event: {card.data.name.text}", cites)
         key = f"card:{card.key}/event"
         if key in self.w.codes:
