@@ -226,10 +226,11 @@ class Compiler:
         inner = names | {v.text for v in node.vars}
         sources = [(b.var.text, self.expr(b.source, inner)) for b in node.bindings]
         where = self.expr(node.where, inner) if node.where is not None else None
+        params = [p.name.text for p in choice.params]
+        weight = self.expr(choice.weight, set(params)) if choice.weight is not None else None
         spec = ChoiceSpec(node.choice.text, [v.text for v in node.vars], by, sources, where, node.optional,
-                          node.optional_label or "done", template(choice.template, [p.name.text for p in
-                                                                                    choice.params]),
-                          step.cites, step.span, choice.note)
+                          node.optional_label or "done", template(choice.template, params),
+                          step.cites, step.span, choice.note, params, weight)
 
         def run(g, frame):
             return g.offer(spec, frame)
@@ -550,6 +551,8 @@ class ChoiceSpec:
     cites: tuple
     span: A.Span
     prompt: str | None
+    params: list = field(factory=list)
+    weight: Fn | None = None
 
 
 def template(text: str, params: list[str]) -> Callable:

@@ -38,10 +38,11 @@ class Decision:
     rules: list[str]
     prompt: str | None = None
     where: str | None = None
+    weights: list[int] | None = None  # how a random player should favour the options
 
     def to_json(self) -> dict:
         return {"by": self.by, "choice": self.choice, "options": self.options, "rules": self.rules,
-                "prompt": self.prompt, "where": self.where}
+                "prompt": self.prompt, "where": self.where, "weights": self.weights}
 
 
 @define
@@ -215,10 +216,17 @@ class Game:
             self._bind(spec, frame, options[0][1])
             self.log(f"{text_of(side)}: {options[0][0]} (the only option)", spec.cites, quiet=True)
             return None
+        weights = None
+        if spec.weight is not None:
+            # The optional "done" option weighs 1; the others as the choice says.
+            weights = [max(0, int(spec.weight(self, dict(zip(spec.params, v))))) if any(x is not None for x in v)
+                       else 1 for _, v in options]
+            if not any(weights):
+                weights = None
         self.s["pending"] = {
             "by": side.key if isinstance(side, Entity) else text_of(side), "choice": spec.name,
             "vars": list(spec.vars), "options": [t for t, _ in options], "values": [list(v) for _, v in options],
-            "rules": list(spec.cites), "prompt": spec.prompt, "where": str(spec.span),
+            "rules": list(spec.cites), "prompt": spec.prompt, "where": str(spec.span), "weights": weights,
         }
         return self.decision()
 
@@ -276,7 +284,8 @@ class Game:
         p = self.s["pending"]
         if p is None:
             return None
-        return Decision(p["by"], p["choice"], list(p["options"]), list(p["rules"]), p.get("prompt"), p.get("where"))
+        return Decision(p["by"], p["choice"], list(p["options"]), list(p["rules"]), p.get("prompt"), p.get("where"),
+                        p.get("weights"))
 
     def legal_options(self) -> list[str]:
         p = self.s["pending"]

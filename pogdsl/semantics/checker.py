@@ -289,6 +289,8 @@ class Checker:
     def check_template(self, c: A.ChoiceDecl) -> None:
         import re
 
+        if c.weight is not None:
+            self.expect_expr(c.weight, ("int",), self.param_scope(c.params))
         names = {p.name.text for p in c.params}
         for m in re.finditer(r"\{([A-Za-z_][A-Za-z0-9_]*)[^}]*\}", c.template):
             if m.group(1) not in names:

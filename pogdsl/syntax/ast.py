@@ -459,6 +459,9 @@ class ValueDecl(Decl):
 class ChoiceDecl(Decl):
     params: list[Param] = field(factory=list)
     template: str = ""
+    # How likely a random player is to pick an option, relative to the others
+    # (its parameters bound); players deciding for themselves ignore it.
+    weight: Expr | None = None
     kind: str = "choice"
 
 

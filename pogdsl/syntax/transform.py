@@ -374,11 +374,15 @@ class ToAst(Transformer):
         return A.ValueDecl(self._span(meta), self._name(rest[0]), params=self._params(rest), expr=expr,
                            cites=cites, note=note)
 
+    def choice_weight(self, meta, c):
+        return ("weight", c[0])
+
     def choice_decl(self, meta, children):
         rest, cites, note = self._extras(children)
         template = next(_unquote(r.value) for r in rest[1:] if _is(r, "STRING"))
+        weight = next((r[1] for r in rest if isinstance(r, tuple) and r[0] == "weight"), None)
         return A.ChoiceDecl(self._span(meta), self._name(rest[0]), params=self._params(rest),
-                            template=template, cites=cites, note=note)
+                            template=template, weight=weight, cites=cites, note=note)
 
     def signal_decl(self, meta, children):
         rest, cites, note = self._extras(children)
