@@ -16,7 +16,7 @@ from attrs import define, field
 from ..syntax import ast as A
 from . import builtins as B
 from .errors import GameError
-from .values import text_of
+from .values import Entity, text_of
 
 Fn = Callable  # (g, l) -> value
 
@@ -74,7 +74,8 @@ class Compiler:
                 names = {v.text for v in f.vars} | owned(decl)
                 entry = (Hooked(decl, owner_of(decl)), f,
                          self.expr(f.when, names) if f.when is not None else None,
-                         self.expr(f.unless, names) if f.unless is not None else None)
+                         self.expr(f.unless, names) if f.unless is not None else None,
+                         self.guard(f))
                 w.restrictions.setdefault(f.choice.text, []).append(entry)
         for decl in p.all("procedure"):
             params = [prm.name.text for prm in decl.params]
@@ -99,6 +100,34 @@ class Compiler:
             key = f"{scenario_node}/{label}"
             w.codes[key] = self.code(scenario_node, label, [])
             w.setup.append(key)
+
+    def guard(self, f: A.Forbid):
+        """(position, values) when the forbid's condition requires one of its
+        names to be one of some constants (`mode == by_sea and …`, `use in
+        [ops, sr] and …`): the interpreter then skips options that cannot
+        match without evaluating the condition.  None when there is no such test."""
+        if f.when is None:
+            return None
+        operands = f.when.operands if isinstance(f.when, A.BoolOp) and f.when.op == "and" else [f.when]
+        names = [v.text for v in f.vars]
+        for e in operands:
+            var, consts = None, None
+            if isinstance(e, A.Compare) and e.op == "==":
+                for a, b in ((e.left, e.right), (e.right, e.left)):
+                    if isinstance(a, A.Ref) and a.name.text in names and isinstance(b, A.Ref):
+                        var, consts = a.name.text, [b]
+                        break
+            elif isinstance(e, A.Member) and not e.negated and isinstance(e.item, A.Ref) \
+                    and e.item.name.text in names and isinstance(e.container, A.ListLit):
+                var, consts = e.item.name.text, e.container.items
+            if var is None or not all(isinstance(c, A.Ref) for c in consts):
+                continue
+            values = [self.w.names.get(c.name.text) for c in consts]
+            if any(v is None or not isinstance(v, Entity) for v in values) or \
+                    any(c.name.text in names for c in consts):
+                continue
+            return names.index(var), frozenset(id(v) for v in values)
+        return None
 
     # ================================================================ code units
     def code(self, owner: str, label: str, params: list[str]) -> Code:

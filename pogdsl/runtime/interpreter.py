@@ -260,7 +260,9 @@ class Game:
         if not entries:
             return []
         found = []
-        for hooked, forbid, when, unless in entries:
+        for hooked, forbid, when, unless, guard in entries:
+            if guard is not None and id(values[guard[0]]) not in guard[1]:
+                continue  # its condition needs another value here: it cannot forbid this option
             if hooked.owner is not None and not self.card_in_play(hooked.owner):
                 continue
             bound = {v.text: x for v, x in zip(forbid.vars, values)}

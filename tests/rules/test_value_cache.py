@@ -30,3 +30,18 @@ def test_every_value_has_known_dependencies():
     w = world()
     assert set(w.value_deps) == set(w.values)
     assert "board" in w.value_deps["activatable_spaces"]
+
+
+def test_restriction_guards_never_change_the_options():
+    """Skipping restrictions whose constant guard cannot match (compile.guard)
+    is only a speed-up: with every guard removed, the game is the same."""
+    w = world()
+    guarded = w.restrictions
+    unguarded = {choice: [entry[:4] + (None,) for entry in entries] for choice, entries in guarded.items()}
+    assert any(entry[4] is not None for entries in guarded.values() for entry in entries)
+    try:
+        w.restrictions = unguarded
+        plain = _play(True, 3, 100)
+    finally:
+        w.restrictions = guarded
+    assert _play(True, 3, 100) == plain
