@@ -200,7 +200,8 @@ def side_of(g, span, x):
 
 
 def at_war(g, span, n):
-    return g.s["at_war"].get(n.key, False)
+    """A nation at war; none (a space of no nation) is never at war."""
+    return isinstance(n, Entity) and g.s["at_war"].get(n.key, False)
 
 
 def _pile(kind):
@@ -277,6 +278,33 @@ def random_pick(g, span, xs):
     return items[g.random_below(len(items))]
 
 
+def adjacent_open(g, span, s, ns):
+    keys = {n.key for n in iterate(g, ns) if n is not None}
+    spaces = g.w.spaces
+    return [spaces[j] for j, only in g.w.adjacency[s.index] if only is None or not keys.isdisjoint(only)]
+
+
+def reach_along(g, span, ns, starts, within):
+    keys = {n.key for n in iterate(g, ns) if n is not None}
+    spaces, adjacency = g.w.spaces, g.w.adjacency
+    allowed = {s.index for s in iterate(g, within)}
+    order, seen = [], set()
+    for s in (starts if isinstance(starts, list) else [starts]):
+        if s is not None and s.index not in seen:
+            seen.add(s.index)
+            order.append(s)
+    i = 0
+    while i < len(order):
+        here = order[i]
+        i += 1
+        for j, only in adjacency[here.index]:
+            if j in seen or j not in allowed or (only is not None and keys.isdisjoint(only)):
+                continue
+            seen.add(j)
+            order.append(spaces[j])
+    return order
+
+
 def supply_for(g, span, s):
     return s.data.supply_for
 
@@ -316,6 +344,27 @@ def best_fill(g, span, groups, limit):
     return reachable.bit_length() - 1 if reachable else 0
 
 
+def reach_for(g, span, u, starts, within):
+    spaces, adjacency = g.w.spaces, g.w.adjacency
+    nation = u.data.nation.key if u.data.nation else None
+    allowed = {s.index for s in iterate(g, within)}
+    order, seen = [], set()
+    for s in (starts if isinstance(starts, list) else [starts]):
+        if s is not None and s.index not in seen:
+            seen.add(s.index)
+            order.append(s)
+    i = 0
+    while i < len(order):
+        here = order[i]
+        i += 1
+        for j, only in adjacency[here.index]:
+            if j in seen or j not in allowed or (only is not None and nation not in only):
+                continue
+            seen.add(j)
+            order.append(spaces[j])
+    return order
+
+
 def distinct(g, span, xs):
     seen, out = set(), []
     for x in iterate(g, xs):
@@ -353,8 +402,9 @@ FUNCTIONS = {
     "lookup": lookup, "column_index": column_index, "row_index": row_index, "row_at": row_at,
     "clamp": clamp, "abs": lambda g, span, x: abs(x), "len": length, "option": option, "pool": pool,
     "available": available, "random_pick": random_pick, "distinct": distinct, "rp_of": rp_of,
-    "supply_for": supply_for,
+    "supply_for": supply_for, "adjacent_open": adjacent_open, "reach_along": reach_along,
     "solid_adjacent": solid_adjacent, "reduced_lf": reduced_lf, "subsets": subsets, "best_fill": best_fill,
+    "reach_for": reach_for,
 }
 
 
@@ -482,12 +532,9 @@ def attribute_getter(world, attr: str):
 
 
 def index(g, obj, args, span):
-    from .compile import ScopedState
-    from .tables import Table
-
-    if isinstance(obj, ScopedState):
+    if isinstance(obj, _ScopedState):
         return read_scoped(g, obj.name, args[0])
-    if isinstance(obj, Table):
+    if isinstance(obj, _Table):
         try:
             return obj.cell(args[0], args[1] if len(args) > 1 else None)
         except Exception as err:
@@ -497,12 +544,16 @@ def index(g, obj, args, span):
         if not isinstance(i, int) or not -len(obj) <= i < len(obj):
             raise GameError(f"position {text_of(i)} is outside a list of {len(obj)}", span)
         return obj[i]
-    from ..syntax import ast as A
-
-    if isinstance(obj, A.BoxDecl):
+    if isinstance(obj, _BoxDecl):
         key = f"{obj.key}[{scope_key(args[0])}]"
         box = g.w.by_kind["box"].get(key)
         if box is None:
             raise GameError(f"there is no box {key}", span)
         return box
     raise GameError(f"{text_of(obj)} cannot be indexed", span)
+
+
+# Imported last: these modules import this one.
+from ..syntax.ast import BoxDecl as _BoxDecl  # noqa: E402
+from .compile import ScopedState as _ScopedState  # noqa: E402
+from .tables import Table as _Table  # noqa: E402

@@ -14,6 +14,7 @@ from typing import Callable
 from attrs import define, field
 
 from ..syntax import ast as A
+from ..semantics.vocabulary import FUNCTIONS as VOCAB_FUNCTIONS
 from . import builtins as B
 from .errors import GameError
 from .values import Entity, text_of
@@ -308,8 +309,7 @@ class Compiler:
             if decl.scope is None:
                 return lambda g, l: g.s["vars"][name]
             return _const(ScopedState(name))
-        if name in w.values:
-            params, base = w.values[name]
+        if name in self.p.decls["value"]:  # compiled or not yet: looked up when called
             return lambda g, l: B.value_of(g, name, ())
         constant = B.CONSTANTS.get(name)
         if constant is not None:
@@ -411,17 +411,32 @@ class Compiler:
             return B.index(g, obj(g, l), [a(g, l) for a in args], span)
         return run
 
+    def expr_as(self, e: A.Expr | None, names: set[str], kinds) -> Fn:
+        """An expression where a kind of thing is wanted: a quoted name that is
+        a card's, where a card is wanted, means the card (not a space of the
+        same name, as with 'Salonika')."""
+        if "card" in kinds and isinstance(e, A.Ref) and e.name.text not in names:
+            card = self.w.by_kind.get("card_name", {}).get(e.name.text)
+            if card is not None:
+                return _const(card)
+        return self.expr(e, names)
+
     def x_Call(self, e: A.Call, names):
         name = e.func.text
-        args = [self.expr(a, names) for a in e.args]
         span = e.span
+        signature = VOCAB_FUNCTIONS.get(name)
+        if signature is not None:
+            kinds = [k for _, k in signature.params]
+            args = [self.expr_as(a, names, kinds[i] if i < len(kinds) else ()) for i, a in enumerate(e.args)]
+        else:
+            args = [self.expr(a, names) for a in e.args]
         if name in B.FUNCTIONS:
             fn = B.FUNCTIONS[name]
             if len(args) == 1:
                 a0 = args[0]
                 return lambda g, l: fn(g, span, a0(g, l))
             return lambda g, l: fn(g, span, *[a(g, l) for a in args])
-        if name in self.w.values:
+        if name in self.p.decls["value"]:
             return lambda g, l: B.value_of(g, name, tuple(a(g, l) for a in args))
         raise GameError(f"unknown function '{name}'", span)
 

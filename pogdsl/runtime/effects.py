@@ -225,7 +225,7 @@ def _cards(value, span, cites) -> list[Entity]:
 
 
 def make_put(compiler, step, node, names):
-    cards, pile = compiler.expr(node.obj, names), compiler.expr(node.arg("into"), names)
+    cards, pile = compiler.expr_as(node.obj, names, ("card",)), compiler.expr(node.arg("into"), names)
 
     def run(g, frame):
         l = frame["l"]
@@ -236,7 +236,7 @@ def make_put(compiler, step, node, names):
 
 
 def make_discard(compiler, step, node, names):
-    cards = compiler.expr(node.obj, names)
+    cards = compiler.expr_as(node.obj, names, ("card",))
 
     def run(g, frame):
         for c in _cards(cards(g, frame["l"]), step.span, step.cites):
@@ -245,7 +245,7 @@ def make_discard(compiler, step, node, names):
 
 
 def make_deal(compiler, step, node, names):
-    cards, side = compiler.expr(node.obj, names), compiler.expr(node.arg("to"), names)
+    cards, side = compiler.expr_as(node.obj, names, ("card",)), compiler.expr(node.arg("to"), names)
 
     def run(g, frame):
         l = frame["l"]
@@ -277,7 +277,7 @@ def make_shuffle(compiler, step, node, names):
 
 
 def make_play(compiler, step, node, names):
-    card = compiler.expr(node.obj, names)
+    card = compiler.expr_as(node.obj, names, ("card",))
 
     def run(g, frame):
         c = card(g, frame["l"])

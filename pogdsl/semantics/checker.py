@@ -166,8 +166,11 @@ class Checker:
     def compatible(self, actual: str, wanted: tuple[str, ...]) -> bool:
         if actual in (ANY, "none") or ANY in wanted or actual in wanted:
             return True
-        if actual.startswith("list:") and element_kind(actual) == ANY:
-            return any(w.startswith("list:") for w in wanted)
+        if actual.startswith("list:"):
+            # A list fits a list of the same things; a list of none or of
+            # anything fits any list ([none] joins a list of spaces).
+            return any(w.startswith("list:") and self.compatible(element_kind(actual), (element_kind(w),))
+                       for w in wanted)
         return False
 
     # ================================================================ board
