@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from collections import deque
 
+from ..syntax.ast import BoxDecl as _BoxDecl
 from .errors import GameError
+from .tables import Table as _Table
 from .values import Entity, Pool, text_of
+from .values import ScopedState as _ScopedState
 
 
 # ----------------------------------------------------------------- helpers
@@ -344,27 +347,6 @@ def best_fill(g, span, groups, limit):
     return reachable.bit_length() - 1 if reachable else 0
 
 
-def reach_for(g, span, u, starts, within):
-    spaces, adjacency = g.w.spaces, g.w.adjacency
-    nation = u.data.nation.key if u.data.nation else None
-    allowed = {s.index for s in iterate(g, within)}
-    order, seen = [], set()
-    for s in (starts if isinstance(starts, list) else [starts]):
-        if s is not None and s.index not in seen:
-            seen.add(s.index)
-            order.append(s)
-    i = 0
-    while i < len(order):
-        here = order[i]
-        i += 1
-        for j, only in adjacency[here.index]:
-            if j in seen or j not in allowed or (only is not None and nation not in only):
-                continue
-            seen.add(j)
-            order.append(spaces[j])
-    return order
-
-
 def distinct(g, span, xs):
     seen, out = set(), []
     for x in iterate(g, xs):
@@ -404,7 +386,6 @@ FUNCTIONS = {
     "available": available, "random_pick": random_pick, "distinct": distinct, "rp_of": rp_of,
     "supply_for": supply_for, "adjacent_open": adjacent_open, "reach_along": reach_along,
     "solid_adjacent": solid_adjacent, "reduced_lf": reduced_lf, "subsets": subsets, "best_fill": best_fill,
-    "reach_for": reach_for,
 }
 
 
@@ -552,8 +533,3 @@ def index(g, obj, args, span):
         return box
     raise GameError(f"{text_of(obj)} cannot be indexed", span)
 
-
-# Imported last: these modules import this one.
-from ..syntax.ast import BoxDecl as _BoxDecl  # noqa: E402
-from .compile import ScopedState as _ScopedState  # noqa: E402
-from .tables import Table as _Table  # noqa: E402

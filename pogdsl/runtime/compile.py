@@ -17,7 +17,7 @@ from ..syntax import ast as A
 from ..semantics.vocabulary import FUNCTIONS as VOCAB_FUNCTIONS
 from . import builtins as B
 from .errors import GameError
-from .values import Entity, text_of
+from .values import Entity, ScopedState, text_of
 
 Fn = Callable  # (g, l) -> value
 
@@ -570,16 +570,6 @@ class Compiler:
         def run(g, l):
             return "".join(p if isinstance(p, str) else text_of(p(g, l)) for p in pieces)
         return run
-
-
-class ScopedState:
-    """A state variable kept per side/nation/space/unit, before it is indexed."""
-
-    __slots__ = ("name",)
-    kind = "scoped"
-
-    def __init__(self, name: str):
-        self.name = name
 
 
 @define(slots=True)

@@ -39,6 +39,16 @@ class Pool(Entity):
         self.members = members
 
 
+class ScopedState:
+    """A state variable kept per side/nation/space/unit, before it is indexed."""
+
+    __slots__ = ("name",)
+    kind = "scoped"
+
+    def __init__(self, name: str):
+        self.name = name
+
+
 def text_of(value) -> str:
     """How a value reads in an option or a log line."""
     if value is None:
@@ -55,7 +65,7 @@ def text_of(value) -> str:
 def encode(value):
     """A value (or a whole state) → plain JSON data."""
     if isinstance(value, Entity):
-        if value.kind == "unit":
+        if value.kind == "unit" and type(value) is Entity:  # one piece; a Pool is read back by its name
             return {"$": "unit", "k": value.key, "i": value.index}
         return {"$": value.kind, "k": value.key}
     if isinstance(value, (list, tuple)):

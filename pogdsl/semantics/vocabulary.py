@@ -188,6 +188,29 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("len", (("xs", (ANY,)),), "int", "How many items a list or pile holds.", "len(hand(ap))"),
     Function("option", (("name", ("text",)),), "bool",
              "Whether a scenario option is on.", "option(\"eight_card_hands\")"),
+    Function("adjacent_open", (("s", ("space",)), ("ns", (list_of("nation"),))), list_of("space"),
+             "The spaces connected to a space by a solid line, or by a dotted line that names one of the "
+             "given nations.", "adjacent_open(s, [ru, ro])"),
+    Function("reach_along", (("ns", (list_of("nation"),)), ("starts", ("space", list_of("space"))),
+                             ("within", (list_of("space"),))), list_of("space"),
+             "The spaces reached from the starting spaces along solid lines and the dotted lines that name "
+             "one of the given nations, entering only spaces of a list; the starts are included.",
+             "reach_along([ru], sources, open_spaces)"),
+    Function("supply_for", (("s", ("space",)),), ANY,
+             "Whom a supply source feeds: the side or nation named by its `supply` mark on the map "
+             "(none if the space is not a source, or its mark names no one).", "supply_for(Belgrade)"),
+    Function("solid_adjacent", (("s", ("space",)),), list_of("space"),
+             "The spaces connected to a space by a solid line (dotted lines left out).",
+             "solid_adjacent(Sedan)"),
+    Function("reduced_lf", (("u", ("unit",)),), "int",
+             "The loss factor printed on a unit's reduced side (its full-side LF if it has none).",
+             "reduced_lf(u)"),
+    Function("subsets", (("xs", (ANY,)),), list_of(ANY),
+             "Every non-empty sub-list of a short list (at most 8 items), keeping the list's order, "
+             "shortest first.", "subsets(units_at(s, player))"),
+    Function("best_fill", (("groups", (ANY,)), ("limit", ("int",))), "int",
+             "The largest total not above a limit made by taking at most one number from each list of a "
+             "list of lists (0 if none fits).", "best_fill([[3, 6], [1, 2]], 5)"),
 ]}
 
 EVENTS: dict[str, Event] = {e.name: e for e in [

@@ -1,0 +1,1 @@
+"""Golden tests for the checker's diagnostics, with their mini project."""

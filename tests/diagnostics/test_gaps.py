@@ -1,0 +1,153 @@
+"""Mistakes the checker should catch (or report better) but does not yet.
+
+Every test here is a strict xfail: it states what the checker *should* do, fails
+today, and will turn into an unexpected pass (a failure) the day the checker
+is fixed, so that whoever fixes it removes the mark and the golden files are
+regenerated.  Nothing here edits or works around the compiler.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pogdsl.compiler import compile_paths, compile_scenario_program
+from pogdsl.graph.build import build_graph
+from pogdsl.syntax.parser import parse_text
+
+from .test_golden import PROJECT, compile_case
+
+
+def check_snippet(tmp_path, monkeypatch, text: str, name: str = "snippet.pog"):
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    comp = compile_paths([path], root=PROJECT)
+    return comp, [d for d in comp.reporter.sorted() if d.span and d.span.file == name]
+
+
+# ------------------------------------------------------------------ wrong codes or places
+
+@pytest.mark.xfail(strict=True, reason="`place X at Leige` reports E0201 'unknown name' instead of E0203 "
+                                       "'unknown space' (the DESIGN's own example): the `at` slot accepts a "
+                                       "space, box or pile, and an unknown name in a multi-kind slot falls "
+                                       "back to the generic code")
+def test_place_at_unknown_space_is_unknown_space(tmp_path, monkeypatch):
+    _, diags = check_snippet(tmp_path, monkeypatch,
+                             "card cp 9 'Lost Army' cites 6.1 {\n  deck mobilization\n  ops 1 sr 1\n"
+                             "  event cites 6.1 { place 'GE 1' at Leige }\n}\n")
+    (d,) = diags
+    assert (d.code, d.message, d.hint) == ("E0203", "unknown space 'Leige'", "did you mean 'Liege'?")
+
+
+@pytest.mark.xfail(strict=True, reason="an empty `turns 5..2` range is reported at the scenario's name "
+                                       "(line 2), not at the `turns` line (line 3) that is wrong")
+def test_empty_turn_range_points_at_turns(monkeypatch):
+    _, diags, _ = compile_case("empty_turns", monkeypatch)
+    assert [(d.code, d.span.line) for d in diags] == [("E0304", 3)]
+
+
+@pytest.mark.xfail(strict=True, reason="E0405 (an item given twice) points at the card's name: the AST "
+                                       "keeps no span for card items, so the user is not shown which line "
+                                       "repeats it")
+def test_repeated_item_points_at_the_repetition(monkeypatch):
+    _, diags, _ = compile_case("repeated_item", monkeypatch)
+    assert [(d.code, d.span.line) for d in diags] == [("E0405", 5)]
+
+
+# ------------------------------------------------------------------ wording
+
+@pytest.mark.xfail(strict=True, reason="messages say 'an unit' (the article is chosen by the first letter)")
+def test_article_before_unit(monkeypatch):
+    _, diags, _ = compile_case("wrong_kind", monkeypatch)
+    assert [d.message for d in diags] == [
+        "'Paris' is a space, but a unit or a list of units is wanted here",
+        "'GE 1' is a unit, but a space or a box or a pile is wanted here",
+    ]
+
+
+@pytest.mark.xfail(strict=True, reason="arity messages do not agree in number: 'takes 1 arguments', "
+                                       "'has 1 parameters'")
+def test_arity_messages_agree_in_number(monkeypatch):
+    _, call, _ = compile_case("wrong_arity_call", monkeypatch)
+    _, choice, _ = compile_case("wrong_arity_choice", monkeypatch)
+    assert call[0].message == "procedure 'combat' takes 1 argument, but 2 are given"
+    assert choice[0].message == "choice 'activate' has 1 parameter, but 2 names are given"
+
+
+@pytest.mark.xfail(strict=True, reason="the 'expected …' hint of a syntax error comes from Lark's "
+                                       "UnexpectedToken.expected, which leaves out keywords: after `let x =` "
+                                       "it does not mention not/true/false/none/any/count…")
+def test_syntax_hint_mentions_keywords():
+    _, diags = parse_text("procedure p cites 4.2 {\n  let x = = 1\n}\n", "k.pog")
+    (d,) = diags
+    assert "'not'" in d.hint and "'true'" in d.hint
+
+
+@pytest.mark.xfail(strict=True, reason="the 'expected …' hint can list tokens that cannot follow (LALR "
+                                       "lookahead merging): after `call f(cp` it offers ']'")
+def test_syntax_hint_lists_only_possible_tokens():
+    _, diags = parse_text("phase p cites 5.1 {\n  call f(cp\n}\n", "k.pog")
+    (d,) = diags
+    assert "']'" not in d.hint
+
+
+@pytest.mark.xfail(strict=True, reason="`remove rulez X`: no hint lists the kinds of definition that can "
+                                       "be removed when no close match exists")
+def test_unknown_remove_kind_lists_the_kinds(monkeypatch):
+    _, diags, _ = compile_case("unknown_remove_kind", monkeypatch)
+    assert diags[0].hint and "restriction" in diags[0].hint
+
+
+@pytest.mark.xfail(strict=True, reason="`remove card 'Opening Gambitt'` gets no did-you-mean: the hint pool "
+                                       "is the card keys ('cp 1'), not the titles the user writes")
+def test_remove_card_by_title_suggests_the_title(tmp_path, monkeypatch):
+    _, diags = check_snippet(tmp_path, monkeypatch,
+                             "scenario v \"v\" extends mini cites 7.0 {\n  remove card 'Opening Gambitt'\n}\n")
+    (d,) = diags
+    assert d.code == "E0501" and d.hint == "did you mean 'Opening Gambit'?"
+
+
+# ------------------------------------------------------------------ mistakes not caught
+
+@pytest.mark.xfail(strict=True, reason="`set vp to 25` on a track declared 0..20 is not reported "
+                                       "(only `start` values are range-checked)")
+def test_set_literal_outside_declared_range(tmp_path, monkeypatch):
+    _, diags = check_snippet(tmp_path, monkeypatch,
+                             "phase p cites 5.1 { set vp to 25 }\nsequence s cites 5.0 { p }\n")
+    assert [d.code for d in diags] == ["E0304"]
+
+
+@pytest.mark.xfail(strict=True, reason="a scenario declaring the same option twice is not reported")
+def test_duplicate_scenario_option(tmp_path, monkeypatch):
+    _, diags = check_snippet(tmp_path, monkeypatch,
+                             "scenario v \"v\" extends mini cites 7.0 {\n"
+                             "  option fast \"a\" default on cites 7.0\n"
+                             "  option fast \"b\" default off cites 7.0\n}\n")
+    assert [(d.code, d.span.line) for d in diags] == [("E0401", 3)]
+
+
+# ------------------------------------------------------------------ tracebacks
+
+@pytest.mark.xfail(strict=True, reason="a variant that removes its own scenario checks clean, then "
+                                       "build_graph raises KeyError 'scenario:NAME' (pogdsl graph prints a "
+                                       "traceback)")
+def test_variant_removing_itself(tmp_path, monkeypatch):
+    comp, _ = check_snippet(tmp_path, monkeypatch,
+                            "scenario gone \"x\" extends mini cites 7.0 {\n  remove scenario gone\n}\n")
+    program = compile_scenario_program(comp, comp.base.get("scenario", "gone"))
+    assert comp.reporter.errors or build_graph(program) is not None
+
+
+# ------------------------------------------------------------------ rendering
+
+@pytest.mark.xfail(strict=True, reason="diagnostics.Sources splits lines with str.splitlines(), which also "
+                                       "breaks at form feed, \\x1c-\\x1e, NEL and U+2028, while the parser "
+                                       "counts only '\\n': after a form feed the quoted source line is the "
+                                       "wrong one")
+def test_quoted_line_after_a_form_feed(tmp_path, monkeypatch):
+    from pogdsl.diagnostics import render
+
+    comp, diags = check_snippet(tmp_path, monkeypatch, "flag a cites 3.1\n\f\nflag b @ cites 3.1\n")
+    (d,) = diags
+    assert d.span.line == 3
+    assert render(d, comp.sources).split("\n")[1] == " 3 | flag b @ cites 3.1"

@@ -1,0 +1,160 @@
+"""Rule 14.3.5 and 14.3.6: the Attrition Phase eliminates out-of-supply units
+(corps to the Eliminated box, armies out of the game) and hands isolated
+spaces to the enemy, both sides at once."""
+
+from .harness import Position
+
+
+def control(pos: Position, space: str):
+    return pos.s["control"][pos.entity("space", space).index]
+
+
+def where(pos: Position, unit) -> str:
+    loc = pos.s["loc"][unit.index]
+    e = pos.w.place_entity(loc)
+    return e.key if e is not None else None
+
+
+def cut_off_brussels(pos: Position) -> None:
+    pos.control("Brussels", "cp")
+
+
+# ------------------------------------------------------------------ 14.3.5
+
+
+def test_14_3_5_out_of_supply_corps_go_to_the_eliminated_box():
+    pos = Position()
+    corps = pos.place("GEc", "Brussels")
+    cut_off_brussels(pos)
+    pos.run("attrition_phase")
+    assert where(pos, corps) == "eliminated[cp]"
+    assert pos.units_at("Brussels") == []
+
+
+def test_14_3_5_out_of_supply_armies_are_removed_for_good():
+    pos = Position()
+    army = pos.place("GE 1", "Brussels", reduced=True)
+    cut_off_brussels(pos)
+    pos.run("attrition_phase")
+    assert where(pos, army) == "removed[cp]"
+
+
+def test_14_3_5_supplied_units_stay():
+    pos = Position()
+    army = pos.place("GE 1", "Metz")
+    fr = pos.place("FR 3", "Verdun")
+    pos.run("attrition_phase")
+    assert where(pos, army) == "Metz"
+    assert where(pos, fr) == "Verdun"
+
+
+def test_14_3_5_both_sides_at_once():
+    """A French corps in Antwerp whose only neighbours, Ostend and Brussels,
+    are held by the Germans; a German corps in Ostend, cut off as well.  Both
+    corps are eliminated and both German spaces pass to the Allies -- but the
+    French corps is judged before Ostend and Brussels change hands, so their
+    loss does not save it."""
+    pos = Position()
+    fr = pos.place("FRc", "Antwerp")
+    ge = pos.place("GEc", "Ostend")
+    pos.control("Ostend", "cp")
+    pos.control("Brussels", "cp")
+    pos.run("attrition_phase")
+    assert where(pos, ge) == "eliminated[cp]"
+    assert where(pos, fr) == "eliminated[ap]"
+    assert control(pos, "Ostend") == "ap"
+    assert control(pos, "Brussels") == "ap"
+
+
+def test_14_1_5_and_14_3_5_turks_in_medina_survive_attrition():
+    pos = Position()
+    pos.s["at_war"]["tu"] = True
+    tu = pos.place("TUc", "Medina")
+    pos.control("Aqaba", "ap")
+    pos.run("attrition_phase")
+    assert where(pos, tu) == "Medina"
+    assert control(pos, "Medina") == "cp"  # occupied, it does not convert
+
+
+def test_14_3_5_a_russian_in_an_allied_port_dies_while_the_space_holds():
+    """14.3.6 note: the units are out of supply, the space is not (it traces by
+    sea to London), so the unit goes and the space stays Allied."""
+    pos = Position()
+    ru = pos.place("RUc", "Ostend")
+    pos.run("attrition_phase")
+    assert where(pos, ru) == "eliminated[ap]"
+    assert control(pos, "Ostend") == "ap"
+
+
+# ------------------------------------------------------------------ 14.3.6
+
+
+def test_14_3_6_an_isolated_space_changes_hands():
+    """Cambrai made German, alone in France, cannot be supplied: it becomes
+    Allied again."""
+    pos = Position()
+    pos.control("Cambrai", "cp")
+    pos.run("attrition_phase")
+    assert control(pos, "Cambrai") == "ap"
+
+
+def test_14_3_6_an_undestroyed_friendly_fort_keeps_its_space():
+    """Liege (Belgian fort) surrounded by German-held spaces stays Allied while
+    its fort stands; once destroyed it falls to attrition."""
+    pos = Position()
+    for s in ["Brussels", "Sedan", "Koblenz", "Aachen"]:
+        pos.control(s, "cp")
+    pos.run("attrition_phase")
+    assert control(pos, "Liege") == "ap"
+    pos.s["fort_destroyed"][pos.entity("space", "Liege").index] = True
+    pos.run("attrition_phase")
+    assert control(pos, "Liege") == "cp"
+
+
+def test_14_3_6_serbian_spaces_do_not_convert():
+    pos = Position()
+    for s in ["Belgrade", "Valjevo", "Skopje", "Sofia"]:
+        pos.control(s, "cp")
+    pos.run("attrition_phase")
+    assert control(pos, "Nis") == "ap"
+
+
+def test_14_2_5_spaces_trace_across_friendly_dotted_lines():
+    """Reval's lines are all Russian dotted lines; with Riga German it still
+    traces to Petrograd and stays Russian."""
+    pos = Position()
+    pos.control("Riga", "cp")
+    pos.s["fort_destroyed"][pos.entity("space", "Riga").index] = True
+    pos.run("attrition_phase")
+    assert control(pos, "Reval") == "ap"
+
+
+def test_14_3_6_neutral_nations_are_not_checked():
+    """August 1914: Turkey, Bulgaria, Italy, Romania and Greece are neutral;
+    none of their spaces changes hands in attrition, whoever holds them."""
+    pos = Position()
+    pos.run("attrition_phase")
+    for s in ["Ankara", "Sofia", "Rome", "Bucharest", "Athens", "MEF1"]:
+        assert control(pos, s) == pos.entity("space", s).data.control.key, s
+
+
+def test_14_3_6_the_opening_position():
+    """On the empty Campaign map only Libya (Allied Egypt's Turkish-held
+    space, 11.1.16) and Arabia (whose only lines lead into Turkey) cannot be
+    supplied in August 1914."""
+    pos = Position()
+    before = list(pos.s["control"])
+    pos.run("attrition_phase")
+    changed = {pos.w.spaces[i].key for i, (a, b) in enumerate(zip(before, pos.s["control"])) if a != b}
+    assert changed == {"Libya", "Arabia"}
+
+
+def test_11_1_12_albania_traces_to_taranto_while_italy_is_neutral():
+    """Valona, cut off by land (Tirana taken, Greece closed), still traces its
+    attrition supply across the dotted line to Taranto although Italy is
+    neutral; the isolated German-held Tirana reverts to the Allies."""
+    pos = Position()
+    pos.control("Tirana", "cp")
+    pos.run("attrition_phase")
+    assert control(pos, "Valona") == "ap"
+    assert control(pos, "Tirana") == "ap"
