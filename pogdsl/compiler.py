@@ -22,6 +22,14 @@ class UsageError(Exception):
     """A problem with how a command was called (exit status 2), not with a source."""
 
 
+class SourceErrors(Exception):
+    """The sources a command needs have errors (exit status 1): show them."""
+
+    def __init__(self, comp: "Compilation"):
+        super().__init__("the sources have errors")
+        self.comp = comp
+
+
 @define
 class Compilation:
     root: Path
@@ -105,6 +113,8 @@ def resolve_scenario(spec: str, root: Path | None = None) -> tuple[Compilation, 
         shown = [m for m in comp.loaded.modules if Path(m.path).resolve() == path.resolve()]
         declared = [d for m in shown for d in m.decls if isinstance(d, A.ScenarioDecl)]
         if not declared:
+            if comp.reporter.errors:  # it may declare one in a block that did not parse
+                raise SourceErrors(comp)
             raise UsageError(f"{spec} declares no scenario")
         scenario = declared[0]
     else:

@@ -60,6 +60,7 @@ CODES: dict[str, str] = {
     "E0403": "duplicate table row",
     "E0404": "duplicate local name",
     "E0405": "an item given twice in one block",
+    "E0406": "table row with the wrong number of cells",
     # variants
     "E0501": "override of something that does not exist",
     "E0502": "added definition already exists",
@@ -117,7 +118,8 @@ class Sources:
         self._lines: dict[str, list[str]] = {}
 
     def add(self, path: str, text: str) -> None:
-        self._lines[path] = text.splitlines()
+        # Lines as the parser counts them: only '\n' ends a line (not a form feed).
+        self._lines[path] = [line.rstrip("\r") for line in text.split("\n")]
 
     def line(self, path: str, number: int) -> str | None:
         lines = self._lines.get(path)

@@ -304,9 +304,6 @@ def test_graph_unreadable_or_empty_file(case):
     assert proc.stderr.strip()
 
 
-@pytest.mark.xfail(strict=True, reason="`graph FILE` where FILE has a syntax error says 'declares no "
-                                       "scenario' (exit 2) and hides the syntax error; it should print the "
-                                       "diagnostics and exit 1")
 def test_graph_scenario_file_with_syntax_error(tmp_path):
     path = tmp_path / "broken.pog"
     path.write_text('scenario broken "b" extends mini cites 7.0 {\n  turns 1..\n}\n', encoding="utf-8")
@@ -315,8 +312,6 @@ def test_graph_scenario_file_with_syntax_error(tmp_path):
     assert "error[E0101]" in proc.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="`graph cases/binary.pog` says 'declares no scenario' and hides "
-                                       "the E0001 'binary file' diagnostic")
 def test_graph_binary_file_says_binary(tmp_path):
     path = tmp_path / "data.pog"
     path.write_bytes((CASES / "binary.pog").read_bytes())
@@ -324,8 +319,6 @@ def test_graph_binary_file_says_binary(tmp_path):
     assert "binary file" in proc.stderr or "E0001" in proc.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="a variant with `remove scenario <itself>` checks clean and then "
-                                       "`pogdsl graph` dies with a KeyError traceback")
 def test_graph_variant_removing_itself(tmp_path):
     path = tmp_path / "gone.pog"
     path.write_text('scenario gone "g" extends mini cites 7.0 {\n  remove scenario gone\n}\n', encoding="utf-8")
@@ -386,9 +379,6 @@ def test_rules_bad_files(case, status):
     assert proc.stdout == ""
 
 
-@pytest.mark.xfail(strict=True, reason="`rules` lists the same location once per declaration that shares "
-                                       "a block's `cites` (a spaces block citing 2.1 once shows up 3 times), so "
-                                       "the text output's '(+N)' overcounts")
 def test_rules_locations_are_listed_once():
     data = json.loads(run("rules", "mini", "--json").stdout)
     for number, where in data["cited"].items():

@@ -195,10 +195,6 @@ def test_recovery(name):
         assert 1 <= d.span.line <= text.count("\n") + 1
 
 
-@pytest.mark.xfail(strict=True, reason="a declaration without braces cut short (`flag b cites` at the end "
-                                       "of a file, `value v = 1 +`) is reported as \"block 'flag b' is not "
-                                       "closed before the next block\" with the hint \"add the missing '}'\": "
-                                       "there is no brace to close, and no next block")
 @pytest.mark.parametrize("text", ["flag a cites 1.0\nflag b cites\n", "value v = 1 +\n"])
 def test_truncated_declaration_without_braces(text):
     _, (diag,) = parse_text(text, "x.pog")

@@ -304,9 +304,6 @@ def test_step_cites(mini):
     assert set(ev["cites"]) == {"6.1"} and ev["owner"] == "card:cp 1"
 
 
-@pytest.mark.xfail(strict=True, reason="a card whose header and `event` both cite a rule gives its event "
-                                       "steps that rule twice (cites == ['6.1', '6.1']): lower() does not "
-                                       "deduplicate the owner's citations")
 def test_step_cites_have_no_duplicates(mini):
     _, g = mini
     for nid, data in g.nodes(data=True):

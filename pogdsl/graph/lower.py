@@ -123,7 +123,7 @@ class _Lowering:
 
 def lower(block: A.Block | None, owner_cites: tuple[str, ...] = ()) -> list[Step]:
     """The steps of a block, ending with an implicit return."""
-    lowering = _Lowering(tuple(owner_cites))
+    lowering = _Lowering(tuple(dict.fromkeys(owner_cites)))
     lowering.block(block)
     end_span = block.span if block is not None else A.NO_SPAN
     lowering.emit("return", end_span)

@@ -29,7 +29,14 @@ SCOPE_KINDS = ("side", "nation", "space", "unit")
 _FLAG_KINDS = ("flag",)
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _article(kind: str) -> str:
+    # By sound, not spelling: "a unit", "an army".
+    if kind.startswith(("uni", "use", "one")):
+        return "a"
     return "an" if kind[:1] in "aeiou" else "a"
 
 
@@ -130,8 +137,13 @@ class Checker:
         return g.kind
 
     def report_unknown(self, name: A.Name, kinds: tuple[str, ...], scope: Scope | None = None) -> None:
-        # "a unit or a list of units" is still "unknown unit".
+        # "a unit or a list of units" is still "unknown unit"; where a space or a
+        # box may go, a missing name is most likely a misspelt space.
         kinds = tuple(dict.fromkeys(element_kind(k) if k.startswith("list:") else k for k in kinds))
+        if "space" in kinds and set(kinds) <= {"space", "box", "pile"}:
+            pool = [k for k, g in self.globals.items() if g.kind in ("space", "box")]
+            self.unknown(name, "E0203", "space", pool)
+            return
         if len(kinds) == 1 and kinds[0] in UNKNOWN_CODE:
             code, what = UNKNOWN_CODE[kinds[0]]
             if kinds[0] == "card":
@@ -239,7 +251,7 @@ class Checker:
             if width is None:
                 width = len(row.cells)
             elif len(row.cells) != width:
-                self.r.error("E0304", f"row {label} of table '{t.key}' has {len(row.cells)} cells, "
+                self.r.error("E0406", f"row {label} of table '{t.key}' has {len(row.cells)} cells, "
                              f"but the table has {width} columns", row.span)
             for cell in row.cells:
                 if isinstance(cell, A.Name) and cell.text not in self.globals and cell.text != "none":
@@ -315,8 +327,9 @@ class Checker:
                 scope = Scope({v.text: ANY for v in f.vars}, self.owner_scope(r))
             else:
                 if len(f.vars) != len(choice.params):
-                    self.r.error("E0302", f"choice '{choice.key}' has {len(choice.params)} parameters, "
-                                 f"but {len(f.vars)} names are given", f.span)
+                    self.r.error("E0302", f"choice '{choice.key}' has {_count(len(choice.params), 'parameter')}, "
+                                 f"but {_count(len(f.vars), 'name')} {'is' if len(f.vars) == 1 else 'are'} "
+                                 "given", f.span)
                 scope = Scope({v.text: self.param_kind(p) for v, p in zip(f.vars, choice.params)},
                               self.owner_scope(r))
             for cond in (f.when, f.unless):
@@ -331,8 +344,9 @@ class Checker:
                 scope = Scope({v.text: ANY for v in c.vars}, self.owner_scope(m))
             else:
                 if len(c.vars) != len(value.params):
-                    self.r.error("E0302", f"value '{value.key}' has {len(value.params)} parameters, "
-                                 f"but {len(c.vars)} names are given", c.span)
+                    self.r.error("E0302", f"value '{value.key}' has {_count(len(value.params), 'parameter')}, "
+                                 f"but {_count(len(c.vars), 'name')} {'is' if len(c.vars) == 1 else 'are'} "
+                                 "given", c.span)
                 scope = Scope({v.text: self.param_kind(p) for v, p in zip(c.vars, value.params)},
                               self.owner_scope(m))
             self.check_expr(c.expr, scope)
@@ -378,7 +392,15 @@ class Checker:
 
     def check_scenario_body(self, s: A.ScenarioDecl) -> None:
         if s.turns is not None and s.turns[0] > s.turns[1]:
-            self.r.error("E0304", f"turns {s.turns[0]}..{s.turns[1]} is an empty range", s.name.span)
+            self.r.error("E0304", f"turns {s.turns[0]}..{s.turns[1]} is an empty range", s.turns_span or s.name.span,
+                         "the first turn comes first: turns FIRST..LAST")
+        seen_options: dict[str, A.ScenarioOption] = {}
+        for option in s.options:
+            first = seen_options.get(option.name.text)
+            if first is not None:
+                self.r.error("E0401", f"option '{option.name.text}' is declared twice", option.name.span,
+                             notes=[("first declared here", first.name.span)])
+            seen_options.setdefault(option.name.text, option)
         if s.sequence is not None and s.sequence.text not in self.p.decls["sequence"]:
             self.unknown(s.sequence, "E0219", "sequence", self.p.decls["sequence"])
         if not self._is_variant(s):  # a variant's set-up is checked against what it plays
@@ -444,8 +466,9 @@ class Checker:
         if choice is None:
             self.unknown(s.choice, "E0206", "choice", self.p.decls["choice"])
         elif len(s.vars) != len(choice.params):
-            self.r.error("E0302", f"choice '{choice.key}' has {len(choice.params)} parameters, "
-                         f"but {len(s.vars)} names are given", s.choice.span)
+            self.r.error("E0302", f"choice '{choice.key}' has {_count(len(choice.params), 'parameter')}, "
+                         f"but {_count(len(s.vars), 'name')} {'is' if len(s.vars) == 1 else 'are'} given",
+                         s.choice.span)
         self.expect_expr(s.by, ("side",), scope)
         names = {v.text for v in s.vars}
         inner = scope.child()
@@ -482,8 +505,8 @@ class Checker:
             return
         self.called.add(proc.key)
         if len(s.args) != len(proc.params):
-            self.r.error("E0302", f"procedure '{proc.key}' takes {len(proc.params)} arguments, "
-                         f"but {len(s.args)} are given", s.span)
+            self.r.error("E0302", f"procedure '{proc.key}' takes {_count(len(proc.params), 'argument')}, "
+                         f"but {len(s.args)} {'is' if len(s.args) == 1 else 'are'} given", s.span)
         for arg, prm in zip(s.args, proc.params):
             self.expect_expr(arg, (self.param_kind(prm),), scope)
 
@@ -585,6 +608,24 @@ class Checker:
             value = s.arg("to")
             if value is not None:
                 self.expect_expr(value, (kind,), scope)
+                decl = self._target_state(target)
+                literal = value.value if isinstance(value, A.IntLit) else (
+                    -value.operand.value if isinstance(value, A.Neg) and isinstance(value.operand, A.IntLit) else None)
+                if decl is not None and literal is not None and decl.low is not None \
+                        and not decl.low <= literal <= decl.high:
+                    self.r.error("E0304", f"{literal} is outside the range {decl.low}..{decl.high} of "
+                                 f"'{decl.key}'", value.span)
+
+    def _target_state(self, target) -> A.StateDecl | None:
+        name = None
+        if isinstance(target, A.Ref):
+            name = target.name.text
+        elif isinstance(target, A.Index) and isinstance(target.obj, A.Ref):
+            name = target.obj.name.text
+        elif isinstance(target, A.Attr):
+            name = target.attr.text
+        decl = self.p.decls["state"].get(name) if name else None
+        return decl
 
     def check_emit(self, s: A.Effect, scope: Scope) -> None:
         call = s.obj

@@ -52,6 +52,5 @@ def collect_citations(program: Program) -> dict[str, list[A.Span]]:
             block(getattr(decl, "body", None))
     for connection in program.connections:
         note(connection.cites)
-    for spans in cited.values():
-        spans.sort(key=lambda s: (s.file, s.line, s.col))
-    return dict(cited)
+    # One `cites` shared by a block of spaces is one citation, not one per space.
+    return {number: sorted(set(spans), key=lambda s: (s.file, s.line, s.col)) for number, spans in cited.items()}

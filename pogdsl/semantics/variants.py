@@ -26,9 +26,12 @@ def extends_chain(program: Program, scenario: A.ScenarioDecl, reporter: Reporter
                            did_you_mean(current.extends.text, program.decls["scenario"]))
             return None
         if parent.key in seen:
-            cycle = " → ".join([s.key for s in chain] + [parent.key])
-            reporter.error("E0503", f"scenarios extend each other in a cycle: {cycle}", current.extends.span,
-                           "a scenario may extend one that does not, in the end, extend it back")
+            members = [s.key for s in chain[chain.index(parent):]] if parent in chain else [s.key for s in chain]
+            # Report a cycle once, from the member whose name sorts first.
+            if scenario.key == min(members):
+                cycle = " → ".join([s.key for s in chain] + [parent.key])
+                reporter.error("E0503", f"scenarios extend each other in a cycle: {cycle}", current.extends.span,
+                               "a scenario may extend one that does not, in the end, extend it back")
             return None
         seen.add(parent.key)
         chain.append(parent)
@@ -71,9 +74,14 @@ def apply_override(program: Program, scenario: A.ScenarioDecl, o: A.Override, re
     if o.action == "remove":
         kind_text = o.target_kind.text
         kind = KIND_ALIASES.get(kind_text, kind_text)
+        removable = [k for k in DECL_KINDS if k not in ("scenario", "rulebook")]
+        if kind in ("scenario", "rulebook"):
+            reporter.error("E0214", f"a scenario cannot remove a {kind}", o.target_kind.span,
+                           f"what can be removed: {', '.join(removable)}")
+            return
         if kind not in DECL_KINDS:
             reporter.error("E0214", f"'{kind_text}' is not a kind of definition", o.target_kind.span,
-                           did_you_mean(kind_text, DECL_KINDS))
+                           did_you_mean(kind_text, removable) or f"what can be removed: {', '.join(removable)}")
             return
         table = program.decls[kind]
         key = o.target
@@ -81,8 +89,9 @@ def apply_override(program: Program, scenario: A.ScenarioDecl, o: A.Override, re
             card = program.card_by_name(key)
             key = card.key if card else key
         if key not in table:
+            pool = list(table) + ([c.name.text for c in table.values()] if kind == "card" else [])
             reporter.error("E0501", f"`remove` names {kind} '{o.target}', which does not exist", o.target_span,
-                           did_you_mean(o.target, table))
+                           did_you_mean(o.target, pool))
             return
         if kind == "card":
             for nested_kind, nested_key in _owned(program, key):

@@ -586,6 +586,7 @@ class ScenarioDecl(Decl):
     title: str | None = None
     extends: Name | None = None
     turns: tuple[int, int] | None = None
+    turns_span: Span | None = None
     sequence: Name | None = None
     options: list[ScenarioOption] = field(factory=list)
     setup: list[Block] = field(factory=list)

@@ -108,7 +108,7 @@ def _span_at(path: str, line: int, col: int, width: int = 1) -> A.Span:
     return A.Span(path, line, col, line, col + max(1, width))
 
 
-def _diagnose(err, path: str, block_line: int, block_head: str) -> Diagnostic:
+def _diagnose(err, path: str, block_line: int, block_head: str, has_brace: bool) -> Diagnostic:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
     if isinstance(err, UnexpectedCharacters):
@@ -122,8 +122,12 @@ def _diagnose(err, path: str, block_line: int, block_head: str) -> Diagnostic:
         return Diagnostic(ERROR, "E0101", f"unexpected character {ch!r}", _span_at(path, err.line, err.column),
                           _expected_hint(err.allowed or []))
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
-        return Diagnostic(ERROR, "E0101", f"block '{block_head}' is not closed before the next block",
-                          _span_at(path, block_line, 1, len(block_head)), "add the missing '}'")
+        expected = getattr(err, "expected", None) or []
+        if has_brace:
+            return Diagnostic(ERROR, "E0101", f"block '{block_head}' is not closed before the next block",
+                              _span_at(path, block_line, 1, len(block_head)), "add the missing '}'")
+        return Diagnostic(ERROR, "E0101", f"'{block_head}' ends before it is complete",
+                          _span_at(path, block_line, 1, len(block_head)), _expected_hint(expected))
     if isinstance(err, UnexpectedToken):
         tok = err.token
         shown = tok.value if len(tok.value) < 40 else tok.value[:37] + "…"
@@ -157,6 +161,9 @@ def parse_text(text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
         return ToAst(path).transform(tree), []
     except UnexpectedInput:
         pass
+    except RecursionError:
+        return A.Module(path), [Diagnostic(ERROR, "E0101", "blocks are nested too deeply to read",
+                                           _span_at(path, 1, 1), "split the nesting into procedures")]
     module = A.Module(path)
     diags: list[Diagnostic] = []
     for first_line, chunk in _blocks(text):
@@ -166,7 +173,11 @@ def parse_text(text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
         try:
             part = ToAst(path).transform(parser.parse(padded))
         except UnexpectedInput as err:
-            diags.append(_diagnose(err, path, first_line, head))
+            diags.append(_diagnose(err, path, first_line, head, "{" in chunk))
+            continue
+        except RecursionError:
+            diags.append(Diagnostic(ERROR, "E0101", f"block '{head}' is nested too deeply to read",
+                                    _span_at(path, first_line, 1, len(head)), "split the nesting into procedures"))
             continue
         module.decls.extend(part.decls)
         module.connections.extend(part.connections)

@@ -160,9 +160,9 @@ class ToAst(Transformer):
         space = A.SpaceDecl(self._span(meta), self._name(children[0]), terrain=self._name(children[1]))
         seen_items: set[str] = set()
         for attr in children[2:]:
-            key, value = attr
+            key, value, attr_span = attr
             if key in seen_items and key != "port":
-                space.repeated.append((key, space.name.span))
+                space.repeated.append((key, attr_span))
             seen_items.add(key)
             if key == "vp":
                 space.vp = True
@@ -182,31 +182,31 @@ class ToAst(Transformer):
         return space
 
     def attr_vp(self, meta, c):
-        return ("vp", True)
+        return ("vp", True, self._span(meta))
 
     def attr_fort(self, meta, c):
-        return ("fort", int(c[0]))
+        return ("fort", int(c[0]), self._span(meta))
 
     def attr_capital(self, meta, c):
-        return ("capital", True)
+        return ("capital", True, self._span(meta))
 
     def attr_supply(self, meta, c):
-        return ("supply", self._name(c[0]) if c else None)
+        return ("supply", self._name(c[0]) if c else None, self._span(meta))
 
     def attr_port(self, meta, c):
-        return ("port", self._name(c[0]))
+        return ("port", self._name(c[0]), self._span(meta))
 
     def attr_control(self, meta, c):
-        return ("control", self._name(c[0]))
+        return ("control", self._name(c[0]), self._span(meta))
 
     def attr_nation(self, meta, c):
-        return ("nation", self._name(c[0]))
+        return ("nation", self._name(c[0]), self._span(meta))
 
     def attr_map(self, meta, c):
-        return ("map", self._name(c[0]))
+        return ("map", self._name(c[0]), self._span(meta))
 
     def attr_at(self, meta, c):
-        return ("at", (int(c[0]), int(c[1])))
+        return ("at", (int(c[0]), int(c[1])), self._span(meta))
 
     def connections_block(self, meta, children):
         rest, cites, note = self._extras(children)
@@ -450,42 +450,42 @@ class ToAst(Transformer):
 
     # ------------------------------------------------------------ cards
     def card_deck(self, meta, c):
-        return ("deck", self._name(c[0]))
+        return ("deck", self._name(c[0]), self._span(meta))
 
     def card_ops(self, meta, c):
-        return ("ops", int(c[0]))
+        return ("ops", int(c[0]), self._span(meta))
 
     def card_sr(self, meta, c):
-        return ("sr", int(c[0]))
+        return ("sr", int(c[0]), self._span(meta))
 
     def rp_entry(self, meta, c):
         return (self._name(c[0]), int(c[1]))
 
     def card_rp(self, meta, c):
-        return ("rp", list(c))
+        return ("rp", list(c), self._span(meta))
 
     def card_war_status(self, meta, c):
-        return ("war_status", int(c[0]))
+        return ("war_status", int(c[0]), self._span(meta))
 
     def card_removed(self, meta, c):
-        return ("removed", True)
+        return ("removed", True, self._span(meta))
 
     def card_combat(self, meta, c):
-        return ("combat", True)
+        return ("combat", True, self._span(meta))
 
     def card_optional(self, meta, c):
-        return ("optional", True)
+        return ("optional", True, self._span(meta))
 
     def card_reinforcements(self, meta, c):
-        return ("reinforcements", c[0])
+        return ("reinforcements", c[0], self._span(meta))
 
     def card_playable(self, meta, c):
         cites = list(c[1]) if len(c) > 1 else []
-        return ("playable", (c[0], cites))
+        return ("playable", (c[0], cites), self._span(meta))
 
     def card_event(self, meta, c):
         rest, cites, _ = self._extras(c)
-        return ("event", (rest[0], cites))
+        return ("event", (rest[0], cites), self._span(meta))
 
     def card_decl(self, meta, children):
         rest, cites, note = self._extras(children)
@@ -497,9 +497,9 @@ class ToAst(Transformer):
                 item.owner = card.key
                 card.nested.append(item)
                 continue
-            key, value = item
+            key, value, item_span = item
             if key in seen_items:
-                card.repeated.append((key, card.name.span))
+                card.repeated.append((key, item_span))
             seen_items.add(key)
             if key == "playable":
                 card.playable, card.playable_cites = value
@@ -514,7 +514,7 @@ class ToAst(Transformer):
         return c[0].value == "on"
 
     def scenario_turns(self, meta, c):
-        return ("turns", (int(c[0]), int(c[1])))
+        return ("turns", (int(c[0]), int(c[1]), self._span(meta)))
 
     def scenario_sequence(self, meta, c):
         return ("sequence", self._name(c[0]))
@@ -564,7 +564,7 @@ class ToAst(Transformer):
                 sc.extends = self._name(tok)
         for key, value in items:
             if key == "turns":
-                sc.turns = value
+                sc.turns, sc.turns_span = value[:2], value[2]
             elif key == "sequence":
                 sc.sequence = value
             elif key == "option":

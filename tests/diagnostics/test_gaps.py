@@ -1,6 +1,7 @@
-"""Mistakes the checker should catch (or report better) but does not yet.
+"""Mistakes the checker once missed or reported badly, and the two it still
+reports imperfectly.
 
-Every test here is a strict xfail: it states what the checker *should* do, fails
+The fixed ones are ordinary tests now.  Each remaining test is a strict xfail: it states what the checker *should* do, fails
 today, and will turn into an unexpected pass (a failure) the day the checker
 is fixed, so that whoever fixes it removes the mark and the golden files are
 regenerated.  Nothing here edits or works around the compiler.
@@ -27,10 +28,6 @@ def check_snippet(tmp_path, monkeypatch, text: str, name: str = "snippet.pog"):
 
 # ------------------------------------------------------------------ wrong codes or places
 
-@pytest.mark.xfail(strict=True, reason="`place X at Leige` reports E0201 'unknown name' instead of E0203 "
-                                       "'unknown space' (the DESIGN's own example): the `at` slot accepts a "
-                                       "space, box or pile, and an unknown name in a multi-kind slot falls "
-                                       "back to the generic code")
 def test_place_at_unknown_space_is_unknown_space(tmp_path, monkeypatch):
     _, diags = check_snippet(tmp_path, monkeypatch,
                              "card cp 9 'Lost Army' cites 6.1 {\n  deck mobilization\n  ops 1 sr 1\n"
@@ -39,16 +36,11 @@ def test_place_at_unknown_space_is_unknown_space(tmp_path, monkeypatch):
     assert (d.code, d.message, d.hint) == ("E0203", "unknown space 'Leige'", "did you mean 'Liege'?")
 
 
-@pytest.mark.xfail(strict=True, reason="an empty `turns 5..2` range is reported at the scenario's name "
-                                       "(line 2), not at the `turns` line (line 3) that is wrong")
 def test_empty_turn_range_points_at_turns(monkeypatch):
     _, diags, _ = compile_case("empty_turns", monkeypatch)
     assert [(d.code, d.span.line) for d in diags] == [("E0304", 3)]
 
 
-@pytest.mark.xfail(strict=True, reason="E0405 (an item given twice) points at the card's name: the AST "
-                                       "keeps no span for card items, so the user is not shown which line "
-                                       "repeats it")
 def test_repeated_item_points_at_the_repetition(monkeypatch):
     _, diags, _ = compile_case("repeated_item", monkeypatch)
     assert [(d.code, d.span.line) for d in diags] == [("E0405", 5)]
@@ -56,7 +48,6 @@ def test_repeated_item_points_at_the_repetition(monkeypatch):
 
 # ------------------------------------------------------------------ wording
 
-@pytest.mark.xfail(strict=True, reason="messages say 'an unit' (the article is chosen by the first letter)")
 def test_article_before_unit(monkeypatch):
     _, diags, _ = compile_case("wrong_kind", monkeypatch)
     assert [d.message for d in diags] == [
@@ -65,8 +56,6 @@ def test_article_before_unit(monkeypatch):
     ]
 
 
-@pytest.mark.xfail(strict=True, reason="arity messages do not agree in number: 'takes 1 arguments', "
-                                       "'has 1 parameters'")
 def test_arity_messages_agree_in_number(monkeypatch):
     _, call, _ = compile_case("wrong_arity_call", monkeypatch)
     _, choice, _ = compile_case("wrong_arity_choice", monkeypatch)
@@ -91,15 +80,11 @@ def test_syntax_hint_lists_only_possible_tokens():
     assert "']'" not in d.hint
 
 
-@pytest.mark.xfail(strict=True, reason="`remove rulez X`: no hint lists the kinds of definition that can "
-                                       "be removed when no close match exists")
 def test_unknown_remove_kind_lists_the_kinds(monkeypatch):
     _, diags, _ = compile_case("unknown_remove_kind", monkeypatch)
     assert diags[0].hint and "restriction" in diags[0].hint
 
 
-@pytest.mark.xfail(strict=True, reason="`remove card 'Opening Gambitt'` gets no did-you-mean: the hint pool "
-                                       "is the card keys ('cp 1'), not the titles the user writes")
 def test_remove_card_by_title_suggests_the_title(tmp_path, monkeypatch):
     _, diags = check_snippet(tmp_path, monkeypatch,
                              "scenario v \"v\" extends mini cites 7.0 {\n  remove card 'Opening Gambitt'\n}\n")
@@ -109,15 +94,12 @@ def test_remove_card_by_title_suggests_the_title(tmp_path, monkeypatch):
 
 # ------------------------------------------------------------------ mistakes not caught
 
-@pytest.mark.xfail(strict=True, reason="`set vp to 25` on a track declared 0..20 is not reported "
-                                       "(only `start` values are range-checked)")
 def test_set_literal_outside_declared_range(tmp_path, monkeypatch):
     _, diags = check_snippet(tmp_path, monkeypatch,
                              "phase p cites 5.1 { set vp to 25 }\nsequence s cites 5.0 { p }\n")
     assert [d.code for d in diags] == ["E0304"]
 
 
-@pytest.mark.xfail(strict=True, reason="a scenario declaring the same option twice is not reported")
 def test_duplicate_scenario_option(tmp_path, monkeypatch):
     _, diags = check_snippet(tmp_path, monkeypatch,
                              "scenario v \"v\" extends mini cites 7.0 {\n"
@@ -128,9 +110,6 @@ def test_duplicate_scenario_option(tmp_path, monkeypatch):
 
 # ------------------------------------------------------------------ tracebacks
 
-@pytest.mark.xfail(strict=True, reason="a variant that removes its own scenario checks clean, then "
-                                       "build_graph raises KeyError 'scenario:NAME' (pogdsl graph prints a "
-                                       "traceback)")
 def test_variant_removing_itself(tmp_path, monkeypatch):
     comp, _ = check_snippet(tmp_path, monkeypatch,
                             "scenario gone \"x\" extends mini cites 7.0 {\n  remove scenario gone\n}\n")
@@ -140,10 +119,6 @@ def test_variant_removing_itself(tmp_path, monkeypatch):
 
 # ------------------------------------------------------------------ rendering
 
-@pytest.mark.xfail(strict=True, reason="diagnostics.Sources splits lines with str.splitlines(), which also "
-                                       "breaks at form feed, \\x1c-\\x1e, NEL and U+2028, while the parser "
-                                       "counts only '\\n': after a form feed the quoted source line is the "
-                                       "wrong one")
 def test_quoted_line_after_a_form_feed(tmp_path, monkeypatch):
     from pogdsl.diagnostics import render
 
