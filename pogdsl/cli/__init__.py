@@ -12,11 +12,11 @@ import sys
 
 from .. import __version__
 
-from . import check, graph, rules
-from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
+from . import check, graph, play, replay, rules, show, simulate
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, print_diagnostics
 
 # Each command is a module with `register(subparsers)`; its parser sets `func`.
-COMMANDS = [check, graph, rules]
+COMMANDS = [check, graph, rules, show, play, simulate, replay]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -47,13 +47,16 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
-    from ..compiler import UsageError
+    from ..compiler import SourceErrors, UsageError
 
     try:
         return args.func(args)
     except UsageError as err:
         print(f"pogdsl {args.command}: error: {err}", file=sys.stderr)
         return EXIT_USAGE
+    except SourceErrors as err:
+        print_diagnostics(err.comp, False)
+        return EXIT_ERRORS
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

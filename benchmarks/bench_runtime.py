@@ -1,0 +1,139 @@
+"""How fast the interpreter plays: random games on one core.
+
+Figures printed:
+  * decisions per second over whole random games (as `pogdsl simulate` plays
+    them: random agents, no log), on one core;
+  * the latency of a step of play: one `choose()` call, which runs the game
+    from a decision to the next one and lists that decision's legal options
+    (p50, p99, max);
+  * the cost of listing the legal options alone: the pending decision offered
+    again from its state (`refresh_decision`) on a copy of the game, so with
+    cold value caches (p50, p99, max) — the budget is p99 under 5 ms;
+  * the cost of `copy()`, `to_json()` and `state_hash()` of a mid-game state.
+
+    python benchmarks/bench_runtime.py                      # the toy game
+    python benchmarks/bench_runtime.py --scenario campaign  # once it has rules
+    python benchmarks/bench_runtime.py --games 500 --seed 7
+
+Timings are printed, never asserted: tests only check that games run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+TOY_ROOT = ROOT / "tests" / "fixtures" / "toy"
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def ms(x: float) -> str:
+    return f"{x * 1000:8.3f} ms"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenario", default="toy", help="scenario name or .pog file (default toy)")
+    parser.add_argument("--root", type=Path, default=None,
+                        help="project root (default: tests/fixtures/toy for `toy`, else this checkout)")
+    parser.add_argument("--games", type=int, default=300, help="random games to play (default 300)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--log", action="store_true", help="keep the game log on (simulate turns it off)")
+    args = parser.parse_args()
+
+    from pogdsl.agents import RandomAgent, agent_seed
+    from pogdsl.runtime.errors import GameError
+    from pogdsl.runtime.record import open_scenario, refresh_decision
+    from pogdsl.sim import game_seed
+
+    root = args.root or (TOY_ROOT if args.scenario == "toy" else ROOT)
+    start = time.perf_counter()
+    opened = open_scenario(args.scenario, root)
+    built = time.perf_counter() - start
+    world = opened.world
+    print(f"scenario {opened.key} (root {root}): compiled and built in {built:.2f} s; "
+          f"{len(world.spaces)} spaces, {len(world.units)} units, {len(world.cards)} cards")
+
+    # 1. Throughput: whole games, as simulate plays them.
+    decisions = failures = 0
+    start = time.perf_counter()
+    for i in range(args.games):
+        seed = game_seed(args.seed, i)
+        agents = {s.key: RandomAgent(agent_seed(seed, s.key)) for s in world.sides}
+        g = opened.new_game(seed, log=args.log)
+        try:
+            d = g.run()
+            while d is not None:
+                d = g.choose(agents[d.by].pick(d.options) + 1)
+        except GameError:
+            failures += 1
+        decisions += g.s["decisions"]
+    seconds = time.perf_counter() - start
+    print(f"\nthroughput, one core: {args.games} games, {decisions} decisions in {seconds:.2f} s "
+          f"= {decisions / seconds:,.0f} decisions/s, {args.games / seconds:,.1f} games/s"
+          + (f" ({failures} games failed)" if failures else ""))
+
+    # 2. Latency per decision: the choose() call, and re-listing the options alone.
+    step_times: list[float] = []
+    offer_times: list[float] = []
+    sizes: list[int] = []
+    copy_times: list[float] = []
+    json_times: list[float] = []
+    hash_times: list[float] = []
+    games = max(1, min(args.games, 100))
+    for i in range(games):
+        seed = game_seed(args.seed, i)
+        agents = {s.key: RandomAgent(agent_seed(seed, s.key)) for s in world.sides}
+        g = opened.new_game(seed, log=args.log)
+        try:
+            d = g.run()
+            while d is not None:
+                sizes.append(len(d.options))
+                probe = g.copy()
+                t0 = time.perf_counter()
+                refresh_decision(probe)
+                offer_times.append(time.perf_counter() - t0)
+                if len(copy_times) < 2000:
+                    t0 = time.perf_counter()
+                    g.copy()
+                    t1 = time.perf_counter()
+                    g.to_json()
+                    t2 = time.perf_counter()
+                    g.state_hash()
+                    t3 = time.perf_counter()
+                    copy_times.append(t1 - t0)
+                    json_times.append(t2 - t1)
+                    hash_times.append(t3 - t2)
+                answer = agents[d.by].pick(d.options) + 1
+                t0 = time.perf_counter()
+                d = g.choose(answer)
+                step_times.append(time.perf_counter() - t0)
+        except GameError:
+            pass
+    print(f"\nlatency over {len(step_times)} decisions of {games} games "
+          f"({statistics.mean(sizes) if sizes else 0:.1f} options on average, at most {max(sizes, default=0)}):")
+    print(f"  {'':34}{'p50':>11}{'p99':>12}{'max':>12}")
+    for label, values in (("choose(): play to the next decision", step_times),
+                          ("list the legal options (cold)", offer_times),
+                          ("copy()", copy_times), ("to_json()", json_times), ("state_hash()", hash_times)):
+        print(f"  {label:34}{ms(percentile(values, 50))} {ms(percentile(values, 99))} {ms(max(values, default=0))}")
+    p99 = percentile(offer_times, 99)
+    print(f"\nlisting options p99 {p99 * 1000:.3f} ms: {'within' if p99 < 0.005 else 'OVER'} the 5 ms budget")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

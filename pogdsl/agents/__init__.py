@@ -1,0 +1,131 @@
+"""Agents answer decisions: random (seeded), scripted (from a file), human
+(the terminal).  `play` runs a session with one agent per side.
+
+An agent spec, as the command line gives it:
+  human           a person at the terminal
+  random          random choices, seeded from the game's seed and the side
+  random:SEED     random choices from SEED
+  script:FILE     the FILE's decision lines for that side, in order
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+
+from ..runtime.errors import GameError, IllegalOption
+from ..runtime.record import derive_seed
+from .base import AGAIN, QUIT, Again, Agent, Stop
+from .human import HumanAgent, format_log_entry
+from .random_agent import RandomAgent
+from .scripted import ScriptedAgent, ScriptExhausted
+
+__all__ = [
+    "AGAIN",
+    "QUIT",
+    "Agent",
+    "HumanAgent",
+    "RandomAgent",
+    "ScriptExhausted",
+    "ScriptedAgent",
+    "agent_seed",
+    "format_trace",
+    "make_agent",
+    "play",
+]
+
+AGENT_SPECS = "human | random | random:SEED | script:FILE"
+
+
+def agent_seed(game_seed: int, side: str) -> int:
+    """The seed of a random agent that was given none: derived from the game's
+    seed and its side, so `simulate` and `play --seed S` agree."""
+    return derive_seed(game_seed, "agent", side)
+
+
+def make_agent(spec: str, side: str, game_seed: int, **human_options) -> Agent:
+    """An agent from its spec; raises ValueError with a readable message."""
+    kind, _, arg = spec.partition(":")
+    kind = kind.strip().lower()
+    if kind == "human" and not arg:
+        return HumanAgent(side, **human_options)
+    if kind == "random":
+        if not arg:
+            agent = RandomAgent(agent_seed(game_seed, side))
+            agent.label = "random"
+            return agent
+        try:
+            return RandomAgent(int(arg))
+        except ValueError:
+            raise ValueError(f"random:SEED needs a whole number, not '{arg}'") from None
+    if kind == "script" and arg:
+        return ScriptedAgent.from_file(arg, side)
+    raise ValueError(f"unknown agent '{spec}' for {side}: use {AGENT_SPECS}")
+
+
+def format_trace(entries) -> list[str]:
+    """Trace entries, grouped: which restrictions, modifiers, triggers and
+    segments applied, with their rules and how many times."""
+    counts = Counter((kind, name, tuple(rules)) for kind, name, rules in entries)
+    lines = []
+    for (kind, name, rules), n in counts.items():
+        times = f" ×{n}" if n > 1 else ""
+        cited = f" (rule {', '.join(rules)})" if rules else ""
+        lines.append(f"{kind} {name}{cited}{times}")
+    return lines
+
+
+def play(session, agents: dict, *, out=None, show_log: bool = False, trace: bool = False,
+         echo: bool = True) -> str:
+    """Play until the game is over ("over") or an agent stops it ("quit").
+    Errors of the game (GameError) and of scripts (BadSave) propagate."""
+    out = out or sys.stdout
+    g = session.game
+    humans = {side for side, a in agents.items() if a.human}
+    for a in agents.values():
+        if a.human:
+            a.human_sides = humans
+    show_log = show_log or bool(humans)  # a person sees what happened since their last decision
+    if humans:
+        g.keep_history = True
+    if trace:
+        if g.trace is None:
+            g.trace = []
+        g.cache_values = False  # a value read from a cache would not show its modifiers
+    seen = 0 if session.decisions_made == 0 else len(g.s["log"])  # a loaded game: only what is new
+
+    def say(text):
+        print(text, file=out)
+
+    while True:
+        if show_log:
+            log = g.s["log"]
+            seen = min(seen, len(log))  # an undo may have shortened it
+            for entry in log[seen:]:
+                say(f"  · {format_log_entry(entry)}")
+            seen = len(log)
+        d = session.decision
+        if d is None:
+            return "over"
+        if trace and g.trace:
+            for line in format_trace(g.trace):
+                say(f"  [trace] {line}")
+            g.trace.clear()
+        agent = agents.get(str(d.by))
+        if agent is None:
+            raise GameError(f"'{d.by}' must choose {d.choice}, but only sides have agents "
+                            f"({', '.join(agents)})", None, d.rules)
+        answer = agent.choose(session, d)
+        if isinstance(answer, Stop):
+            return "quit"
+        if isinstance(answer, Again):
+            seen = min(seen, len(g.s["log"]))
+            continue
+        try:
+            index = session.resolve(answer)
+            session.choose(index + 1)
+        except IllegalOption as err:
+            agent.refused(session, d, answer, err)
+            continue
+        if echo and not show_log and not humans:
+            say(f"{d.by} ({agent}): {d.options[index]}")

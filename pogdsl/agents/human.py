@@ -1,0 +1,267 @@
+"""A person at the terminal: numbered options, and commands to look around.
+
+Everything goes through `input_fn` and `out`, so a test can feed it lines.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..runtime import builtins as B
+from ..runtime.errors import BadSave
+from ..runtime.values import text_of
+from .base import AGAIN, QUIT, Agent
+
+HELP = """\
+Answer with an option's number or its text (a unique beginning is enough).
+Commands:
+  options          list the options again
+  space NAME       a space (or box): its facts, control and the units in it
+  hand [SIDE]      the cards in a hand (default: the side choosing)
+  tracks           the turn, phase and every state variable
+  log [N]          the last N lines of the log (default 10), with their rules
+  why TEXT         why TEXT is not a legal option now (the rules that forbid it)
+  undo [N]         take back your last N decisions (and the replies to them)
+  save FILE        save the game to FILE (load it with `pogdsl play --load FILE`)
+  help             this text
+  quit             stop playing"""
+
+COMMANDS = ("help", "options", "space", "hand", "tracks", "log", "why", "undo", "save", "quit")
+
+
+def format_log_entry(entry: dict) -> str:
+    rules = f"  [{', '.join(entry['rules'])}]" if entry.get("rules") else ""
+    return f"{entry['text']}{rules}"
+
+
+class HumanAgent(Agent):
+    human = True
+
+    def __init__(self, side: str, *, input_fn=input, out=None):
+        self.side = side
+        self.input_fn = input_fn
+        self.out = out
+        self.human_sides: set[str] = {side}
+        self.label = "human"
+        self._shown = None
+        self._helped = False
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out or sys.stdout)
+
+    # ------------------------------------------------------------ answering
+    def choose(self, session, decision):
+        g = session.game
+        key = (g.s["decisions"], decision.by, tuple(decision.options))
+        if key != self._shown:
+            self._shown = key
+            self._print_decision(session, decision)
+        while True:
+            try:
+                line = self.input_fn(f"{decision.by}> ")
+            except EOFError:
+                self.say("(end of input: stopping)")
+                return QUIT
+            text = " ".join(line.split())
+            if not text:
+                self._print_options(decision)
+                continue
+            lowered = [o.lower() for o in decision.options]
+            if text.isdigit() or text.lower() in lowered:
+                return text
+            word, _, rest = text.partition(" ")
+            if word.lower() in COMMANDS:
+                result = getattr(self, "cmd_" + word.lower())(session, decision, rest.strip())
+                if result is not None:
+                    return result
+                continue
+            return text  # not an exact option: the game resolves it, or says why not
+
+    def refused(self, session, decision, answer, error) -> None:
+        rules = f" (rule {', '.join(error.rules)})" if error.rules and "rule" not in error.message else ""
+        self.say(f"Not legal: {error.message}{rules}")
+
+    # ------------------------------------------------------------ printing
+    def _print_decision(self, session, d) -> None:
+        s = session.game.s
+        rules = f" · rule {', '.join(d.rules)}" if d.rules else ""
+        self.say("")
+        self.say(f"── turn {s['turn']} · {s['phase'] or 'set-up'} ── {d.by} to choose: {d.choice}{rules}")
+        if d.prompt:
+            self.say(f"   {d.prompt}")
+        self._print_options(d)
+        if not self._helped:
+            self._helped = True
+            self.say("Type a number or an option; `help` lists the commands.")
+
+    def _print_options(self, d) -> None:
+        width = len(str(len(d.options)))
+        for i, option in enumerate(d.options, 1):
+            self.say(f"  {i:>{width}}. {option}")
+
+    # ------------------------------------------------------------ commands
+    def cmd_help(self, session, d, rest):
+        self.say(HELP)
+
+    def cmd_options(self, session, d, rest):
+        self._print_options(d)
+
+    def cmd_quit(self, session, d, rest):
+        return QUIT
+
+    def cmd_space(self, session, d, rest):
+        w, s = session.world, session.game.s
+        if not rest:
+            self.say("space NAME: which space? e.g. `space " + (w.spaces[0].key if w.spaces else "Paris") + "`")
+            return
+        name = rest.strip("'\"")
+        found = _find(w.by_kind.get("space", {}), name) or _find(w.by_kind.get("box", {}), name)
+        if found is None:
+            from ..diagnostics import did_you_mean
+
+            hint = did_you_mean(name, list(w.by_kind.get("space", {})))
+            self.say(f"no space named '{name}'" + (f" ({hint})" if hint else ""))
+            return
+        units = B.units_in(session.game, None, found)
+        if found.kind == "space":
+            data = found.data
+            facts = [f"nation {text_of(data.nation)}", f"terrain {text_of(data.terrain)}",
+                     f"control {s['control'][found.index] or 'none'}"]
+            if data.vp:
+                facts.append("VP space")
+            if data.fort:
+                facts.append(f"fort {data.fort}" + (" (destroyed)" if s["fort_destroyed"][found.index] else ""))
+            if data.capital:
+                facts.append("capital")
+            if data.supply:
+                facts.append("supply source")
+            self.say(f"{found.key}: " + ", ".join(facts))
+            self.say("  next to: " + ", ".join(sp.key for sp in B.adjacent(session.game, None, found)))
+        else:
+            self.say(f"{found.key} (box)")
+        self.say("  units: " + (", ".join(_unit_text(session, u) for u in units) if units else "none"))
+        for name_, decl in w.state_decls.items():
+            if decl.scope is not None and decl.scope.text == found.kind:
+                self.say(f"  {name_}: {text_of(B.read_scoped(session.game, name_, found))}")
+
+    def cmd_hand(self, session, d, rest):
+        w = session.world
+        side_key = rest.strip() or str(d.by)
+        side = _find(w.by_kind.get("side", {}), side_key)
+        if side is None:
+            self.say(f"no side named '{side_key}' (sides: {', '.join(s.key for s in w.sides)})")
+            return
+        piles = session.game.s["piles"]
+        cards = [w.cards[i] for i in piles[f"hand:{side.key}"]]
+        self.say(f"{side.key}'s hand ({len(cards)} card{'s' * (len(cards) != 1)}):")
+        for c in cards:
+            data = c.data
+            values = [f"ops {data.ops}" if data.ops is not None else "", f"sr {data.sr}" if data.sr else ""]
+            extra = " ".join(v for v in values if v)
+            self.say(f"  #{data.number} {data.name.text}" + (f"  ({extra})" if extra else ""))
+        sizes = {k: len(piles[f"{k}:{side.key}"]) for k in ("draw", "discard", "removed")}
+        self.say("  " + ", ".join(f"{k} pile {n}" for k, n in sizes.items()))
+
+    def cmd_tracks(self, session, d, rest):
+        g, w = session.game, session.world
+        s = g.s
+        self.say(f"turn {s['turn']} (of {w.first_turn}..{w.last_turn}), phase {s['phase'] or 'set-up'}, "
+                 f"{s['decisions']} decisions so far")
+        for name, decl in w.state_decls.items():
+            if decl.scope is None:
+                self.say(f"  {name} = {text_of(s['vars'][name])}")
+            else:
+                values = s["vars"][name]
+                every = w.by_kind.get(decl.scope.text, {})
+                if 0 < len(every) <= 12 and decl.scope.text != "unit":
+                    shown = ", ".join(f"{k} {text_of(B.read_scoped(g, name, e))}" for k, e in every.items())
+                else:
+                    shown = ", ".join(f"{_scope_label(w, decl, k)} {text_of(v)}"
+                                      for k, v in sorted(values.items()))
+                self.say(f"  {name} (per {decl.scope.text}, start {text_of(w.state_start.get(name))})"
+                         + (f": {shown}" if shown else ""))
+        war = [n for n, at in s["at_war"].items() if at]
+        if war:
+            self.say(f"  at war: {', '.join(war)}")
+        if s["dice"]:
+            self.say(f"  forced dice to come: {' '.join(str(v) for v in s['dice'])}")
+
+    def cmd_log(self, session, d, rest):
+        try:
+            n = int(rest) if rest else 10
+        except ValueError:
+            self.say("log N: N is a number of lines")
+            return
+        entries = session.game.s["log"][-n:] if n > 0 else []
+        if not entries:
+            self.say("the log is empty")
+        for e in entries:
+            self.say(f"  T{e['turn']} {e['phase'] or 'set-up'}: {format_log_entry(e)}")
+
+    def cmd_why(self, session, d, rest):
+        if not rest:
+            self.say("why TEXT: which option? e.g. `why " + d.options[0] + "`")
+            return
+        text = rest.strip("'\"")
+        if text.lower() in [o.lower() for o in d.options]:
+            self.say(f"'{text}' is legal now")
+            return
+        err = session.game.why_not(text)
+        self.say(err.message)
+
+    def cmd_undo(self, session, d, rest):
+        try:
+            n = int(rest) if rest else 1
+        except ValueError:
+            self.say("undo N: N is a number of decisions")
+            return
+        if not session.game.keep_history:
+            self.say("undo is not available in this game")
+            return
+        # Back to the N-th last decision made at this terminal, taking back the
+        # replies of the players who are not here with it.
+        made = [e for e in session.events if e.kind == "decision"]
+        mine = [i for i, e in enumerate(made) if str(e.by) in self.human_sides]
+        if n < 1 or not mine:
+            self.say("nothing to undo: no decision of yours yet")
+            return
+        steps = len(made) - mine[-min(n, len(mine))]
+        if steps > len(session.game.history):
+            self.say("cannot undo that far: only the decisions made since the game was started or loaded here")
+            return
+        done = session.undo(steps)
+        self.say(f"took back {done} decision{'s' * (done != 1)}")
+        self._shown = None
+        return AGAIN
+
+    def cmd_save(self, session, d, rest):
+        from ..runtime.record import write_save
+
+        if not rest:
+            self.say("save FILE: where to? e.g. `save game.json`")
+            return
+        try:
+            write_save(session, rest)
+        except (OSError, BadSave) as err:
+            self.say(f"cannot save to {rest}: {getattr(err, 'strerror', None) or err}")
+            return
+        self.say(f"saved to {rest}")
+
+
+def _find(table: dict, name: str):
+    if name in table:
+        return table[name]
+    lowered = {k.lower(): v for k, v in table.items()}
+    return lowered.get(name.lower())
+
+
+def _unit_text(session, u) -> str:
+    reduced = session.game.s["reduced"][u.index]
+    factors = u.data.reduced if reduced and u.data.reduced else u.data.full
+    return f"{u.key} {'-'.join(str(f) for f in factors)}" + (" (reduced)" if reduced else "")
+
+
+def _scope_label(w, decl, key: str) -> str:
+    if decl.scope.text == "unit" and key.isdigit() and int(key) < len(w.units):
+        return w.units[int(key)].key
+    return key

@@ -1,0 +1,162 @@
+"""`pogdsl play`: play a scenario at the terminal, or watch agents play it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_root_option
+
+
+def _err(text: str) -> None:
+    print(f"pogdsl play: error: {text}", file=sys.stderr)
+
+
+def cmd_play(args) -> int:
+    from ..agents import make_agent, play
+    from ..runtime.errors import BadSave, GameError
+    from ..runtime.record import (
+        ScenarioError,
+        Session,
+        load_any,
+        open_scenario,
+        script_text,
+        write_save,
+    )
+
+    options = {"step_budget": args.max_steps} if args.max_steps else {}
+    try:
+        if args.load:
+            session = load_any(args.load, args.root, **options)
+            if args.scenario and args.scenario not in (session.opened.spec, session.opened.key):
+                _err(f"{args.load} is a game of '{session.opened.key}', not '{args.scenario}'")
+                return EXIT_USAGE
+            if args.seed is not None and args.seed != session.game.s["seed"]:
+                _err(f"{args.load} was played with seed {session.game.s['seed']}; --seed cannot change it")
+                return EXIT_USAGE
+            print(f"loaded {args.load}: {session.opened.key}, turn {session.game.s['turn']}, "
+                  f"{session.decisions_made} decisions", file=sys.stderr)
+        else:
+            if not args.scenario:
+                _err("which scenario? give SCENARIO or --load FILE")
+                return EXIT_USAGE
+            opened = open_scenario(args.scenario, args.root)
+            session = Session.new(opened, args.seed if args.seed is not None else 0, **options)
+    except ScenarioError as err:
+        if err.text:
+            print(err.text, file=sys.stderr)
+        _err(err.message)
+        return EXIT_ERRORS
+    except BadSave as err:
+        _err(str(err))
+        return EXIT_ERRORS
+    except GameError as err:
+        _err(f"the game stopped: {err}")
+        return EXIT_ERRORS
+
+    world = session.world
+    sides = [s.key for s in world.sides]
+    specs = {side: "random" for side in sides}
+    if sides:
+        specs[sides[0]] = "human"
+    given = []
+    if args.ap:
+        given.append(("ap", args.ap))
+    if args.cp:
+        given.append(("cp", args.cp))
+    for item in args.agent or []:
+        side, eq, spec = item.partition("=")
+        if not eq:
+            _err(f"--agent takes SIDE=SPEC, not '{item}'")
+            return EXIT_USAGE
+        given.append((side.strip(), spec.strip()))
+    for side, spec in given:
+        if side not in specs:
+            _err(f"this scenario has no side '{side}' (sides: {', '.join(sides)})")
+            return EXIT_USAGE
+        specs[side] = spec
+    seed = session.game.s["seed"]
+    try:
+        agents = {side: make_agent(spec, side, seed) for side, spec in specs.items()}
+    except ValueError as err:
+        _err(str(err))
+        return EXIT_USAGE
+    except BadSave as err:
+        _err(str(err))
+        return EXIT_ERRORS
+    for side, agent in agents.items():
+        script = getattr(agent, "script", None)
+        if script is not None and script.scenario and script.scenario not in (session.opened.spec,
+                                                                              session.opened.key):
+            _err(f"{script.path} is a script for scenario '{script.scenario}', not '{session.opened.key}'")
+            return EXIT_USAGE
+
+    who = ", ".join(f"{side}: {agents[side]}" for side in sides)
+    print(f"{world.scenario.key}: {getattr(world.scenario, 'title', None) or world.scenario.key}, seed {seed} "
+          f"({who})", file=sys.stderr)
+    status, code = "over", EXIT_OK
+    try:
+        status = play(session, agents, show_log=args.log, trace=args.trace)
+    except BadSave as err:  # a script that ran out or was refused
+        _err(str(err))
+        status, code = "stopped", EXIT_ERRORS
+    except GameError as err:
+        _err(f"the game stopped: {err}")
+        status, code = "stopped", EXIT_ERRORS
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        status, code = "quit", 130
+
+    g = session.game
+    if g.over:
+        o = g.outcome
+        rules = f" [rule {', '.join(o.rules)}]" if o.rules else ""
+        who_won = f"{o.winner} wins" if o.winner else "a draw"
+        print(f"Game over: {who_won}" + (f" ({o.reason})" if o.reason else "") + rules)
+        print(f"{session.decisions_made} decisions, final state {g.state_hash()[:16]}")
+    elif status == "quit":
+        print(f"stopped at turn {g.s['turn']} after {session.decisions_made} decisions")
+    for path, writer in ((args.save, lambda p: write_save(session, p)),
+                         (args.record, lambda p: Path(p).write_text(script_text(session), encoding="utf-8"))):
+        if path and (g.s["pending"] is not None or g.over):
+            try:
+                writer(path)
+                print(f"saved to {path}", file=sys.stderr)
+            except OSError as err:
+                _err(f"cannot write {path}: {err.strerror or err}")
+                code = code or EXIT_ERRORS
+    return code
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "play", help="play a scenario at the terminal, or watch agents play it",
+        description="Play SCENARIO (a scenario name, or a .pog file declaring one). Each side is played by an "
+                    "agent: `human` (you, at this terminal), `random` (seeded from --seed and the side, so a "
+                    "game of `pogdsl simulate` can be played again), `random:SEED`, or `script:FILE` (the FILE's "
+                    "`SIDE: OPTION` lines for that side, in order). By default the first side is human and the "
+                    "others random. A human answers with an option's number or text; `help` at the prompt lists "
+                    "the commands (space, hand, tracks, log, why, undo, save, quit).",
+        epilog="Exit status: 0 the game ended or was stopped, 1 the sources, a save or a script have errors (or "
+               "the game reached a dead end), 2 wrong usage.")
+    p.add_argument("scenario", metavar="SCENARIO", nargs="?",
+                   help="scenario name or .pog file (optional with --load)")
+    p.add_argument("--seed", type=int, default=None, help="the game's seed: dice, shuffles (default 0)")
+    p.add_argument("--ap", metavar="AGENT", help="agent for side ap: human | random | random:SEED | script:FILE")
+    p.add_argument("--cp", metavar="AGENT", help="agent for side cp (same choices as --ap)")
+    p.add_argument("--agent", metavar="SIDE=AGENT", action="append",
+                   help="agent for any side, e.g. --agent ap=random:7 (repeatable)")
+    p.add_argument("--load", metavar="FILE",
+                   help="continue a saved game, or the game a script leads to (replayed and checked first)")
+    p.add_argument("--save", metavar="FILE",
+                   help="save the game to FILE (JSON) when it ends or when you quit")
+    p.add_argument("--record", metavar="FILE",
+                   help="also write the game as a plain-text script, replayable with `pogdsl replay`")
+    p.add_argument("--trace", action="store_true",
+                   help="before each decision, show which restrictions, modifiers, triggers and segments "
+                        "applied, with their rules")
+    p.add_argument("--log", action="store_true", help="print the game's log as it grows, with the rules cited")
+    p.add_argument("--max-steps", type=int, default=None, metavar="N",
+                   help="stop with an error after N steps without a decision (a runaway loop)")
+    add_root_option(p)
+    p.set_defaults(func=cmd_play)

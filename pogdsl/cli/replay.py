@@ -1,0 +1,65 @@
+"""`pogdsl replay`: play back a saved game or a script and check it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_root_option
+
+
+def _err(text: str) -> None:
+    print(f"pogdsl replay: error: {text}", file=sys.stderr)
+
+
+def cmd_replay(args) -> int:
+    from ..agents import format_log_entry
+    from ..runtime.errors import BadSave
+    from ..runtime.record import load_any, script_text
+
+    path = Path(args.file)
+    if not path.is_file():
+        _err(f"no such file: {args.file}")
+        return EXIT_USAGE
+    options = {"step_budget": args.max_steps} if args.max_steps else {}
+    try:
+        session = load_any(path, args.root, **options)
+    except BadSave as err:
+        _err(str(err))
+        return EXIT_ERRORS
+    except RecursionError:
+        _err(f"{args.file}: the game nested procedures too deeply")
+        return EXIT_ERRORS
+    g = session.game
+    if args.log:
+        for e in g.s["log"]:
+            print(f"T{e['turn']} {e['phase'] or 'set-up'}: {format_log_entry(e)}")
+    if args.script:
+        Path(args.script).write_text(script_text(session, note=f"from {args.file}"), encoding="utf-8")
+    if g.over:
+        o = g.outcome
+        ending = (f"{o.winner} wins" if o.winner else "a draw") + (f" ({o.reason})" if o.reason else "")
+    else:
+        d = g.decision()
+        ending = f"not over: turn {g.s['turn']}, {d.by} to choose {d.choice}" if d else "not over"
+    print(f"OK {args.file}: {session.opened.key}, seed {g.s['seed']}, {session.decisions_made} decisions, "
+          f"{ending}; state {g.state_hash()[:16]}")
+    return EXIT_OK
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "replay", help="play back a saved game or a script and check it",
+        description="Play FILE back from its first decision and check it: a saved game (JSON, from `pogdsl play "
+                    "--save`) must reach exactly its saved state under the current sources; a script (plain text: "
+                    "`scenario`, `seed`, `dice`, `hand`, `SIDE: OPTION` and `expect` lines) must have every "
+                    "decision legal and every `expect` hold. A file that is damaged, changed, from other rules, "
+                    "or does not replay is reported with the reason (and the line, for a script).",
+        epilog="Exit status: 0 the file replays and checks, 1 it does not (or cannot be read), 2 wrong usage.")
+    p.add_argument("file", metavar="FILE", help="a saved game (.json) or a script")
+    p.add_argument("--log", action="store_true", help="print the replayed game's log with its rules")
+    p.add_argument("--script", metavar="OUT", help="write the game as a plain-text script to OUT")
+    p.add_argument("--max-steps", type=int, default=None, metavar="N",
+                   help="stop with an error after N steps without a decision")
+    add_root_option(p)
+    p.set_defaults(func=cmd_replay)

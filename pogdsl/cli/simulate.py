@@ -1,0 +1,115 @@
+"""`pogdsl simulate`: many games with random agents, in parallel."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_root_option
+
+
+def _err(text: str) -> None:
+    print(f"pogdsl simulate: error: {text}", file=sys.stderr)
+
+
+def cmd_simulate(args) -> int:
+    from ..runtime.record import ScenarioError, open_scenario
+    from ..sim import BackendMissing, require_backend, simulate
+
+    if args.games < 1:
+        _err("--games must be at least 1")
+        return EXIT_USAGE
+    if args.workers is not None and args.workers < 1:
+        _err("--workers must be at least 1")
+        return EXIT_USAGE
+    try:
+        require_backend(args.backend)
+    except BackendMissing as err:
+        _err(str(err))
+        return EXIT_USAGE
+    try:
+        open_scenario(args.scenario, args.root)
+    except ScenarioError as err:
+        if err.text:
+            print(err.text, file=sys.stderr)
+        _err(err.message)
+        return EXIT_ERRORS
+
+    bar = None
+    if args.progress or (args.progress is None and sys.stderr.isatty()):
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.games, unit="game", file=sys.stderr, desc=f"simulate {args.scenario}",
+                   dynamic_ncols=True)
+    try:
+        summary = simulate(args.scenario, games=args.games, seed=args.seed, root=args.root,
+                           workers=args.workers, max_steps=args.max_steps, max_decisions=args.max_decisions,
+                           backend=args.backend, progress=bar.update if bar else None)
+    finally:
+        if bar:
+            bar.close()
+
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print_summary(summary, args)
+    return EXIT_ERRORS if summary["failed"] else EXIT_OK
+
+
+def print_summary(s: dict, args) -> None:
+    out = sys.stdout
+    print(f"{s['scenario']}: {s['games']} games, seed {s['seed']}: {s['finished']} finished, "
+          f"{s['failed']} failed", file=out)
+    if s["finished"]:
+        width = max(len(k) for k in s["results"])
+        for side, n in s["results"].items():
+            rate = 100.0 * n / s["finished"]
+            print(f"  {side:<{width}}  {n:>6}  {rate:5.1f}%  {'#' * round(rate / 2.5)}", file=out)
+        if s["reasons"]:
+            print("  endings: " + ", ".join(f"{k or '(no reason)'} {v}" for k, v in s["reasons"].items()), file=out)
+        print(f"  {s['mean_decisions']} decisions and {s['mean_turns']} turns a game on average", file=out)
+    rate = s["decisions_per_second"]
+    print(f"  {s['decisions']} decisions in {s['seconds']:.2f} s"
+          + (f": {rate:,.0f} decisions/s" if rate else ""), file=out)
+    if s["failures"]:
+        print(f"failures ({len(s['failures'])}):", file=out)
+        for f in s["failures"][:20]:
+            print(f"  game {f['game']} seed {f['seed']} [{f['kind']}]: {f['error']}", file=out)
+        if len(s["failures"]) > 20:
+            print(f"  ... and {len(s['failures']) - 20} more (see --json)", file=out)
+        first = s["failures"][0]
+        print(f"replay one with: pogdsl play {args.scenario} --seed {first['seed']} --ap random --cp random"
+              + (f" --root {args.root}" if args.root else ""), file=out)
+
+
+def register(sub) -> None:
+    from ..sim import BACKENDS, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS
+
+    p = sub.add_parser(
+        "simulate", help="play many games with random agents and summarise who wins",
+        description="Play N games of SCENARIO with random agents on a local process pool and print the win "
+                    "counts, how games ended, and decisions per second. Game i uses a seed derived from --seed "
+                    "and i, so the same --seed gives the same results (apart from timings) with any number of "
+                    "workers. A game that reaches a dead end (a choice with no legal option), runs more than "
+                    "--max-steps steps without a decision, or more than --max-decisions decisions is reported as "
+                    "a failure with its seed.",
+        epilog="Exit status: 0 all games finished, 1 some failed (or the sources have errors), 2 wrong usage.")
+    p.add_argument("scenario", metavar="SCENARIO", help="scenario name or .pog file")
+    p.add_argument("--games", "-n", type=int, default=100, metavar="N", help="how many games (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+    p.add_argument("--workers", "-w", type=int, default=None, metavar="W",
+                   help="worker processes (default: all cores); 1 runs in this process")
+    p.add_argument("--json", action="store_true",
+                   help="print the summary as one JSON object (the last line of stdout)")
+    p.add_argument("--progress", action=__import__("argparse").BooleanOptionalAction, default=None,
+                   help="show a progress bar on stderr (default: when stderr is a terminal)")
+    p.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N",
+                   help=f"a game that runs N steps without a decision fails (default {DEFAULT_MAX_STEPS:,})")
+    p.add_argument("--max-decisions", type=int, default=DEFAULT_MAX_DECISIONS, metavar="N",
+                   help=f"a game with more than N decisions fails (default {DEFAULT_MAX_DECISIONS:,})")
+    p.add_argument("--backend", choices=BACKENDS, default="local",
+                   help="where games run: local (a process pool, the default), ray or dask (an existing "
+                        "cluster from $RAY_ADDRESS / $DASK_SCHEDULER_ADDRESS, else a local one; needs the "
+                        "pogdsl[ray] or pogdsl[dask] extra)")
+    add_root_option(p)
+    p.set_defaults(func=cmd_simulate)

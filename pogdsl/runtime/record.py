@@ -1,0 +1,748 @@
+"""Game records: plain-text scripts a rules lawyer writes by hand, JSON saves,
+and the session that plays either back.
+
+A script, one statement a line (``#`` starts a comment)::
+
+    scenario toy
+    seed 3
+    dice 4 2 6                # forced dice, used before the generator's
+    hand ap 'Fog', 'Rain'     # ap's hand is exactly these cards now
+    cp: move GE 1 to Sedan    # a decision: the side, then the option's text (or its number)
+    ap: pick 2
+    expect vp 14              # checks: a state variable, score[ap], hash, winner, turn, phase,
+    expect winner cp          #   over, options, legal, illegal, control, location, hand, dice
+
+The checks, each on its own line:
+  expect VAR VALUE / expect VAR[KEY] VALUE   a state variable (`vp 12`, `score[ap] 3`, `attacked yes`)
+  expect hash H            the state's hash (at least its first 8 hex digits)
+  expect winner SIDE|draw  the game is over and SIDE won;  `expect over`: it is over
+  expect turn N / expect phase NAME
+  expect options A | B     exactly these legal options, in this order
+  expect legal TEXT / expect illegal TEXT [rule N, ...]   (with the rules that must forbid it)
+  expect control SPACE SIDE / expect location UNIT PLACE / expect hand SIDE CARD, ...
+  expect dice N N ...      the forced dice not used yet
+
+``dice`` lines add to the forced dice where they stand; those before the
+first decision are there before the game starts, since the set-up may roll.
+A ``hand`` line sets a side's hand at the decision the game has reached
+(before the first decision line: at the first decision, once the set-up has
+dealt): cards it does not name go back to the bottom of the draw pile, and
+the cards it names are taken from wherever they are.
+
+A save is JSON: the scenario, seed, a digest of the sources, the list of
+decisions and inputs (so the game can be played again and checked), the
+state, and the state's hash.  Loading replays the decisions and refuses a
+file whose state does not match them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+from attrs import define, field
+
+from . import builtins as B
+from .errors import BadSave, GameError, IllegalOption
+from .interpreter import Decision, Game, state_hash
+from .values import Entity, decode, text_of
+
+SAVE_FORMAT = "pogdsl-save/1"
+SCRIPT_KEYWORDS = ("scenario", "seed", "dice", "hand", "expect")
+
+
+class ScenarioError(Exception):
+    """The scenario cannot be compiled or played; `text` holds the diagnostics."""
+
+    def __init__(self, message: str, text: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.text = text
+
+
+# ================================================================ seeds, digests
+def derive_seed(seed: int, *parts) -> int:
+    """A seed derived from another and some labels (a game number, a side):
+    the same in every process, and 48 bits so it reads well in a message."""
+    text = ":".join(str(p) for p in (seed, *parts))
+    return int.from_bytes(hashlib.sha256(f"pogdsl:{text}".encode()).digest()[:6], "big")
+
+
+def sources_digest(comp) -> str:
+    """A digest of every source file the scenario was compiled from (path
+    relative to the project root, and content), so a save made under other
+    rules is recognised."""
+    cwd = Path.cwd()
+    root = Path(comp.root).resolve()
+    entries = []
+    for shown in comp.loaded.files:
+        path = Path(shown)
+        full = (path if path.is_absolute() else cwd / path).resolve()
+        try:
+            name = str(full.relative_to(root))
+        except ValueError:
+            name = full.name
+        try:
+            data = full.read_bytes()
+        except OSError:
+            data = b""
+        entries.append(f"{name}\0{hashlib.sha256(data).hexdigest()}")
+    return hashlib.sha256("\n".join(sorted(entries)).encode()).hexdigest()
+
+
+# ================================================================ scenarios
+@define
+class Opened:
+    """A compiled, playable scenario: built once, shared by every game of it."""
+
+    spec: str
+    key: str
+    world: object
+    digest: str
+    root: Path | None = None
+
+    def new_game(self, seed: int, **options) -> Game:
+        return Game.new(self.world, seed, **options)
+
+
+_OPENED: dict[tuple, Opened] = {}
+
+
+def open_scenario(spec: str, root: Path | None = None, cache: bool = True) -> Opened:
+    """Compile SCENARIO (a name, or a .pog file declaring one) and build its
+    world.  Raises UsageError for an unknown scenario, ScenarioError when the
+    sources have errors or cannot be played."""
+    from ..compiler import scenario_graph
+    from ..diagnostics import render
+    from .world import WorldError, build_world
+
+    key = (spec, str(Path(root).resolve()) if root is not None else None)
+    if cache and key in _OPENED:
+        return _OPENED[key]
+    comp, graph = scenario_graph(spec, root=root)
+    if graph is None:
+        errors = [d for d in comp.reporter.sorted() if d.is_error]
+        text = "\n".join(render(d, comp.sources) for d in errors)
+        raise ScenarioError(f"scenario '{spec}' has {len(errors)} error{'s' * (len(errors) != 1)} in its "
+                            "sources", text)
+    scenario_key = next(iter(k for k, (p, _) in comp.scenarios.items() if p.scenario is not None))
+    program = comp.scenarios[scenario_key][0]
+    try:
+        world = build_world(program, graph)
+    except (WorldError, GameError) as err:
+        raise ScenarioError(f"scenario '{spec}' cannot be played: {err}") from None
+    opened = Opened(spec, program.scenario.key, world, sources_digest(comp), root)
+    if cache:
+        _OPENED[key] = opened
+    return opened
+
+
+# ================================================================ scripts
+@define
+class Event:
+    """One line of a record: a decision, an input (dice, hand) or a check."""
+
+    kind: str              # "decision" | "dice" | "hand" | "expect"
+    line: int = 0          # line number in a script (0 when from a save)
+    by: str | None = None  # decision: the side;  hand: the side
+    text: str = ""         # decision: the option;  expect: what is checked
+    values: list = field(factory=list)  # dice: numbers;  hand: card names;  expect: its arguments
+
+    def to_json(self) -> dict:
+        if self.kind == "decision":
+            return {"by": self.by, "option": self.text}
+        if self.kind == "dice":
+            return {"dice": list(self.values)}
+        if self.kind == "hand":
+            return {"hand": self.by, "cards": list(self.values)}
+        raise ValueError("expectations are not saved")
+
+    def to_line(self) -> str:
+        if self.kind == "decision":
+            return f"{self.by}: {_quote_option(self.text)}"
+        if self.kind == "dice":
+            return "dice " + " ".join(str(v) for v in self.values)
+        if self.kind == "hand":
+            return f"hand {self.by} " + ", ".join(_quote(c) for c in self.values)
+        if self.text == "options":
+            return "expect options " + " | ".join(self.values)
+        if self.text in ("legal", "illegal"):
+            return f"expect {self.text} {self.values[0]}"
+        return "expect " + self.text + "".join(" " + _quote(v) for v in self.values)
+
+
+@define
+class Script:
+    path: str
+    scenario: str | None = None
+    seed: int = 0
+    events: list[Event] = field(factory=list)
+    header_line: int = 0
+
+    def decisions_for(self, side: str) -> list[Event]:
+        return [e for e in self.events if e.kind == "decision" and e.by.lower() == side.lower()]
+
+
+class ScriptError(BadSave):
+    """A script line that cannot be read or does not hold; names the line."""
+
+    def __init__(self, path: str, line: int, message: str):
+        where = f"{path}:{line}: " if line else f"{path}: "
+        super().__init__(where + message)
+        self.path, self.line, self.message = path, line, message
+
+
+_TOKEN = re.compile(r"'([^']*)'|\"([^\"]*)\"|([^\s,]+)")
+_DECISION = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$")
+
+
+def _strip_comment(line: str) -> str:
+    quote = None
+    for i, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (i == 0 or line[i - 1].isspace()):
+            return line[:i]
+    return line
+
+
+def _tokens(text: str) -> list[str]:
+    return [m.group(1) if m.group(1) is not None else m.group(2) if m.group(2) is not None else m.group(3)
+            for m in _TOKEN.finditer(text)]
+
+
+def _quote(text) -> str:
+    text = str(text)
+    if text and re.fullmatch(r"[\w.+-]+", text):
+        return text
+    return f"'{text}'" if "'" not in text else f'"{text}"'
+
+
+def _quote_option(text: str) -> str:
+    if "#" in text or text != text.strip() or (text[:1] in "'\"" and text[-1:] == text[:1]):
+        return f"'{text}'" if "'" not in text else f'"{text}"'
+    return text
+
+
+def _unquote(text: str) -> str:
+    if len(text) >= 2 and text[0] in "'\"" and text[-1] == text[0]:
+        return text[1:-1]
+    return text
+
+
+def parse_script(text: str, path: str = "<script>") -> Script:
+    """Read a script; a line that makes no sense raises ScriptError naming it."""
+    script = Script(path)
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = _strip_comment(raw).strip()
+        if not line:
+            continue
+        m = _DECISION.match(line)
+        if m and m.group(1).lower() not in SCRIPT_KEYWORDS:
+            option = _unquote(m.group(2).strip())
+            if not option:
+                raise ScriptError(path, number, f"the decision for {m.group(1)} names no option")
+            script.events.append(Event("decision", number, m.group(1), " ".join(option.split())))
+            continue
+        word, _, rest = line.partition(" ")
+        rest = rest.strip()
+        word = word.lower()
+        if word == "scenario":
+            if not rest:
+                raise ScriptError(path, number, "`scenario` needs a scenario name")
+            if script.events:
+                raise ScriptError(path, number, "`scenario` must come before the game's first line")
+            script.scenario = _unquote(rest)
+            script.header_line = number
+        elif word == "seed":
+            if script.events:
+                raise ScriptError(path, number, "`seed` must come before the game's first line")
+            try:
+                script.seed = int(rest)
+            except ValueError:
+                raise ScriptError(path, number, f"`seed` needs a whole number, not '{rest}'") from None
+        elif word == "dice":
+            values = rest.replace(",", " ").split()
+            if not values or not all(v.isdigit() and int(v) >= 1 for v in values):
+                raise ScriptError(path, number, "`dice` needs die results, e.g. `dice 4 2 6`")
+            script.events.append(Event("dice", number, values=[int(v) for v in values]))
+        elif word == "hand":
+            side, _, cards = rest.partition(" ")
+            names = _tokens(cards)
+            if not side or not names:
+                raise ScriptError(path, number, "`hand` needs a side and cards, e.g. `hand ap 'Guns of August'`")
+            script.events.append(Event("hand", number, side, values=names))
+        elif word == "expect":
+            what, _, args = rest.partition(" ")
+            if not what:
+                raise ScriptError(path, number, "`expect` needs something to check, e.g. `expect vp 12`")
+            if what in ("options", "legal", "illegal"):
+                values = [_unquote(a.strip()) for a in args.split("|")] if what == "options" else [args.strip()]
+            else:
+                values = _tokens(args)
+            script.events.append(Event("expect", number, text=what, values=values))
+        else:
+            raise ScriptError(path, number, f"cannot read '{raw.strip()}': expected `SIDE: OPTION`, or a line "
+                                            f"starting with {', '.join(SCRIPT_KEYWORDS)}")
+    return script
+
+
+def read_script(path: str | Path) -> Script:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise BadSave(f"cannot read {path}: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise BadSave(f"{path} is not a text file (it is not valid UTF-8)") from None
+    return parse_script(text, str(path))
+
+
+# ================================================================ the session
+class Session:
+    """A game plus its record: every decision and input that made it, so it
+    can be saved, written as a script, undone and replayed."""
+
+    def __init__(self, opened: Opened, game: Game, events: list[Event] | None = None, path: str = "<game>"):
+        self.opened = opened
+        self.game = game
+        self.events: list[Event] = events if events is not None else []
+        self.path = path
+
+    @classmethod
+    def new(cls, opened: Opened, seed: int, before: list[Event] = (), path: str = "<game>",
+            **options) -> Session:
+        """A new game; `before` are inputs: dice are there before it starts,
+        hands are set at its first decision (after the set-up has dealt)."""
+        session = cls(opened, opened.new_game(seed, **options), [], path)
+        for event in before:
+            if event.kind == "dice":
+                session.apply_input(event, started=False)
+        session.game.run()
+        for event in before:
+            if event.kind != "dice":
+                session.apply_input(event)
+        return session
+
+    # ------------------------------------------------------------ reading
+    @property
+    def world(self):
+        return self.opened.world
+
+    @property
+    def decision(self) -> Decision | None:
+        return self.game.decision()
+
+    @property
+    def decisions_made(self) -> int:
+        return sum(1 for e in self.events if e.kind == "decision")
+
+    # ------------------------------------------------------------ acting
+    def resolve(self, answer) -> int:
+        """The 0-based index of an answer (text or 1-based number); raises IllegalOption."""
+        if self.game.s["pending"] is None:
+            raise IllegalOption("there is no decision to answer: the game is over" if self.game.over
+                                else "there is no decision to answer")
+        return self.game._option_index(answer)
+
+    def choose(self, answer, by: str | None = None) -> Decision | None:
+        d = self.decision
+        if d is not None and by is not None and by.lower() != str(d.by).lower():
+            raise IllegalOption(f"the decision is {d.by}'s ({d.choice}), not {by}'s", d.rules)
+        index = self.resolve(answer)
+        text = d.options[index]
+        nxt = self.game.choose(index + 1)
+        self.events.append(Event("decision", 0, d.by, text))
+        return nxt
+
+    def apply_input(self, event: Event, started: bool = True) -> None:
+        """Apply a `dice` or `hand` line; raises BadSave-style errors via ValueError."""
+        g = self.game
+        if event.kind == "dice":
+            g.s["dice"].extend(int(v) for v in event.values)
+        elif event.kind == "hand":
+            side = self.world.by_kind.get("side", {}).get(event.by)
+            if side is None:
+                raise ValueError(f"no side named '{event.by}' (sides: "
+                                 f"{', '.join(s.key for s in self.world.sides)})")
+            wanted = [self.card(name) for name in event.values]
+            keep = {c.index for c in wanted}
+            hand, draw = g.s["piles"][f"hand:{side.key}"], f"draw:{side.key}"
+            for index in [i for i in hand if i not in keep]:  # back to the bottom of the draw pile
+                g.move_card(self.world.cards[index], draw)
+                g.s["piles"][draw].insert(0, g.s["piles"][draw].pop())
+            for card in wanted:
+                if card.index not in hand:
+                    g.move_card(card, f"hand:{side.key}")
+            if started and g.s["pending"] is not None:
+                refresh_decision(g)
+        else:
+            raise ValueError(f"{event.kind} is not an input")
+        self.events.append(Event(event.kind, 0, event.by, event.text, list(event.values)))
+
+    def card(self, name: str) -> Entity:
+        w = self.world
+        found = w.by_kind.get("card_name", {}).get(name) or w.by_kind.get("card", {}).get(name)
+        if found is None:
+            lowered = {k.lower(): e for k, e in w.by_kind.get("card_name", {}).items()}
+            found = lowered.get(name.lower())
+        if found is None:
+            from ..diagnostics import did_you_mean
+
+            hint = did_you_mean(name, list(w.by_kind.get("card_name", {})))
+            raise ValueError(f"no card named '{name}' in this scenario" + (f" ({hint})" if hint else ""))
+        return found
+
+    def undo(self, count: int = 1) -> int:
+        done = self.game.undo(count)
+        for _ in range(done):
+            for i in range(len(self.events) - 1, -1, -1):
+                if self.events[i].kind == "decision":
+                    del self.events[i:]
+                    break
+        return done
+
+    # ------------------------------------------------------------ checks
+    def check(self, event: Event) -> str | None:
+        """An `expect` line: None if it holds, else what was found."""
+        g, w = self.game, self.world
+        what, args = event.text, event.values
+
+        def need(n):
+            if len(args) != n:
+                raise ValueError(f"`expect {what}` takes {n} value{'s' * (n != 1)}")
+
+        if what == "hash":
+            need(1)
+            h = g.state_hash()
+            return None if h.startswith(args[0].lower()) and len(args[0]) >= 8 else f"hash {h}"
+        if what == "winner":
+            need(1)
+            if not g.over:
+                return "the game is not over"
+            winner = g.outcome.winner or "draw"
+            want = "draw" if args[0].lower() in ("draw", "none") else args[0]
+            return None if winner.lower() == want.lower() else f"winner {winner}"
+        if what == "over":
+            return None if g.over else "the game is not over"
+        if what == "turn":
+            need(1)
+            return None if str(g.s["turn"]) == args[0] else f"turn {g.s['turn']}"
+        if what == "phase":
+            need(1)
+            return None if str(g.s["phase"]) == args[0] else f"phase {g.s['phase']}"
+        if what in ("options", "legal", "illegal"):
+            d = self.decision
+            if d is None:
+                return "no decision is pending"
+            if what == "options":
+                return None if [a.lower() for a in args] == [o.lower() for o in d.options] else \
+                    "options " + " | ".join(d.options)
+            text = args[0]
+            illegal_rules = None
+            m = re.match(r"^(.*?)\s+rules?\s+([\w.,\s]+)$", text) if what == "illegal" else None
+            if m:
+                text, illegal_rules = m.group(1), [r for r in re.split(r"[,\s]+", m.group(2)) if r]
+            text = _unquote(text.strip())
+            legal = text.lower() in [o.lower() for o in d.options]
+            if what == "legal":
+                return None if legal else f"'{text}' is not legal: {g.why_not(text).message}"
+            if legal:
+                return f"'{text}' is legal"
+            err = g.why_not(text)
+            if illegal_rules is not None and sorted(err.rules) != sorted(illegal_rules):
+                return f"{err.message}"
+            return None
+        if what == "control":
+            need(2)
+            space = w.by_kind.get("space", {}).get(args[0])
+            if space is None:
+                raise ValueError(f"no space named '{args[0]}'")
+            have = g.s["control"][space.index] or "none"
+            return None if have.lower() == args[1].lower() else f"control {have}"
+        if what == "location":
+            need(2)
+            unit = w.by_kind.get("unit", {}).get(args[0])
+            if unit is None:
+                raise ValueError(f"no unit named '{args[0]}'")
+            members = getattr(unit, "members", [unit])
+            places = [text_of(w.place_entity(g.s["loc"][m.index])) for m in members]
+            return None if args[1].lower() in [p.lower() for p in places] else f"location {', '.join(places)}"
+        if what == "hand":
+            if len(args) < 1:
+                raise ValueError("`expect hand SIDE CARD, ...` needs a side")
+            side = w.by_kind.get("side", {}).get(args[0])
+            if side is None:
+                raise ValueError(f"no side named '{args[0]}'")
+            have = sorted(w.cards[i].data.name.text for i in g.s["piles"][f"hand:{side.key}"])
+            want = sorted(self.card(n).data.name.text for n in args[1:])
+            return None if have == want else "hand " + (", ".join(have) or "empty")
+        if what == "dice":
+            left = " ".join(str(d) for d in g.s["dice"])
+            return None if left == " ".join(args) else f"dice left: {left or 'none'}"
+        # A state variable: `vp 12`, `score[ap] 3`, or `score ap 3`.
+        m = re.match(r"^(\w+)(?:\[(.+)\])?$", what)
+        name, key = (m.group(1), m.group(2)) if m else (what, None)
+        decl = w.state_decls.get(name)
+        if decl is None:
+            raise ValueError(f"cannot check '{what}': not a state variable, nor one of hash, winner, over, turn, "
+                             "phase, options, legal, illegal, control, location, dice")
+        if decl.scope is not None:
+            if key is None:
+                if len(args) != 2:
+                    raise ValueError(f"'{name}' is kept per {decl.scope.text}: write `expect {name}[KEY] VALUE`")
+                key, args = args[0], args[1:]
+            entity = w.by_kind.get(decl.scope.text, {}).get(key)
+            if entity is None:
+                raise ValueError(f"no {decl.scope.text} named '{key}'")
+            value = B.read_scoped(g, name, entity)
+        else:
+            value = g.s["vars"][name]
+        need(1)
+        want = {"true": "yes", "false": "no"}.get(args[0].lower(), args[0])
+        have = text_of(value)
+        return None if have.lower() == want.lower() else f"{what} {have}"
+
+
+def refresh_decision(game: Game) -> Decision | None:
+    """Offer the pending decision again, from the state as it is now (after an
+    input such as a fixed hand changed what is legal).  Also what a benchmark
+    times: the full cost of listing the legal options."""
+    spec = game._pending_spec()
+    if spec is None:
+        return game.decision()
+    frame = game.s["stack"][-1]
+    game.s["pending"] = None
+    d = game.offer(spec, frame)
+    return d if d is not None else game.run()
+
+
+# ================================================================ running records
+def replay_script(script: Script, root: Path | None = None, *, opened: Opened | None = None,
+                  step_budget: int | None = None) -> Session:
+    """Play a script from its first line, checking every decision and `expect`;
+    a line that fails raises ScriptError naming it."""
+    if opened is None:
+        if not script.scenario:
+            raise ScriptError(script.path, 0, "the script names no scenario: add a line `scenario NAME`")
+        opened = open_for_record(script.scenario, root, script.path, script.header_line)
+    options = {"step_budget": step_budget} if step_budget else {}
+    events = list(script.events)
+    # Dice before the first decision or check are there before the game
+    # starts (the set-up may roll); hands are set once the set-up has dealt.
+    first = next((i for i, e in enumerate(events) if e.kind in ("decision", "expect")), len(events))
+    session = Session(opened, opened.new_game(script.seed, **options), [], script.path)
+    for e in events[:first]:
+        if e.kind == "dice":
+            session.apply_input(e, started=False)
+    try:
+        session.game.run()
+    except GameError as err:
+        line = events[first].line if first < len(events) else 0
+        raise ScriptError(script.path, line, f"the game stopped with an error before this line: {err}") from None
+    for e in events[:first]:
+        if e.kind != "dice":
+            run_event(session, e, script.path)
+    for e in events[first:]:
+        run_event(session, e, script.path)
+    return session
+
+
+def run_event(session: Session, e: Event, path: str) -> None:
+    try:
+        if e.kind == "decision":
+            if session.game.over:
+                raise ScriptError(path, e.line, f"the game is already over ({_outcome_text(session.game)}); "
+                                                f"'{e.by}: {e.text}' cannot be played")
+            try:
+                session.choose(e.text, by=e.by)
+            except IllegalOption as err:
+                d = session.decision
+                shown = "; legal: " + " | ".join(d.options) if d and len(d.options) <= 12 else ""
+                raise ScriptError(path, e.line, f"{err.message}{shown}") from None
+        elif e.kind in ("dice", "hand"):
+            session.apply_input(e)
+        else:
+            problem = session.check(e)
+            if problem is not None:
+                shown = e.to_line()[len("expect "):]
+                raise ScriptError(path, e.line, f"expected {shown}, found {problem}")
+    except ValueError as err:
+        raise ScriptError(path, e.line, str(err)) from None
+    except GameError as err:
+        raise ScriptError(path, e.line, f"the game stopped with an error: {err}") from None
+
+
+def _outcome_text(game: Game) -> str:
+    o = game.outcome
+    if o is None:
+        return "not over"
+    return f"{o.winner} wins" if o.winner else "a draw"
+
+
+def open_for_record(spec: str, root, path: str, line: int = 0) -> Opened:
+    from ..compiler import UsageError
+
+    try:
+        return open_scenario(spec, root)
+    except UsageError as err:
+        raise ScriptError(path, line, f"{err}") from None
+    except ScenarioError as err:
+        raise ScriptError(path, line, err.message + (":\n" + err.text if err.text else "")) from None
+
+
+def script_text(session: Session, note: str = "") -> str:
+    """A session written as a script that replays it (and checks where it ends)."""
+    lines = ["# pogdsl game record: replay and check it with `pogdsl replay FILE`"]
+    if note:
+        lines.append(f"# {note}")
+    lines += [f"scenario {_quote(session.opened.spec)}", f"seed {session.game.s['seed']}"]
+    lines += [e.to_line() for e in session.events]
+    lines.append(f"expect hash {session.game.state_hash()}")
+    if session.game.over:
+        lines.append(f"expect winner {session.game.outcome.winner or 'draw'}")
+    return "\n".join(lines) + "\n"
+
+
+# ================================================================ saves
+def save_data(session: Session) -> dict:
+    g = session.game
+    return {
+        "format": SAVE_FORMAT,
+        "scenario": session.opened.spec,
+        "scenario_key": session.opened.key,
+        "seed": g.s["seed"],
+        "sources_digest": session.opened.digest,
+        "turn": g.s["turn"],
+        "over": g.over,
+        "decisions": [e.to_json() for e in session.events],
+        "state": g.to_json(),
+        "hash": g.state_hash(),
+    }
+
+
+def save_text(session: Session) -> str:
+    data = save_data(session)
+    body = ",\n".join(f" {json.dumps(k)}: {json.dumps(v, separators=(',', ':'), ensure_ascii=False)}"
+                      for k, v in data.items())
+    return "{\n" + body + "\n}\n"
+
+
+def write_save(session: Session, path: str | Path) -> None:
+    Path(path).write_text(save_text(session), encoding="utf-8")
+
+
+def read_save_data(path: str | Path) -> dict:
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as err:
+        raise BadSave(f"cannot read {path}: {err.strerror or err}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadSave(f"{path} is not a saved game: it is not UTF-8 text") from None
+    if not text.strip():
+        raise BadSave(f"{path} is empty: not a saved game")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        cut = text.lstrip().startswith("{") and not text.rstrip().endswith("}")
+        hint = " (the file looks truncated)" if cut or err.pos >= len(text.rstrip()) - 1 else ""
+        raise BadSave(f"{path} is not a valid saved game: bad JSON at line {err.lineno} column {err.colno}: "
+                      f"{err.msg}{hint}") from None
+    if not isinstance(data, dict) or "format" not in data:
+        raise BadSave(f"{path} is not a pogdsl saved game (no \"format\" field)")
+    if data["format"] != SAVE_FORMAT:
+        raise BadSave(f"{path} has format {data['format']!r}; this pogdsl reads {SAVE_FORMAT!r}")
+    kinds = {"scenario": str, "seed": int, "sources_digest": str, "decisions": list, "state": dict, "hash": str}
+    for key, kind in kinds.items():
+        if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
+            raise BadSave(f"{path} is damaged: the field \"{key}\" is missing or not a {kind.__name__}")
+    return data
+
+
+def _events_from_save(data: dict, path) -> list[Event]:
+    events = []
+    for i, item in enumerate(data["decisions"], 1):
+        ok = isinstance(item, dict)
+        if ok and "option" in item and isinstance(item.get("by"), str) and isinstance(item["option"], str):
+            events.append(Event("decision", 0, item["by"], item["option"]))
+        elif ok and isinstance(item.get("dice"), list) and all(isinstance(v, int) and not isinstance(v, bool)
+                                                               for v in item["dice"]):
+            events.append(Event("dice", 0, values=list(item["dice"])))
+        elif ok and isinstance(item.get("hand"), str) and isinstance(item.get("cards"), list) and all(
+                isinstance(c, str) for c in item["cards"]):
+            events.append(Event("hand", 0, item["hand"], values=list(item["cards"])))
+        else:
+            raise BadSave(f"{path} is damaged: entry {i} of \"decisions\" is not a decision or an input")
+    return events
+
+
+def load_save(path: str | Path, root: Path | None = None, *, opened: Opened | None = None,
+              **options) -> Session:
+    """Read a save, check it against these sources, replay its decisions and
+    check they reach the saved state.  Any problem raises BadSave with a
+    message naming it."""
+    from ..compiler import UsageError
+
+    data = read_save_data(path)
+    if opened is None:
+        try:
+            opened = open_scenario(data["scenario"], root)
+        except UsageError as err:
+            raise BadSave(f"{path} is a game of scenario '{data['scenario']}', which cannot be found here: "
+                          f"{err}") from None
+        except ScenarioError as err:
+            raise BadSave(f"{path} is a game of scenario '{data['scenario']}': {err.message}") from None
+    if data["sources_digest"] != opened.digest:
+        raise BadSave(f"{path} was saved with other rules than these (sources digest "
+                      f"{data['sources_digest'][:12]}, here {opened.digest[:12]}): a game cannot be continued "
+                      "under changed rules")
+    try:
+        state = decode(data["state"], opened.world)
+        saved_hash = state_hash(state)
+    except Exception as err:  # noqa: BLE001 - the state names things this scenario does not have
+        raise BadSave(f"{path} is damaged: its state does not fit scenario '{opened.key}' ({err})") from None
+    if saved_hash != data["hash"]:
+        raise BadSave(f"{path} has been changed since it was saved: its state does not match its hash")
+    events = _events_from_save(data, path)
+    first = next((i for i, e in enumerate(events) if e.kind != "dice"), len(events))
+    session = Session(opened, opened.new_game(data["seed"], **options), [], str(path))
+    try:
+        for e in events[:first]:
+            session.apply_input(e, started=False)
+        session.game.run()
+        for n, e in enumerate(events[first:], first + 1):
+            if e.kind == "decision":
+                if session.game.over:
+                    raise BadSave(f"{path} does not replay: entry {n} ({e.by}: {e.text}) comes after the game "
+                                  "ended")
+                try:
+                    session.choose(e.text, by=e.by)
+                except IllegalOption as err:
+                    raise BadSave(f"{path} does not replay: entry {n} ({e.by}: {e.text}) is not legal here: "
+                                  f"{err.message}") from None
+            else:
+                session.apply_input(e)
+    except ValueError as err:
+        raise BadSave(f"{path} does not replay: {err}") from None
+    except GameError as err:
+        raise BadSave(f"{path} does not replay: the game stopped with an error: {err}") from None
+    if session.game.state_hash() != data["hash"]:
+        raise BadSave(f"{path} has been changed since it was saved: its decisions do not lead to its state")
+    return session  # with the replay's log: the saved one is not covered by the hash
+
+
+def load_any(path: str | Path, root: Path | None = None, **options) -> Session:
+    """A save (JSON) or a script (text), played back and checked."""
+    try:
+        head = Path(path).read_bytes()[:64].lstrip()
+    except OSError as err:
+        raise BadSave(f"cannot read {path}: {err.strerror or err}") from None
+    if head.startswith(b"{") or Path(path).suffix.lower() == ".json":
+        return load_save(path, root, **options)
+    return replay_script(read_script(path), root, step_budget=options.get("step_budget"))

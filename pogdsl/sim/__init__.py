@@ -1,0 +1,222 @@
+"""Batch simulation: many games with random agents.
+
+Game i of a run with seed S plays with the game seed `game_seed(S, i)` and
+random agents seeded from that game seed and their side (the same seeds
+`pogdsl play --seed G --ap random --cp random` uses), so any game of a run,
+failed or not, can be played again on its own.
+
+Games are grouped in batches; a batch is one task for a worker, which builds
+the scenario's world once and keeps it.  The local process pool is the
+default; Ray and Dask run the same tasks on a cluster when asked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import time
+from collections import Counter
+from pathlib import Path
+
+from ..runtime.errors import DeadEnd, GameError, StepBudgetExceeded
+
+DEFAULT_MAX_STEPS = 2_000_000
+DEFAULT_MAX_DECISIONS = 100_000
+BACKENDS = ("local", "ray", "dask")
+EXTRAS = {"ray": ("ray", "ray"), "dask": ("dask.distributed", "dask")}
+
+
+class BackendMissing(Exception):
+    """A --backend whose package is not installed."""
+
+
+def game_seed(seed: int, index: int) -> int:
+    from ..runtime.record import derive_seed
+
+    return derive_seed(seed, "game", index)
+
+
+def play_random(opened, seed: int, *, max_steps: int = DEFAULT_MAX_STEPS,
+                max_decisions: int = DEFAULT_MAX_DECISIONS) -> dict:
+    """One game with random agents, as a plain result (never raises for a
+    problem of the game: it is reported in "error")."""
+    from ..agents import RandomAgent, agent_seed
+
+    world = opened.world
+    agents = {s.key: RandomAgent(agent_seed(seed, s.key)) for s in world.sides}
+    game = opened.new_game(seed, log=False, step_budget=max_steps)
+    result = {"seed": seed, "winner": None, "reason": None, "decisions": 0, "turn": None, "hash": None,
+              "error": None, "kind": None}
+    try:
+        d = game.run()
+        n = 0
+        while d is not None:
+            if n >= max_decisions:
+                raise _TooLong(f"more than {max_decisions} decisions and the game is not over")
+            agent = agents.get(d.by)
+            if agent is None:
+                raise GameError(f"a decision for '{d.by}', which is not a side")
+            d = game.choose(agent.pick(d.options) + 1)
+            n += 1
+        outcome = game.outcome
+        result.update(winner=outcome.winner, reason=outcome.reason)
+    except _TooLong as err:
+        result.update(error=str(err), kind="too_long")
+    except DeadEnd as err:
+        result.update(error=str(err), kind="dead_end")
+    except StepBudgetExceeded as err:
+        result.update(error=str(err), kind="step_budget")
+    except GameError as err:
+        result.update(error=str(err), kind="game_error")
+    except RecursionError:
+        result.update(error="the game nested procedures too deeply", kind="internal")
+    except Exception as err:  # noqa: BLE001 - a bug of the interpreter: report it with its seed, go on
+        result.update(error=f"internal error: {type(err).__name__}: {err}", kind="internal")
+    result["decisions"] = game.s["decisions"]
+    result["turn"] = game.s["turn"]
+    result["hash"] = game.state_hash()
+    return result
+
+
+class _TooLong(Exception):
+    pass
+
+
+def run_batch(task: tuple) -> list[dict]:
+    """A worker's task: (scenario, root, base seed, game numbers, max steps,
+    max decisions) → one result per game."""
+    from ..runtime.record import open_scenario
+
+    spec, root, base, indices, max_steps, max_decisions = task
+    opened = open_scenario(spec, Path(root) if root else None)
+    out = []
+    for i in indices:
+        r = play_random(opened, game_seed(base, i), max_steps=max_steps, max_decisions=max_decisions)
+        r["game"] = i
+        out.append(r)
+    return out
+
+
+def batches(games: int, workers: int) -> list[list[int]]:
+    size = max(1, min(64, math.ceil(games / max(1, workers * 4))))
+    return [list(range(i, min(games, i + size))) for i in range(0, games, size)]
+
+
+def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, workers: int | None = None,
+             max_steps: int = DEFAULT_MAX_STEPS, max_decisions: int = DEFAULT_MAX_DECISIONS,
+             backend: str = "local", progress=None) -> dict:
+    """Run `games` random games and summarise them.  `progress(n)` is called
+    with the number of games each finished batch held."""
+    from ..runtime.record import open_scenario
+
+    opened = open_scenario(spec, root)  # compile once here: errors are reported before any work
+    workers = workers or os.cpu_count() or 1
+    root_text = str(Path(root).resolve()) if root is not None else None
+    tasks = [(spec, root_text, seed, b, max_steps, max_decisions) for b in batches(games, workers)]
+    start = time.perf_counter()
+    results: list[dict] = []
+
+    def take(batch):
+        results.extend(batch)
+        if progress:
+            progress(len(batch))
+
+    if backend == "ray":
+        for batch in _run_ray(tasks):
+            take(batch)
+    elif backend == "dask":
+        for batch in _run_dask(tasks):
+            take(batch)
+    elif workers <= 1 or len(tasks) <= 1:
+        for t in tasks:
+            take(run_batch(t))
+    else:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
+            futures = [pool.submit(run_batch, t) for t in tasks]
+            for f in as_completed(futures):
+                take(f.result())
+    seconds = time.perf_counter() - start
+    results.sort(key=lambda r: r["game"])
+    return summarise(opened, spec, seed, results, seconds)
+
+
+def summarise(opened, spec: str, seed: int, results: list[dict], seconds: float) -> dict:
+    sides = [s.key for s in opened.world.sides]
+    wins = Counter()
+    reasons = Counter()
+    finished = [r for r in results if r["error"] is None]
+    for r in finished:
+        wins[r["winner"] or "draw"] += 1
+        reasons[r["reason"] or ""] += 1
+    decisions = sum(r["decisions"] for r in results)
+    digest = hashlib.sha256("".join(r["hash"] for r in results).encode()).hexdigest()
+    n = len(finished)
+    return {
+        "scenario": spec,
+        "seed": seed,
+        "games": len(results),
+        "finished": n,
+        "failed": len(results) - n,
+        "decisions": decisions,
+        "seconds": round(seconds, 3),
+        "decisions_per_second": round(decisions / seconds, 1) if seconds > 0 else None,
+        "results": {**{s: wins.get(s, 0) for s in sides}, "draw": wins.get("draw", 0),
+                    **{k: v for k, v in wins.items() if k not in sides and k != "draw"}},
+        "win_rates": {k: round(v / n, 4) for k, v in
+                      {**{s: wins.get(s, 0) for s in sides}, "draw": wins.get("draw", 0)}.items()} if n else {},
+        "reasons": dict(sorted(reasons.items())),
+        "mean_decisions": round(sum(r["decisions"] for r in finished) / n, 2) if n else None,
+        "mean_turns": round(sum(r["turn"] for r in finished) / n, 2) if n else None,
+        "digest": digest,
+        "failures": [{"game": r["game"], "seed": r["seed"], "kind": r["kind"], "error": r["error"]}
+                     for r in results if r["error"] is not None],
+    }
+
+
+TIMING_FIELDS = ("seconds", "decisions_per_second")
+
+
+# ----------------------------------------------------------------- clusters
+def require_backend(backend: str) -> None:
+    if backend not in EXTRAS:
+        return
+    module, extra = EXTRAS[backend]
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        raise BackendMissing(f"--backend {backend} needs the '{module.split('.')[0]}' package, which is not "
+                             f"installed: pip install 'pogdsl[{extra}]'")
+
+
+def _run_ray(tasks):
+    """Tasks on a Ray cluster: the one in $RAY_ADDRESS, else a local one.
+    The scenario (and --root) must be readable at the same path on every node."""
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(address=os.environ.get("RAY_ADDRESS"), log_to_driver=False)
+    remote = ray.remote(run_batch)
+    pending = [remote.remote(t) for t in tasks]
+    while pending:
+        done, pending = ray.wait(pending, num_returns=1)
+        for ref in done:
+            yield ray.get(ref)
+
+
+def _run_dask(tasks):
+    """Tasks on a Dask cluster: the scheduler in $DASK_SCHEDULER_ADDRESS, else
+    a local one.  The scenario must be readable at the same path on every worker."""
+    from dask.distributed import Client, as_completed
+
+    address = os.environ.get("DASK_SCHEDULER_ADDRESS")
+    with (Client(address) if address else Client(processes=True)) as client:
+        futures = client.map(run_batch, tasks, pure=False)
+        for f in as_completed(futures):
+            yield f.result()
