@@ -57,7 +57,9 @@ def value_of(g, name: str, args: tuple):
             pass
         except TypeError:  # an unhashable argument (a list): no memo
             memo = None
-    deps = g.w.value_deps.get(name) if g.cache_values else None
+    # While a trace is kept every value is worked out afresh, so the trace
+    # shows every modifier that applies at each decision.
+    deps = g.w.value_deps.get(name) if g.cache_values and g.trace is None else None
     if deps is not None and _hashable(args):
         ver = g.ver
         stamp = tuple([ver.get(a, 0) for a in deps])

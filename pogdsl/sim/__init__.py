@@ -57,7 +57,7 @@ def play_random(opened, seed: int, *, max_steps: int = DEFAULT_MAX_STEPS,
             agent = agents.get(d.by)
             if agent is None:
                 raise GameError(f"a decision for '{d.by}', which is not a side")
-            d = game.choose(agent.pick(d.options) + 1)
+            d = game.choose(agent.pick(d.options, d.weights) + 1)
             n += 1
         outcome = game.outcome
         result.update(winner=outcome.winner, reason=outcome.reason)
