@@ -48,11 +48,18 @@ def read_scoped(g, name: str, key) -> object:
 
 def value_of(g, name: str, args: tuple):
     """A declared value: its base expression, then its modifiers (`:=` first,
-    in source order, then every `+=` / `-=` whose condition holds)."""
+    in source order, then every `+=` / `-=` whose condition holds).
+
+    Values that do real work are remembered: for the rest of an offer of
+    options (`memo`), and across decisions while nothing they read has been
+    written (`vcache`, see deps.py).  A one-line value is simply recomputed."""
+    if name not in g.w.value_costly:
+        return _value_of(g, name, args)
     memo = g.memo
+    key = (name, args)
     if memo is not None:
         try:
-            return memo[(name, args)]
+            return memo[key]
         except KeyError:
             pass
         except TypeError:  # an unhashable argument (a list): no memo
@@ -63,7 +70,6 @@ def value_of(g, name: str, args: tuple):
     if deps is not None and _hashable(args):
         ver = g.ver
         stamp = tuple([ver.get(a, 0) for a in deps])
-        key = (name, args)
         hit = g.vcache.get(key)
         if hit is not None and hit[0] == stamp:
             result = hit[1]
@@ -73,7 +79,7 @@ def value_of(g, name: str, args: tuple):
     else:
         result = _value_of(g, name, args)
     if memo is not None:
-        memo[(name, args)] = result
+        memo[key] = result
     return result
 
 

@@ -35,11 +35,40 @@ DYNAMIC_ATTRIBUTES = {
 CONSTANT_AREAS = {"units": {BOARD}, "turn": {TURN}}
 
 
+# Built-ins that walk many things: a value calling one is worth caching.
+COSTLY_FUNCTIONS = {"units_of", "units_in", "units_at", "adjacent", "adjacent_for", "distance", "reach_along",
+                    "adjacent_open", "solid_adjacent", "cards_in", "distinct", "subsets", "pool", "available"}
+
+
 class Dependencies:
     def __init__(self, world):
         self.w = world
         self.areas: dict[str, frozenset] = {}
         self._visiting: set[str] = set()
+        self._costly: dict[str, bool] = {}
+
+    def costly(self, name: str) -> bool:
+        """Whether a value does enough work (loops, searches, or calls to such
+        values) that remembering its result beats working it out again.  A
+        one-line test is cheaper to recompute than to look up."""
+        if name in self._costly:
+            return self._costly[name]
+        self._costly[name] = False  # recursion: assume cheap while looking
+        decl = self.w.program.decls["value"][name]
+        found = bool(self.w.modifiers.get(name))
+        for node in A.walk_exprs(decl.expr):
+            if isinstance(node, (A.ListComp, A.Aggregate, A.Reach)):
+                found = True
+            elif isinstance(node, A.Call):
+                fn = node.func.text
+                if fn in COSTLY_FUNCTIONS or (fn in self.w.values and self.costly(fn)):
+                    found = True
+            elif isinstance(node, A.Ref) and node.name.text in self.w.values and node.name.text != name:
+                found = found or self.costly(node.name.text)
+            if found:
+                break
+        self._costly[name] = found
+        return found
 
     def of_value(self, name: str) -> frozenset:
         if name in self.areas:

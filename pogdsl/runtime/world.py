@@ -89,7 +89,8 @@ class World:
     eliminated_box: dict[str, int] = field(factory=dict)  # side key → location id
     options: dict[str, bool] = field(factory=dict)
     state_start: dict[str, object] = field(factory=dict)
-    value_deps: dict[str, tuple | None] = field(factory=dict)  # None: never cached
+    value_deps: dict[str, tuple | None] = field(factory=dict)  # None: never cached across decisions
+    value_costly: set = field(factory=set)  # values worth remembering at all
 
     # ------------------------------------------------------------ lookups
     def entity(self, kind: str, key: str, index: int | None = None) -> Entity:
@@ -224,7 +225,10 @@ def _value_dependencies(w: World) -> None:
     deps = Dependencies(w)
     for name in w.values:
         areas = deps.of_value(name)
-        w.value_deps[name] = None if UNCACHEABLE in areas else tuple(sorted(areas))
+        costly = deps.costly(name)
+        if costly:
+            w.value_costly.add(name)
+        w.value_deps[name] = tuple(sorted(areas)) if costly and UNCACHEABLE not in areas else None
 
 
 class _Probe:
