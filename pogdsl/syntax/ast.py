@@ -14,7 +14,7 @@ import attrs
 from attrs import define, field
 
 
-@define(frozen=True, slots=True)
+@define(frozen=True, slots=False)
 class Span:
     file: str
     line: int
@@ -34,13 +34,13 @@ class Span:
 NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
 
 
-@define(frozen=True, slots=True)
+@define(frozen=True, slots=False)
 class Citation:
     number: str
     span: Span
 
 
-@define(frozen=True, slots=True)
+@define(frozen=True, slots=False)
 class Name:
     """A reference to a named thing, kept with where it was written."""
 
@@ -55,48 +55,48 @@ class Name:
 # Expressions
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Expr:
     span: Span
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class IntLit(Expr):
     value: int
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class TextLit(Expr):
     value: str
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class BoolLit(Expr):
     value: bool
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class NoneLit(Expr):
     pass
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Ref(Expr):
     name: Name
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class ListLit(Expr):
     items: list[Expr]
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class RangeLit(Expr):
     low: int
     high: int
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class ListComp(Expr):
     item: Expr
     var: Name
@@ -104,25 +104,25 @@ class ListComp(Expr):
     where: Expr | None
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Attr(Expr):
     obj: Expr
     attr: Name
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Index(Expr):
     obj: Expr
     args: list[Expr]
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Call(Expr):
     func: Name
     args: list[Expr]
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Aggregate(Expr):
     """`sum(u.cf for u in units where ...)`, and likewise any/all/count/min/max."""
 
@@ -133,7 +133,7 @@ class Aggregate(Expr):
     where: Expr | None
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class AggregateCall(Expr):
     """`count(xs)`, `max(a, b)`: an aggregator applied to plain arguments."""
 
@@ -141,7 +141,7 @@ class AggregateCall(Expr):
     args: list[Expr]
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Reach(Expr):
     """`reach(t from sources where cond)`: every space reachable from the
     sources by lines, entering only spaces where cond holds (t bound to the
@@ -152,7 +152,7 @@ class Reach(Expr):
     where: Expr | None
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class CondExpr(Expr):
     """`if c then a else b`."""
 
@@ -161,38 +161,38 @@ class CondExpr(Expr):
     otherwise: Expr
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Not(Expr):
     operand: Expr
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Neg(Expr):
     operand: Expr
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class BinOp(Expr):
     op: str
     left: Expr
     right: Expr
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Compare(Expr):
     op: str
     left: Expr
     right: Expr
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Member(Expr):
     item: Expr
     container: Expr
     negated: bool
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class BoolOp(Expr):
     op: str  # "and" | "or"
     operands: list[Expr]
@@ -202,31 +202,31 @@ class BoolOp(Expr):
 # Statements
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Stmt:
     span: Span
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Block:
     span: Span
     note: str | None
     body: list[Stmt]
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Let(Stmt):
     var: Name
     value: Expr
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class If(Stmt):
     branches: list[tuple[Expr, Block]]
     otherwise: Block | None
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class For(Stmt):
     var: Name
     source: Expr
@@ -234,26 +234,26 @@ class For(Stmt):
     body: Block
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Repeat(Stmt):
     count: Expr
     var: Name | None
     body: Block
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class While(Stmt):
     cond: Expr
     body: Block
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Binding:
     var: Name
     source: Expr
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Choose(Stmt):
     choice: Name
     vars: list[Name]
@@ -264,19 +264,19 @@ class Choose(Stmt):
     optional_label: str | None
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Roll(Stmt):
     var: Name
     cites: list[Citation]
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class CallStmt(Stmt):
     proc: Name
     args: list[Expr]
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Effect(Stmt):
     verb: str
     obj: Expr | None
@@ -290,14 +290,14 @@ class Effect(Stmt):
         return None
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Segment(Stmt):
     name: Name
     cites: list[Citation]
     body: Block
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Return(Stmt):
     pass
 
@@ -306,7 +306,7 @@ class Return(Stmt):
 # Declarations
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Decl:
     """A named top-level definition.  `kind` is its namespace ("space", "card" …)."""
 
@@ -325,13 +325,13 @@ class Decl:
         return self.name.text
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class SideDecl(Decl):
     title: str | None = None
     kind: str = "side"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class NationDecl(Decl):
     title: str | None = None
     side: Name | None = None
@@ -340,19 +340,19 @@ class NationDecl(Decl):
     kind: str = "nation"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class MapDecl(Decl):
     title: str | None = None
     kind: str = "map"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class EnumDecl(Decl):
     members: list[Name] = field(factory=list)
     kind: str = "enum"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class SpaceDecl(Decl):
     terrain: Name | None = None
     nation: Name | None = None
@@ -368,7 +368,7 @@ class SpaceDecl(Decl):
     kind: str = "space"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Connection:
     span: Span
     a: Name
@@ -378,14 +378,14 @@ class Connection:
     cites: list[Citation]
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class BoxDecl(Decl):
     title: str | None = None
     per: Name | None = None
     kind: str = "box"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class UnitDecl(Decl):
     unit_type: Name | None = None
     nation: Name | None = None
@@ -398,7 +398,7 @@ class UnitDecl(Decl):
     kind: str = "unit"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class TableKey:
     span: Span
     kind: str  # "int" | "range" | "at_least" | "name"
@@ -416,28 +416,28 @@ class TableKey:
         return self.name.text if self.name else "?"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class TableRow:
     span: Span
     key: TableKey
     cells: list[Any]  # int | Name
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class TableDecl(Decl):
     columns: list[TableKey] = field(factory=list)
     rows: list[TableRow] = field(factory=list)
     kind: str = "table"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Param:
     name: Name
     type: Name | None
     is_list: bool = False
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class StateDecl(Decl):
     state_kind: str = "flag"  # track | counter | flag | marker | var
     scope: Name | None = None
@@ -448,14 +448,14 @@ class StateDecl(Decl):
     kind: str = "state"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class ValueDecl(Decl):
     params: list[Param] = field(factory=list)
     expr: Expr | None = None
     kind: str = "value"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class ChoiceDecl(Decl):
     params: list[Param] = field(factory=list)
     template: str = ""
@@ -465,32 +465,32 @@ class ChoiceDecl(Decl):
     kind: str = "choice"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class SignalDecl(Decl):
     params: list[Param] = field(factory=list)
     kind: str = "signal"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class ProcedureDecl(Decl):
     params: list[Param] = field(factory=list)
     body: Block | None = None
     kind: str = "procedure"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class PhaseDecl(Decl):
     body: Block | None = None
     kind: str = "phase"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class SequenceDecl(Decl):
     phases: list[Name] = field(factory=list)
     kind: str = "sequence"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Forbid:
     span: Span
     choice: Name
@@ -499,14 +499,14 @@ class Forbid:
     unless: Expr | None
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class RestrictionDecl(Decl):
     forbids: list[Forbid] = field(factory=list)
     owner: str | None = None  # the card that carries it, if any
     kind: str = "restriction"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Contribution:
     span: Span
     value: Name
@@ -516,14 +516,14 @@ class Contribution:
     when: Expr | None
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class ModifierDecl(Decl):
     contributions: list[Contribution] = field(factory=list)
     owner: str | None = None
     kind: str = "modifier"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class TriggerDecl(Decl):
     event: Name | None = None
     vars: list[Name] = field(factory=list)
@@ -533,7 +533,7 @@ class TriggerDecl(Decl):
     kind: str = "trigger"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class CardDecl(Decl):
     side: Name | None = None
     number: int = 0
@@ -559,7 +559,7 @@ class CardDecl(Decl):
         return f"{side} {self.number}"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class ScenarioOption:
     span: Span
     name: Name
@@ -568,7 +568,7 @@ class ScenarioOption:
     cites: list[Citation]
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Override:
     """`replace DECL`, `add DECL`, `remove KIND NAME`, `remove cites N` in a scenario."""
 
@@ -581,7 +581,7 @@ class Override:
     rule: Citation | None = None
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class ScenarioDecl(Decl):
     title: str | None = None
     extends: Name | None = None
@@ -595,7 +595,7 @@ class ScenarioDecl(Decl):
     kind: str = "scenario"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class RuleEntry:
     span: Span
     number: str
@@ -603,14 +603,14 @@ class RuleEntry:
     not_applicable: str | None
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class RulebookDecl(Decl):
     title: str | None = None
     entries: list[RuleEntry] = field(factory=list)
     kind: str = "rulebook"
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class SpacesBlock:
     """Kept only so the formatter can print spaces grouped as written."""
 
@@ -618,7 +618,7 @@ class SpacesBlock:
     spaces: list[SpaceDecl]
 
 
-@define(slots=True, eq=False)
+@define(slots=False, eq=False)
 class Module:
     """One parsed file: its declarations and connections in source order."""
 
