@@ -118,6 +118,39 @@ class Position:
         if answers:
             raise AssertionError(f"answers left over: {answers}")
 
+    # ---------------------------------------------------------- cards
+    def card(self, side: str, number: int) -> Entity:
+        """A card by side and number (names are not unique: both sides have an
+        Entrench, a Withdrawal, a Severe Weather...)."""
+        for c in self.w.cards:
+            if c.data.side.text == side and c.data.number == number:
+                return c
+        raise KeyError(f"no card {side} {number}")
+
+    def _card(self, card) -> Entity:
+        return card if isinstance(card, Entity) else self.entity("card", card)
+
+    def play_event(self, side: str, card, answers=(), dice=()) -> None:
+        """Play a card as an event the way an action round does (9.5.1):
+        `play_as_event` adds its war status, runs its event, then removes or
+        discards it.  `card` is a name or an entity from `card()`."""
+        self.run("play_as_event", side, self._card(card), answers=answers, dice=dice)
+
+    def event_forbidden_by(self, side: str, card) -> list[str]:
+        """The restrictions that would refuse playing the card as its side's
+        event action now (empty: it may be played)."""
+        c = self._card(card)
+        values = (self.w.by_kind["side"][side], self._value("event"), c)
+        self.game.invalidate()
+        return [d.key for d in self.game._forbidden("take_action", values)]
+
+    def may_play_event(self, side: str, card) -> bool:
+        return not self.event_forbidden_by(side, card)
+
+    def pile(self, kind: str, side: str) -> list[str]:
+        """The names of the cards in a pile: hand, draw, discard, removed, in_play."""
+        return [self.w.cards[i].data.name.text for i in self.s["piles"][f"{kind}:{side}"]]
+
     # ---------------------------------------------------------- looking
     def units_at(self, where: str) -> list[str]:
         return sorted(self.w.units[i].key for i in self.s["occ"][self._location(where)])
