@@ -372,11 +372,14 @@ def test_rules_unknown_scenario_is_usage():
     assert proc.stdout == ""
 
 
-@pytest.mark.parametrize("case, status", [("cyclic_extends", 1), ("binary", 2), ("empty", 2)])
+@pytest.mark.parametrize("case, status", [("cyclic_extends", 1), ("binary", 1), ("empty", 2)])
 def test_rules_bad_files(case, status):
+    """Sources with errors show them (exit 1); a file declaring nothing is a usage error (exit 2)."""
     proc = run("rules", f"cases/{case}.pog", "--json")
     assert proc.returncode == status
     assert proc.stdout == ""
+    if case == "binary":
+        assert "E0001" in proc.stderr
 
 
 def test_rules_locations_are_listed_once():
