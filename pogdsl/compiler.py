@@ -11,23 +11,13 @@ from pathlib import Path
 from attrs import define, field
 
 from .diagnostics import Reporter, Sources
+from .errors import SourceErrors, UsageError
+from .project import expand, find_root, library_files
 from .semantics.checker import check
-from .semantics.loader import Loaded, expand, find_root, library_files, load
+from .semantics.loader import Loaded, load
 from .semantics.model import Program, build_program
 from .semantics.variants import effective_program
 from .syntax import ast as A
-
-
-class UsageError(Exception):
-    """A problem with how a command was called (exit status 2), not with a source."""
-
-
-class SourceErrors(Exception):
-    """The sources a command needs have errors (exit status 1): show them."""
-
-    def __init__(self, comp: "Compilation"):
-        super().__init__("the sources have errors")
-        self.comp = comp
 
 
 @define

@@ -394,3 +394,69 @@ def test_check_text_with_odd_escapes(tmp_path):
     path.write_text('side xx "bad \\x \\N{nope} Li\u00e8ge" cites 1.0\n', encoding="utf-8")
     proc = run("check", str(path))
     assert proc.returncode == 0, proc.stderr
+
+
+# ------------------------------------------------------------------ the result cache of `check`
+
+def _project_copy(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    shutil.copytree(PROJECT, root)
+    return root
+
+
+def test_check_replays_an_unchanged_result(tmp_path):
+    root = _project_copy(tmp_path)
+    cache = tmp_path / "cache"
+    env_args = ["--root", str(root)]
+    first = run_with_cache(cache, "check", *env_args)
+    assert list((cache / "check").glob("*.json")), "the result was not kept"
+    # Poison the parse step: a replayed result must not parse anything.
+    second = run_with_cache(cache, "check", *env_args, extra_env={"POGDSL_FAIL_IF_PARSING": "1"})
+    assert (second.returncode, second.stdout, second.stderr) == (first.returncode, first.stdout, first.stderr)
+
+
+def test_check_result_follows_the_sources(tmp_path):
+    root = _project_copy(tmp_path)
+    cache = tmp_path / "cache"
+    clean = run_with_cache(cache, "check", "--root", str(root))
+    assert clean.returncode == 0
+    card = next(root.rglob("*.pog"))
+    card.write_text(card.read_text(encoding="utf-8") + "\nflag broken cites\n", encoding="utf-8")
+    broken = run_with_cache(cache, "check", "--root", str(root))
+    assert broken.returncode == 1 and "E0101" in broken.stderr
+    # Options are part of the key too.
+    as_json = run_with_cache(cache, "check", "--json", "--root", str(root))
+    assert json.loads(as_json.stdout)["errors"] >= 1
+
+
+def test_check_no_cache_runs_the_check(tmp_path):
+    root = _project_copy(tmp_path)
+    cache = tmp_path / "cache"
+    run_with_cache(cache, "check", "--root", str(root))
+    poisoned = run_with_cache(cache, "check", "--no-cache", "--root", str(root),
+                              extra_env={"POGDSL_FAIL_IF_PARSING": "1"}, allow_failure=True)
+    assert poisoned.returncode != 0  # it really parsed (and the poison stopped it)
+
+
+def run_with_cache(cache: Path, *args: str, extra_env: dict | None = None, allow_failure: bool = False):
+    argv = [sys.executable, "-c", _POISONED_CLI] + list(args)
+    env = dict(os.environ, POGDSL_CACHE_DIR=str(cache), **(extra_env or {}))
+    env.pop("POGDSL_HOME", None)
+    proc = subprocess.run(argv, cwd=DIAG, env=env, capture_output=True, text=True, timeout=120, check=False)
+    if not allow_failure:
+        assert "Traceback" not in proc.stderr, proc.stderr
+    return proc
+
+
+# The CLI, except that with POGDSL_FAIL_IF_PARSING set, parsing a file raises:
+# how the tests see that a replayed result did no work.
+_POISONED_CLI = """
+import os, sys
+if os.environ.get("POGDSL_FAIL_IF_PARSING"):
+    import pogdsl.syntax.parser as P
+    def refuse(*args, **kwargs):
+        raise SystemExit("parsed although the result was cached")
+    P.ParseCache.parse_many = refuse
+from pogdsl.cli import main
+sys.exit(main(sys.argv[1:]))
+"""

@@ -11,7 +11,6 @@ import argparse
 import sys
 
 from .. import __version__
-
 from . import check, graph, play, replay, rules, show, simulate
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, print_diagnostics
 
@@ -47,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
-    from ..compiler import SourceErrors, UsageError
+    from ..errors import SourceErrors, UsageError
 
     try:
         return args.func(args)

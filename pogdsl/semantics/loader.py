@@ -8,68 +8,16 @@ missing, binary or undecodable file becomes a diagnostic.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from attrs import define, field
 
 from ..diagnostics import Reporter, Sources
+from ..project import LIBRARY_DIRS, display_path, expand, find_root, library_files
 from ..syntax import ast as A
 from ..syntax.parser import ParseCache
 
-LIBRARY_DIRS = ("rules", "cards", "scenarios")
-
-
-def _looks_like_root(path: Path) -> bool:
-    return (path / "rules").is_dir() and (path / "scenarios").is_dir()
-
-
-def find_root(start: Path | None = None) -> Path:
-    """The project root: $POGDSL_HOME, else the nearest folder up from the
-    current one holding rules/ and scenarios/, else the checkout this package
-    was installed from."""
-    env = os.environ.get("POGDSL_HOME")
-    if env:
-        return Path(env).resolve()
-    here = (start or Path.cwd()).resolve()
-    for candidate in (here, *here.parents):
-        if _looks_like_root(candidate):
-            return candidate
-    return Path(__file__).resolve().parents[2]
-
-
-def display_path(path: Path, cwd: Path | None = None) -> str:
-    """A path as users should see it: relative to the current folder if inside it."""
-    cwd = cwd or Path.cwd().resolve()
-    absolute = path if path.is_absolute() else cwd / path
-    try:
-        return str(Path(os.path.normpath(absolute)).relative_to(cwd))
-    except ValueError:
-        return str(path)
-
-
-def library_files(root: Path) -> list[Path]:
-    files: list[Path] = []
-    for sub in LIBRARY_DIRS:
-        folder = root / sub
-        if folder.is_dir():
-            files.extend(sorted(folder.rglob("*.pog")))
-    return files
-
-
-def expand(paths: list[Path]) -> tuple[list[Path], list[Path]]:
-    """Files named or found under folders; and the paths that do not exist."""
-    found: list[Path] = []
-    missing: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            found.extend(sorted(p.rglob("*.pog")))
-        elif p.exists():
-            found.append(p)
-        else:
-            missing.append(p)
-    return found, missing
-
+__all__ = ["LIBRARY_DIRS", "Loaded", "display_path", "expand", "find_root", "library_files", "load"]
 
 @define
 class Loaded:
@@ -105,6 +53,7 @@ def load(paths: list[Path], loaded: Loaded | None = None) -> Loaded:
     seen = set(loaded.files)
     cwd = Path.cwd().resolve()
     cache = ParseCache()
+    to_parse: list[tuple[str, str]] = []
     for path in paths:
         shown = display_path(path, cwd)
         if shown in seen:
@@ -118,7 +67,8 @@ def load(paths: list[Path], loaded: Loaded | None = None) -> Loaded:
         if not text.strip():
             loaded.reporter.warning("W0704", "the file is empty", A.Span(shown, 0, 0, 0, 0))
             continue
-        module, diags = cache.parse(text, shown)
+        to_parse.append((text, shown))
+    for module, diags in cache.parse_many(to_parse):
         loaded.reporter.extend(diags)
         loaded.modules.append(module)
     cache.save()

@@ -14,6 +14,20 @@ import attrs
 from attrs import define, field
 
 
+def _repr(self) -> str:
+    fields = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in attrs.fields(type(self)))
+    return f"{type(self).__name__}({fields})"
+
+
+def node(cls):
+    """An AST node class: an attrs class compared by identity.  Its repr is one
+    shared function instead of one generated per class, which halves the cost
+    of creating the seventy-odd classes on every start."""
+    cls = define(cls, slots=False, eq=False, repr=False)
+    cls.__repr__ = _repr
+    return cls
+
+
 @define(frozen=True, slots=False)
 class Span:
     file: str
@@ -55,48 +69,48 @@ class Name:
 # Expressions
 
 
-@define(slots=False, eq=False)
+@node
 class Expr:
     span: Span
 
 
-@define(slots=False, eq=False)
+@node
 class IntLit(Expr):
     value: int
 
 
-@define(slots=False, eq=False)
+@node
 class TextLit(Expr):
     value: str
 
 
-@define(slots=False, eq=False)
+@node
 class BoolLit(Expr):
     value: bool
 
 
-@define(slots=False, eq=False)
+@node
 class NoneLit(Expr):
     pass
 
 
-@define(slots=False, eq=False)
+@node
 class Ref(Expr):
     name: Name
 
 
-@define(slots=False, eq=False)
+@node
 class ListLit(Expr):
     items: list[Expr]
 
 
-@define(slots=False, eq=False)
+@node
 class RangeLit(Expr):
     low: int
     high: int
 
 
-@define(slots=False, eq=False)
+@node
 class ListComp(Expr):
     item: Expr
     var: Name
@@ -104,25 +118,25 @@ class ListComp(Expr):
     where: Expr | None
 
 
-@define(slots=False, eq=False)
+@node
 class Attr(Expr):
     obj: Expr
     attr: Name
 
 
-@define(slots=False, eq=False)
+@node
 class Index(Expr):
     obj: Expr
     args: list[Expr]
 
 
-@define(slots=False, eq=False)
+@node
 class Call(Expr):
     func: Name
     args: list[Expr]
 
 
-@define(slots=False, eq=False)
+@node
 class Aggregate(Expr):
     """`sum(u.cf for u in units where ...)`, and likewise any/all/count/min/max."""
 
@@ -133,7 +147,7 @@ class Aggregate(Expr):
     where: Expr | None
 
 
-@define(slots=False, eq=False)
+@node
 class AggregateCall(Expr):
     """`count(xs)`, `max(a, b)`: an aggregator applied to plain arguments."""
 
@@ -141,7 +155,7 @@ class AggregateCall(Expr):
     args: list[Expr]
 
 
-@define(slots=False, eq=False)
+@node
 class Reach(Expr):
     """`reach(t from sources where cond)`: every space reachable from the
     sources by lines, entering only spaces where cond holds (t bound to the
@@ -152,7 +166,7 @@ class Reach(Expr):
     where: Expr | None
 
 
-@define(slots=False, eq=False)
+@node
 class CondExpr(Expr):
     """`if c then a else b`."""
 
@@ -161,38 +175,38 @@ class CondExpr(Expr):
     otherwise: Expr
 
 
-@define(slots=False, eq=False)
+@node
 class Not(Expr):
     operand: Expr
 
 
-@define(slots=False, eq=False)
+@node
 class Neg(Expr):
     operand: Expr
 
 
-@define(slots=False, eq=False)
+@node
 class BinOp(Expr):
     op: str
     left: Expr
     right: Expr
 
 
-@define(slots=False, eq=False)
+@node
 class Compare(Expr):
     op: str
     left: Expr
     right: Expr
 
 
-@define(slots=False, eq=False)
+@node
 class Member(Expr):
     item: Expr
     container: Expr
     negated: bool
 
 
-@define(slots=False, eq=False)
+@node
 class BoolOp(Expr):
     op: str  # "and" | "or"
     operands: list[Expr]
@@ -202,31 +216,31 @@ class BoolOp(Expr):
 # Statements
 
 
-@define(slots=False, eq=False)
+@node
 class Stmt:
     span: Span
 
 
-@define(slots=False, eq=False)
+@node
 class Block:
     span: Span
     note: str | None
     body: list[Stmt]
 
 
-@define(slots=False, eq=False)
+@node
 class Let(Stmt):
     var: Name
     value: Expr
 
 
-@define(slots=False, eq=False)
+@node
 class If(Stmt):
     branches: list[tuple[Expr, Block]]
     otherwise: Block | None
 
 
-@define(slots=False, eq=False)
+@node
 class For(Stmt):
     var: Name
     source: Expr
@@ -234,26 +248,26 @@ class For(Stmt):
     body: Block
 
 
-@define(slots=False, eq=False)
+@node
 class Repeat(Stmt):
     count: Expr
     var: Name | None
     body: Block
 
 
-@define(slots=False, eq=False)
+@node
 class While(Stmt):
     cond: Expr
     body: Block
 
 
-@define(slots=False, eq=False)
+@node
 class Binding:
     var: Name
     source: Expr
 
 
-@define(slots=False, eq=False)
+@node
 class Choose(Stmt):
     choice: Name
     vars: list[Name]
@@ -264,19 +278,19 @@ class Choose(Stmt):
     optional_label: str | None
 
 
-@define(slots=False, eq=False)
+@node
 class Roll(Stmt):
     var: Name
     cites: list[Citation]
 
 
-@define(slots=False, eq=False)
+@node
 class CallStmt(Stmt):
     proc: Name
     args: list[Expr]
 
 
-@define(slots=False, eq=False)
+@node
 class Effect(Stmt):
     verb: str
     obj: Expr | None
@@ -290,14 +304,14 @@ class Effect(Stmt):
         return None
 
 
-@define(slots=False, eq=False)
+@node
 class Segment(Stmt):
     name: Name
     cites: list[Citation]
     body: Block
 
 
-@define(slots=False, eq=False)
+@node
 class Return(Stmt):
     pass
 
@@ -306,7 +320,7 @@ class Return(Stmt):
 # Declarations
 
 
-@define(slots=False, eq=False)
+@node
 class Decl:
     """A named top-level definition.  `kind` is its namespace ("space", "card" …)."""
 
@@ -325,13 +339,13 @@ class Decl:
         return self.name.text
 
 
-@define(slots=False, eq=False)
+@node
 class SideDecl(Decl):
     title: str | None = None
     kind: str = "side"
 
 
-@define(slots=False, eq=False)
+@node
 class NationDecl(Decl):
     title: str | None = None
     side: Name | None = None
@@ -340,19 +354,19 @@ class NationDecl(Decl):
     kind: str = "nation"
 
 
-@define(slots=False, eq=False)
+@node
 class MapDecl(Decl):
     title: str | None = None
     kind: str = "map"
 
 
-@define(slots=False, eq=False)
+@node
 class EnumDecl(Decl):
     members: list[Name] = field(factory=list)
     kind: str = "enum"
 
 
-@define(slots=False, eq=False)
+@node
 class SpaceDecl(Decl):
     terrain: Name | None = None
     nation: Name | None = None
@@ -368,7 +382,7 @@ class SpaceDecl(Decl):
     kind: str = "space"
 
 
-@define(slots=False, eq=False)
+@node
 class Connection:
     span: Span
     a: Name
@@ -378,14 +392,14 @@ class Connection:
     cites: list[Citation]
 
 
-@define(slots=False, eq=False)
+@node
 class BoxDecl(Decl):
     title: str | None = None
     per: Name | None = None
     kind: str = "box"
 
 
-@define(slots=False, eq=False)
+@node
 class UnitDecl(Decl):
     unit_type: Name | None = None
     nation: Name | None = None
@@ -398,7 +412,7 @@ class UnitDecl(Decl):
     kind: str = "unit"
 
 
-@define(slots=False, eq=False)
+@node
 class TableKey:
     span: Span
     kind: str  # "int" | "range" | "at_least" | "name"
@@ -416,28 +430,28 @@ class TableKey:
         return self.name.text if self.name else "?"
 
 
-@define(slots=False, eq=False)
+@node
 class TableRow:
     span: Span
     key: TableKey
     cells: list[Any]  # int | Name
 
 
-@define(slots=False, eq=False)
+@node
 class TableDecl(Decl):
     columns: list[TableKey] = field(factory=list)
     rows: list[TableRow] = field(factory=list)
     kind: str = "table"
 
 
-@define(slots=False, eq=False)
+@node
 class Param:
     name: Name
     type: Name | None
     is_list: bool = False
 
 
-@define(slots=False, eq=False)
+@node
 class StateDecl(Decl):
     state_kind: str = "flag"  # track | counter | flag | marker | var
     scope: Name | None = None
@@ -448,14 +462,14 @@ class StateDecl(Decl):
     kind: str = "state"
 
 
-@define(slots=False, eq=False)
+@node
 class ValueDecl(Decl):
     params: list[Param] = field(factory=list)
     expr: Expr | None = None
     kind: str = "value"
 
 
-@define(slots=False, eq=False)
+@node
 class ChoiceDecl(Decl):
     params: list[Param] = field(factory=list)
     template: str = ""
@@ -465,32 +479,32 @@ class ChoiceDecl(Decl):
     kind: str = "choice"
 
 
-@define(slots=False, eq=False)
+@node
 class SignalDecl(Decl):
     params: list[Param] = field(factory=list)
     kind: str = "signal"
 
 
-@define(slots=False, eq=False)
+@node
 class ProcedureDecl(Decl):
     params: list[Param] = field(factory=list)
     body: Block | None = None
     kind: str = "procedure"
 
 
-@define(slots=False, eq=False)
+@node
 class PhaseDecl(Decl):
     body: Block | None = None
     kind: str = "phase"
 
 
-@define(slots=False, eq=False)
+@node
 class SequenceDecl(Decl):
     phases: list[Name] = field(factory=list)
     kind: str = "sequence"
 
 
-@define(slots=False, eq=False)
+@node
 class Forbid:
     span: Span
     choice: Name
@@ -499,14 +513,14 @@ class Forbid:
     unless: Expr | None
 
 
-@define(slots=False, eq=False)
+@node
 class RestrictionDecl(Decl):
     forbids: list[Forbid] = field(factory=list)
     owner: str | None = None  # the card that carries it, if any
     kind: str = "restriction"
 
 
-@define(slots=False, eq=False)
+@node
 class Contribution:
     span: Span
     value: Name
@@ -516,14 +530,14 @@ class Contribution:
     when: Expr | None
 
 
-@define(slots=False, eq=False)
+@node
 class ModifierDecl(Decl):
     contributions: list[Contribution] = field(factory=list)
     owner: str | None = None
     kind: str = "modifier"
 
 
-@define(slots=False, eq=False)
+@node
 class TriggerDecl(Decl):
     event: Name | None = None
     vars: list[Name] = field(factory=list)
@@ -533,7 +547,7 @@ class TriggerDecl(Decl):
     kind: str = "trigger"
 
 
-@define(slots=False, eq=False)
+@node
 class CardDecl(Decl):
     side: Name | None = None
     number: int = 0
@@ -559,7 +573,7 @@ class CardDecl(Decl):
         return f"{side} {self.number}"
 
 
-@define(slots=False, eq=False)
+@node
 class ScenarioOption:
     span: Span
     name: Name
@@ -568,7 +582,7 @@ class ScenarioOption:
     cites: list[Citation]
 
 
-@define(slots=False, eq=False)
+@node
 class Override:
     """`replace DECL`, `add DECL`, `remove KIND NAME`, `remove cites N` in a scenario."""
 
@@ -581,7 +595,7 @@ class Override:
     rule: Citation | None = None
 
 
-@define(slots=False, eq=False)
+@node
 class ScenarioDecl(Decl):
     title: str | None = None
     extends: Name | None = None
@@ -595,7 +609,7 @@ class ScenarioDecl(Decl):
     kind: str = "scenario"
 
 
-@define(slots=False, eq=False)
+@node
 class RuleEntry:
     span: Span
     number: str
@@ -603,14 +617,14 @@ class RuleEntry:
     not_applicable: str | None
 
 
-@define(slots=False, eq=False)
+@node
 class RulebookDecl(Decl):
     title: str | None = None
     entries: list[RuleEntry] = field(factory=list)
     kind: str = "rulebook"
 
 
-@define(slots=False, eq=False)
+@node
 class SpacesBlock:
     """Kept only so the formatter can print spaces grouped as written."""
 
@@ -618,7 +632,7 @@ class SpacesBlock:
     spaces: list[SpaceDecl]
 
 
-@define(slots=False, eq=False)
+@node
 class Module:
     """One parsed file: its declarations and connections in source order."""
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..diagnostics import ERROR, Diagnostic
+from ..project import cache_dir
 from . import ast as A
 
 # Lark, the tables and the transformer are loaded only when a file must really
@@ -47,18 +48,6 @@ _READABLE = {
 }
 
 
-def _cache_dir() -> Path | None:
-    base = os.environ.get("POGDSL_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "pogdsl"
-    )
-    path = Path(base)
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return path if os.access(path, os.W_OK) else None
-
-
 @lru_cache(maxsize=1)
 def grammar_text() -> str:
     return GRAMMAR_PATH.read_text(encoding="utf-8")
@@ -73,18 +62,84 @@ def grammar_digest() -> str:
     return hashlib.sha256((grammar_text() + code + __version__).encode()).hexdigest()[:16]
 
 
-@lru_cache(maxsize=1)
-def get_parser():
+_LARK_OPTIONS = dict(parser="lalr", propagate_positions=True, strict=True, maybe_placeholders=False)
+
+# Two artefacts generated from pog.lark ship in the package, as a parser
+# generator's output would, so that no run (not even the first on a machine)
+# analyses the grammar — Lark needs about 1.4 s for that here:
+#   * pog.tables.json — the LALR tables and tree filters, read by the fast path
+#     (`lalr.FastParser`), keyed by the grammar text;
+#   * pog.lalr — Lark's own saved parser, for the error path, keyed by the
+#     grammar, Lark's version and the options.
+# A stale or missing artefact is simply rebuilt in memory (and Lark's is cached
+# per user).  Regenerate both with `python -m pogdsl.syntax.tables`; a test
+# fails while they are stale.
+SHIPPED_TABLES = GRAMMAR_PATH.with_suffix(".tables.json")
+SHIPPED_LARK = GRAMMAR_PATH.with_suffix(".lalr")
+
+
+def lark_key() -> str:
+    import lark
+
+    text = grammar_text() + lark.__version__ + repr(sorted(_LARK_OPTIONS.items()))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _load_shipped_lark():
     from lark import Lark
 
-    options = dict(parser="lalr", propagate_positions=True, strict=True, maybe_placeholders=False)
-    cache = _cache_dir()
+    try:
+        with SHIPPED_LARK.open("rb") as fh:
+            if fh.readline().decode("ascii", "replace").strip() != lark_key():
+                return None
+            return Lark.load(fh)
+    except Exception:  # missing, stale or damaged: build the tables instead
+        return None
+
+
+def write_shipped_tables() -> list[Path]:
+    """Build the tables from the grammar and write both artefacts next to it."""
+    import json
+
+    from lark import Lark
+
+    from .lalr import export_tables
+
+    parser = Lark(grammar_text(), **_LARK_OPTIONS)
+    with SHIPPED_LARK.open("wb") as fh:
+        fh.write(lark_key().encode("ascii") + b"\n")
+        parser.save(fh)
+    data = export_tables(parser, grammar_text())
+    SHIPPED_TABLES.write_text(json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8")
+    return [SHIPPED_TABLES, SHIPPED_LARK]
+
+
+@lru_cache(maxsize=1)
+def get_parser():
+    """Lark's parser: the error path, and the source of the tables."""
+    from lark import Lark
+
+    shipped = _load_shipped_lark()
+    if shipped is not None:
+        return shipped
+    cache = cache_dir()
     if cache is not None:
         try:
-            return Lark(grammar_text(), cache=str(cache / f"lalr-{grammar_digest()}.cache"), **options)
+            return Lark(grammar_text(), cache=str(cache / f"lalr-{grammar_digest()}.cache"), **_LARK_OPTIONS)
         except OSError:
             pass
-    return Lark(grammar_text(), **options)
+    return Lark(grammar_text(), **_LARK_OPTIONS)
+
+
+@lru_cache(maxsize=1)
+def get_fast_parser():
+    from .lalr import FastParser, export_tables, load_tables
+    from .transform import ToAst
+
+    tables = load_tables(SHIPPED_TABLES, grammar_text())
+    if tables is None:
+        tables = export_tables(get_parser(), grammar_text())
+    return FastParser(tables, ToAst)
 
 
 def _readable(terminal: str) -> str:
@@ -96,19 +151,39 @@ def _readable(terminal: str) -> str:
 
 
 def _expected_hint(expected) -> str | None:
-    names = sorted({_readable(t) for t in expected if not t.startswith("__")})
-    if not names:
-        return None
+    expected = {t for t in expected if not t.startswith("__")}
+    parts = []
+    starts = _expression_start()
+    if starts and starts <= expected:
+        # Everything that can begin an expression: say so, naming the keywords
+        # (they are the ones a writer forgets can go there).
+        words = sorted(_readable(t) for t in starts if t.isalpha() and t.isupper() and t not in _READABLE)
+        parts.append("an expression (a number, a name, a \"text\", '(', '[', '-', " + ", ".join(words) + ")")
+        expected -= starts
+    names = sorted({_readable(t) for t in expected})
     if len(names) > 8:
         names = names[:8] + ["…"]
-    return "expected " + ", ".join(names)
+    parts.extend(names)
+    return "expected " + ", ".join(parts) if parts else None
+
+
+def _expression_start() -> frozenset:
+    try:
+        return frozenset(get_fast_parser().expression_start)
+    except Exception:  # tables unavailable: list the tokens one by one
+        return frozenset()
 
 
 def _span_at(path: str, line: int, col: int, width: int = 1) -> A.Span:
     return A.Span(path, line, col, line, col + max(1, width))
 
 
-def _diagnose(err, path: str, block_line: int, block_head: str, has_brace: bool) -> Diagnostic:
+def _diagnose(err, path: str, block_line: int, block_head: str, has_brace: bool,
+              exact: frozenset | None = None) -> Diagnostic:
+    """The diagnostic for Lark's error `err` in one block.  `exact`, when given,
+    is the fast path's own list of what could have come at the same place: it
+    is exact where Lark's `expected` leaves out keywords or lists a token the
+    parser would refuse after its reductions."""
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
     if isinstance(err, UnexpectedCharacters):
@@ -122,7 +197,7 @@ def _diagnose(err, path: str, block_line: int, block_head: str, has_brace: bool)
         return Diagnostic(ERROR, "E0101", f"unexpected character {ch!r}", _span_at(path, err.line, err.column),
                           _expected_hint(err.allowed or []))
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
-        expected = getattr(err, "expected", None) or []
+        expected = exact if exact is not None else (getattr(err, "expected", None) or [])
         if has_brace:
             return Diagnostic(ERROR, "E0101", f"block '{block_head}' is not closed before the next block",
                               _span_at(path, block_line, 1, len(block_head)), "add the missing '}'")
@@ -131,9 +206,32 @@ def _diagnose(err, path: str, block_line: int, block_head: str, has_brace: bool)
     if isinstance(err, UnexpectedToken):
         tok = err.token
         shown = tok.value if len(tok.value) < 40 else tok.value[:37] + "…"
+        expected = exact if exact is not None else err.expected
         return Diagnostic(ERROR, "E0101", f"unexpected {shown!r}",
-                          _span_at(path, tok.line, tok.column, len(tok.value)), _expected_hint(err.expected))
+                          _span_at(path, tok.line, tok.column, len(tok.value)), _expected_hint(expected))
     return Diagnostic(ERROR, "E0101", "syntax error", _span_at(path, block_line, 1))
+
+
+def _exact_expected(text: str, path: str, err) -> frozenset | None:
+    """What the fast path says could have come where Lark stopped, if it
+    stopped at the same place."""
+    from lark.exceptions import UnexpectedToken
+
+    from .lalr import FastPathMiss
+
+    if not isinstance(err, UnexpectedToken):
+        return None
+    try:
+        get_fast_parser().parse(text, path)
+    except FastPathMiss as miss:
+        if miss.expected is None:
+            return None
+        at_end = err.token.type == "$END"
+        if at_end or (miss.line, miss.column) == (err.line, err.column):
+            return miss.expected
+    except Exception:  # the hint is a nicety; never let it hide the error
+        return None
+    return None
 
 
 def _blocks(text: str):
@@ -151,6 +249,16 @@ def _blocks(text: str):
 
 def parse_text(text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
     """Parse one file's text.  Never raises for bad input."""
+    from .lalr import FastPathMiss, NestedTooDeeply
+
+    try:
+        return get_fast_parser().parse(text, path), []
+    except FastPathMiss:
+        pass  # Lark's own parser says what is wrong, block by block
+    except NestedTooDeeply as err:
+        return A.Module(path), [Diagnostic(ERROR, "E0101", "blocks are nested too deeply to read",
+                                           _span_at(path, err.line, err.column),
+                                           "split the nesting into procedures")]
     from lark.exceptions import UnexpectedInput
 
     from .transform import ToAst
@@ -173,7 +281,7 @@ def parse_text(text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
         try:
             part = ToAst(path).transform(parser.parse(padded))
         except UnexpectedInput as err:
-            diags.append(_diagnose(err, path, first_line, head, "{" in chunk))
+            diags.append(_diagnose(err, path, first_line, head, "{" in chunk, _exact_expected(padded, path, err)))
             continue
         except RecursionError:
             diags.append(Diagnostic(ERROR, "E0101", f"block '{head}' is nested too deeply to read",
@@ -184,23 +292,67 @@ def parse_text(text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
     return module, diags
 
 
+def _parse_and_pack(items: list[tuple[str, str, str]]) -> list[tuple[str, bytes | None, object]]:
+    """Parse (key, text, path) items; each clean module comes back pickled, as the
+    cache keeps it, and a module with diagnostics as (module, diags) objects."""
+    out = []
+    for key, text, path in items:
+        module, diags = parse_text(text, path)
+        packed = None
+        if not diags:
+            try:
+                packed = pickle.dumps(module, protocol=pickle.HIGHEST_PROTOCOL)
+            except RecursionError:  # nested too deeply to store: parse it each time
+                packed = None
+        out.append((key, packed, (module, diags)))
+    return out
+
+
+def _worker_share(items):
+    # Runs in the forked worker: the parent's loaded tables come with the fork.
+    # What was pickled for the cache is all the parent needs of a clean module.
+    return [(key, packed, None if packed is not None else parsed) for key, packed, parsed in _parse_and_pack(items)]
+
+
+def _fork_pool():
+    """A one-worker process pool sharing this process's memory (fork), or None
+    where forking is not available or not worth it."""
+    import multiprocessing
+
+    if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    from concurrent.futures import ProcessPoolExecutor
+
+    try:
+        return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+    except (OSError, ValueError):
+        return None
+
+
 class ParseCache:
     """Parsed modules keyed by a digest of (grammar, path, text), kept in one
-    pickle file so a warm load is a single read.  A damaged or stale file is
-    simply a miss; entries not used for a while are dropped when it grows."""
+    file so a warm load is a single read.  Each module is stored as its own
+    pickle, so new entries — parsed here or by the worker of `parse_many` — are
+    written without pickling anything twice.  A damaged or stale file is simply
+    a miss; entries not used for a while are dropped when it grows."""
 
     LIMIT = 4000
+    # Below this many files to parse, a second process costs more than it saves.
+    PARALLEL_FROM = 24
 
     def __init__(self) -> None:
-        folder = _cache_dir()
+        folder = cache_dir()
         self.path = folder / f"ast-{grammar_digest()}.pickle" if folder is not None else None
-        self.entries: dict[str, A.Module] = {}
+        self.entries: dict[str, bytes] = {}
+        self.loaded: dict[str, A.Module] = {}
         self.used: set[str] = set()
         self.dirty = False
         if self.path is not None and self.path.exists():
             try:
                 with self.path.open("rb") as fh:
-                    self.entries = pickle.load(fh)
+                    entries = pickle.load(fh)
+                if isinstance(entries, dict):
+                    self.entries = entries
             except Exception:  # a damaged cache is just empty
                 self.entries = {}
 
@@ -208,17 +360,62 @@ class ParseCache:
     def key(path: str, text: str) -> str:
         return hashlib.sha256(f"{path}\0{text}".encode()).hexdigest()
 
+    def _cached(self, key: str) -> A.Module | None:
+        module = self.loaded.get(key)
+        if module is None and key in self.entries:
+            try:
+                module = pickle.loads(self.entries[key])
+            except Exception:  # a damaged entry is a miss
+                del self.entries[key]
+                return None
+            self.loaded[key] = module
+        return module
+
     def parse(self, text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
-        key = self.key(path, text)
-        self.used.add(key)
-        module = self.entries.get(key)
-        if module is not None:
-            return module, []
-        module, diags = parse_text(text, path)
-        if not diags:
-            self.entries[key] = module
+        return self.parse_many([(text, path)])[0]
+
+    def parse_many(self, items: list[tuple[str, str]]) -> list[tuple[A.Module, list[Diagnostic]]]:
+        """Parse (text, path) items, in order.  Cached ones are loaded; with many
+        to parse and two cores, a forked worker parses part of them meanwhile."""
+        results: list = [None] * len(items)
+        todo = []
+        for i, (text, path) in enumerate(items):
+            key = self.key(path, text)
+            self.used.add(key)
+            module = self._cached(key)
+            if module is not None:
+                results[i] = (module, [])
+            else:
+                todo.append((i, key, text, path))
+        for i, key, packed, parsed in self._parse_todo(todo):
+            if packed is None:
+                results[i] = parsed
+                continue
+            self.entries[key] = packed
             self.dirty = True
-        return module, diags
+            module = parsed[0] if parsed is not None else pickle.loads(packed)
+            self.loaded[key] = module
+            results[i] = (module, [])
+        return results
+
+    def _parse_todo(self, todo):
+        """(index, key, packed, parsed) for each item to parse."""
+        pool = _fork_pool() if len(todo) >= self.PARALLEL_FROM else None
+        if pool is None:
+            return [(i, *packed) for (i, *_), packed in zip(todo, _parse_and_pack([t[1:] for t in todo]))]
+        get_fast_parser()  # loaded before the fork, so the worker has it too
+        # Largest files first, dealt alternately: both halves take about as long.
+        order = sorted(todo, key=lambda t: -len(t[2]))
+        theirs, mine = order[0::2], order[1::2]
+        with pool:
+            future = pool.submit(_worker_share, [t[1:] for t in theirs])
+            done = [(i, *packed) for (i, *_), packed in zip(mine, _parse_and_pack([t[1:] for t in mine]))]
+            try:
+                shared = future.result()
+            except Exception:  # a worker that failed: parse its share here
+                shared = _parse_and_pack([t[1:] for t in theirs])
+        done.extend((i, *packed) for (i, *_), packed in zip(theirs, shared))
+        return done
 
     def save(self) -> None:
         if self.path is None or not self.dirty:

@@ -1,8 +1,19 @@
-"""Lark parse tree → AST (`pogdsl.syntax.ast`)."""
+"""Rule by rule, what each grammar rule builds in the AST (`pogdsl.syntax.ast`).
+
+`ToAst` has one method per grammar rule (or alias), called with the position of
+the text the rule covered (`meta`: line, column, end_line, end_column) and the
+rule's children after Lark's filtering (anonymous tokens dropped, `?rule`s and
+`_rule`s inlined).  Two drivers call it:
+
+* the fast path (`lalr.FastParser`) calls the methods during the parse;
+* the error path hands it a Lark parse tree (`ToAst(path).transform(tree)`).
+
+It does not import Lark: a token is anything that is a `str` with a `type`
+(Lark's `Token`, or the fast path's own), so a check that never meets a syntax
+error never loads Lark at all.
+"""
 
 from __future__ import annotations
-
-from lark import Token, Transformer, v_args
 
 from . import ast as A
 
@@ -36,15 +47,32 @@ def _unquote(text: str) -> str:
     return "".join(out)
 
 
+def _is_token(item) -> bool:
+    return isinstance(item, str) and getattr(item, "type", None) is not None
+
+
 def _is(tok, type_):
-    return isinstance(tok, Token) and tok.type == type_
+    return _is_token(tok) and tok.type == type_
 
 
-@v_args(meta=True)
-class ToAst(Transformer):
+class ToAst:
     def __init__(self, path: str):
-        super().__init__()
         self.path = path
+
+    def transform(self, tree):
+        """Build the AST of a Lark parse tree, bottom-up."""
+        from lark import Tree
+
+        def build(node):
+            if not isinstance(node, Tree):
+                return node
+            children = [build(child) for child in node.children]
+            method = getattr(self, str(node.data), None)
+            if method is None:
+                return Tree(node.data, children, node.meta)
+            return method(node.meta, children)
+
+        return build(tree)
 
     # ------------------------------------------------------------ helpers
     def _span(self, meta) -> A.Span:
@@ -52,7 +80,7 @@ class ToAst(Transformer):
             return A.Span(self.path, 0, 0, 0, 0)
         return A.Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
 
-    def _tok_span(self, tok: Token) -> A.Span:
+    def _tok_span(self, tok) -> A.Span:
         return A.Span(self.path, tok.line, tok.column, tok.end_line, tok.end_column)
 
     def _name(self, tok) -> A.Name:
@@ -342,7 +370,7 @@ class ToAst(Transformer):
     def state_decl(self, meta, children):
         rest, cites, note = self._extras(children)
         parts = dict(r for r in rest if isinstance(r, tuple))
-        name = next(self._name(r) for r in rest if isinstance(r, Token))
+        name = next(self._name(r) for r in rest if _is_token(r))
         low, high = parts.get("range", (None, None))
         return A.StateDecl(
             self._span(meta), name, state_kind=parts["kind"], scope=parts.get("scope"),
@@ -556,7 +584,7 @@ class ToAst(Transformer):
         sc = A.ScenarioDecl(self._span(meta), self._name(rest[0]), cites=cites, note=note)
         items = rest[1:]
         # Header: optional title STRING, optional extends NAME.
-        while items and isinstance(items[0], Token):
+        while items and _is_token(items[0]):
             tok = items.pop(0)
             if tok.type == "STRING":
                 sc.title = _unquote(tok.value)

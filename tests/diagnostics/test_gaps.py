@@ -1,15 +1,11 @@
-"""Mistakes the checker once missed or reported badly, and the two it still
-reports imperfectly.
+"""Mistakes the checker once missed or reported badly.
 
-The fixed ones are ordinary tests now.  Each remaining test is a strict xfail: it states what the checker *should* do, fails
-today, and will turn into an unexpected pass (a failure) the day the checker
-is fixed, so that whoever fixes it removes the mark and the golden files are
-regenerated.  Nothing here edits or works around the compiler.
+Each was first written here as a strict xfail stating what the checker
+*should* do; once fixed, the mark went and the test stayed.  A new gap goes
+here the same way.
 """
 
 from __future__ import annotations
-
-import pytest
 
 from pogdsl.compiler import compile_paths, compile_scenario_program
 from pogdsl.graph.build import build_graph
@@ -63,18 +59,16 @@ def test_arity_messages_agree_in_number(monkeypatch):
     assert choice[0].message == "choice 'activate' has 1 parameter, but 2 names are given"
 
 
-@pytest.mark.xfail(strict=True, reason="the 'expected …' hint of a syntax error comes from Lark's "
-                                       "UnexpectedToken.expected, which leaves out keywords: after `let x =` "
-                                       "it does not mention not/true/false/none/any/count…")
 def test_syntax_hint_mentions_keywords():
+    # Lark's own expected set leaves keywords out; the fast path's is exact.
     _, diags = parse_text("procedure p cites 4.2 {\n  let x = = 1\n}\n", "k.pog")
     (d,) = diags
     assert "'not'" in d.hint and "'true'" in d.hint
 
 
-@pytest.mark.xfail(strict=True, reason="the 'expected …' hint can list tokens that cannot follow (LALR "
-                                       "lookahead merging): after `call f(cp` it offers ']'")
 def test_syntax_hint_lists_only_possible_tokens():
+    # LALR lookahead merging let Lark offer ']' here; each candidate is now
+    # followed through its reductions first.
     _, diags = parse_text("phase p cites 5.1 {\n  call f(cp\n}\n", "k.pog")
     (d,) = diags
     assert "']'" not in d.hint

@@ -1,0 +1,104 @@
+"""The result cache of `pogdsl check`.
+
+Checking is a pure function of the sources, the options and pogdsl itself, so
+when none of them changed the previous answer is the answer: the printed
+output and the exit status are replayed without parsing or checking anything.
+The key covers
+
+* every input file, by path as shown and by content (SHA-256 of its bytes);
+* the options that change the output, the project root and the current folder
+  (paths are shown relative to it);
+* pogdsl itself: every file of the package (code, grammar, tables) by content,
+  so an upgrade or a local edit of the checker is never answered from an old
+  result.
+
+Any file that cannot be read, any missing path, any failure of the cache makes
+it step aside: the check then runs as if there were no cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from .. import __version__
+from ..project import cache_dir, expand, find_root, library_files
+
+FORMAT = "pogdsl-check-result/1"
+KEEP = 64  # results kept; the oldest go first
+
+
+@lru_cache(maxsize=1)
+def toolchain_digest() -> str:
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256(f"{FORMAT}\0{__version__}".encode())
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".lark", ".json") and path.is_file():
+            digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def key_for(args) -> str | None:
+    """The key of this invocation, or None when it should not be cached."""
+    try:
+        root = (args.root or find_root()).resolve()
+        files = library_files(root) if not args.standalone else []
+        if args.paths:
+            found, missing = expand([Path(p) for p in args.paths])
+            if missing:
+                return None  # a usage error: let the check report it
+            files.extend(found)
+        digest = hashlib.sha256(toolchain_digest().encode())
+        options = [args.json, args.quiet, args.strict, args.standalone, str(root), os.getcwd(), list(args.paths)]
+        digest.update(json.dumps(options).encode())
+        for path in files:
+            digest.update(b"\0" + str(path).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+        return digest.hexdigest()
+    except OSError:
+        return None
+
+
+def _folder() -> Path | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    folder = folder / "check"
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError:
+        return None
+    return folder
+
+
+def lookup(key: str) -> dict | None:
+    folder = _folder()
+    if folder is None:
+        return None
+    try:
+        result = json.loads((folder / f"{key}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(result, dict) or result.get("format") != FORMAT:
+        return None
+    if not all(isinstance(result.get(k), t) for k, t in (("stdout", str), ("stderr", str), ("exit", int))):
+        return None
+    return result
+
+
+def store(key: str, stdout: str, stderr: str, exit_status: int) -> None:
+    folder = _folder()
+    if folder is None:
+        return
+    data = {"format": FORMAT, "stdout": stdout, "stderr": stderr, "exit": exit_status}
+    try:
+        tmp = folder / f"{key}.{os.getpid()}.tmp"
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(tmp, folder / f"{key}.json")
+        results = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime)
+        for old in results[:-KEEP]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass  # a result that cannot be kept is only a missed speed-up
