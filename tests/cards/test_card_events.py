@@ -1,4 +1,4 @@
-"""The events of sixteen strategy cards, played through the engine.
+"""The events of seventeen strategy cards, played through the engine.
 
 Each test builds a position with the rule-test harness, plays the card the way
 an action round does (`play_as_event`: war status, the event, then the card is
@@ -8,10 +8,10 @@ be played.  Combat cards are played inside a combat (9.5.4.1), so their tests
 run `resolve_attacks` with the card in hand.
 
 The cards: CP 1 Guns of August, CP 2 Wireless Intercepts, CP 6 and AP 12
-Entrench, CP 8 Race to the Sea, CP 28 Tsar Takes Command, CP 44 Von Hutier,
-CP 52 Fall of the Tsar, AP 2 Blockade, AP 3 Russian Reinforcements (RU 11),
-AP 4 Pleve, AP 6 Withdrawal, AP 17 Italy, AP 27 Great Retreat, AP 30
-Salonika, AP 31 MEF, AP 54 Zimmermann Telegram.
+Entrench, CP 8 Race to the Sea, CP 28 Tsar Takes Command, CP 31 Kemal,
+CP 44 Von Hutier, CP 52 Fall of the Tsar, AP 2 Blockade, AP 3 Russian
+Reinforcements (RU 11), AP 4 Pleve, AP 6 Withdrawal, AP 17 Italy, AP 27 Great
+Retreat, AP 30 Salonika, AP 31 MEF, AP 54 Zimmermann Telegram.
 """
 
 from __future__ import annotations
@@ -120,6 +120,7 @@ WIRELESS = ("cp", 2)
 CP_ENTRENCH = ("cp", 6)
 RACE = ("cp", 8)
 TSAR_COMMAND = ("cp", 28)
+KEMAL = ("cp", 31)
 HUTIER = ("cp", 44)
 TSAR_FALLS = ("cp", 52)
 BLOCKADE = ("ap", 2)
@@ -951,3 +952,115 @@ def test_great_retreat_not_offered(turn, played_turn, defenders):
     pos.run("resolve_attacks", "cp", answers=["attack Lodz from Posen"], dice=[1, 6])
     assert not any(d.choice == "great_retreat_from" for d in pos.asked)
     assert any("cp attacks Lodz" in line for line in pos.log())
+
+
+# ------------------------------------------------------------ CP 31 Kemal
+def kemal_position(defenders=("TUc",), reduced=False, kemal=True) -> Position:
+    """Turkish corps (1-1-3, 0-1-3 reduced) defend Lodz, held by the Central
+    Powers; RU 1 (3 CF) stands in Warsaw and a Russian corps in Plock."""
+    pos = combat_position()
+    pos.defenders = [pos.place(u, "Lodz", reduced=reduced) for u in defenders]
+    pos.control("Lodz", "cp")
+    pos.ru1 = pos.place("RU 1", "Warsaw")
+    pos.ruc = pos.place("RUc", "Plock")
+    pos.kemal = card(pos, KEMAL)
+    if kemal:
+        hand(pos, "cp", pos.kemal)
+    return pos
+
+
+@pytest.mark.parametrize("answers, line", [
+    (["cp uses Kemal"],
+     "cp fires with strength 1 on the Army table (shift 0), die 2 modified to 2: loss number 1"),
+    (["no more combat cards", "TUc retreats to Posen", "stop advancing"],
+     "cp fires with strength 1 on the Corps/Fort table (shift 0), die 2 modified to 2: loss number 0"),
+])
+def test_kemal_turkish_corps_fire_on_the_army_table(answers, line):
+    """12.2.8 and the card: RU 1 attacks a lone Turkish corps in Lodz (die 1:
+    loss number 1, the corps flips).  With Kemal the corps's 1 CF is read on
+    the Army table (die 2: loss number 1, a tie), without it on the Corps/Fort
+    table (die 2: 0, and the Turks retreat)."""
+    pos = kemal_position()
+    attack_from(pos, "Warsaw")
+    pos.run("resolve_attacks", "ap", answers=["attack Lodz from Warsaw"] + answers, dice=[1, 2])
+    assert line in pos.log()
+
+
+@pytest.mark.parametrize("use, losses, line", [
+    ("cp uses Kemal", ["RU 1 in Warsaw: flipped"],
+     "cp fires with strength 2 on the Army table (shift 0), die 3 modified to 3: loss number 2"),
+    ("no more combat cards", ["GEc retreats to Posen", "stop advancing"],
+     "cp fires with strength 2 on the Corps/Fort table (shift 0), die 3 modified to 3: loss number 1"),
+])
+def test_kemal_still_counts_when_the_turkish_units_are_lost_to_a_flank_attack(use, losses, line):
+    """12.3.4 and 12.3.4.1: RU 1 and the Russian corps flank a Turkish and a
+    German corps in Lodz (roll 3 + 1) and fire first (4 CF, die 1: loss number
+    2); the Central Powers lose the Turkish corps.  Kemal, played while the
+    Turks still stood, still counts: the German corps's 2 CF fire on the Army
+    table (die 3: 2) instead of the Corps/Fort table (die 3: 1)."""
+    pos = kemal_position(("TUc", "GEc"))
+    attack_from(pos, "Warsaw", "Plock")
+    pos.run("resolve_attacks", "ap", answers=[
+        "attack Lodz from Warsaw", "from Plock: RUc", "flank attack, pinning from Warsaw", use,
+        "TUc in Lodz: flipped", "TUc in Lodz: lost"] + losses, dice=[3, 1, 3])
+    log = pos.log()
+    assert log.index("TUc eliminated") < log.index(line)
+    assert pos.units_at("eliminated[cp]") == ["TUc"]
+
+
+@pytest.mark.parametrize("use, line", [
+    ("cp uses Kemal",
+     "cp fires with strength 0 on the Army table (shift 0), die 4 modified to 4: loss number 1"),
+    ("no more combat cards",
+     "cp fires with strength 0 on the Corps/Fort table (shift 0), die 4 modified to 4: loss number 0"),
+])
+def test_kemal_a_turkish_corps_flipped_to_0_cf_fires_on_the_first_army_column(use, line):
+    """12.3.4.1: a reduced RU 1 (2 CF) and the Russian corps flank a lone
+    Turkish corps (roll 3 + 1) and flip it (3 CF, die 1: loss number 1); its
+    0 CF count as the Army table's first column with Kemal (die 4: 1), the
+    Corps/Fort table's 0 column without (die 4: 0)."""
+    pos = kemal_position()
+    pos.s["reduced"][pos.ru1.index] = True
+    attack_from(pos, "Warsaw", "Plock")
+    answers = ["attack Lodz from Warsaw", "from Plock: RUc", "flank attack, pinning from Warsaw", use]
+    if not use.endswith("Kemal"):
+        answers += ["TUc retreats to Posen", "stop advancing"]
+    pos.run("resolve_attacks", "ap", answers=answers, dice=[3, 1, 4])
+    log = pos.log()
+    assert log.index("TUc reduced") < log.index(line)
+
+
+def test_kemal_is_discarded_after_a_won_combat():
+    """9.5.4.2: a card usable in one combat a turn is discarded after its
+    combat even when its side wins; here RU 1 loses a step (Kemal's die 6 on
+    the Army table's 1 column: 2) against the Turks' one (die 1: 1)."""
+    pos = kemal_position()
+    attack_from(pos, "Warsaw")
+    pos.run("resolve_attacks", "ap", answers=["attack Lodz from Warsaw", "cp uses Kemal"], dice=[1, 6])
+    log = pos.log()
+    assert "combat won by cp" in log
+    assert "cp keeps Kemal face up" not in log
+    assert pile_of(pos, pos.kemal) == "discard:cp"
+    assert pos.units_at("Lodz") == ["TUc"] and pos.reduced(pos.defenders[0].index)
+    assert pos.reduced(pos.ru1.index)
+
+
+@pytest.mark.parametrize("defenders, reduced, after", [
+    (("GEc",), False, ["GEc retreats to Posen", "stop advancing"]),     # no Turkish unit
+    (("TUc",), True, ["stop advancing"]),      # a Turkish corps with 0 CF does not qualify
+])
+def test_kemal_needs_turkish_defenders_with_a_combat_factor(defenders, reduced, after):
+    pos = kemal_position(defenders, reduced)
+    attack_from(pos, "Warsaw")
+    pos.run("resolve_attacks", "ap", answers=["attack Lodz from Warsaw"] + after, dice=[1, 1])
+    assert not offered(pos, "cp uses Kemal")
+    assert pile_of(pos, pos.kemal) == "hand:cp"
+
+
+def test_kemal_not_for_a_turkish_attack():
+    pos = kemal_position()
+    pos.control("Warsaw", "ap")
+    attack_from(pos, "Lodz")
+    pos.run("resolve_attacks", "cp", answers=["attack Warsaw from Lodz"], dice=[1, 1])
+    assert not offered(pos, "cp uses Kemal")
+    assert pile_of(pos, pos.kemal) == "hand:cp"
