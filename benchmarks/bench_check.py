@@ -1,6 +1,7 @@
 """How long `pogdsl check` takes on the project's own sources.
 
-Each figure is the median of several fresh processes (`pogdsl check -q`):
+Each figure is the median and the best of several fresh processes
+(`pogdsl check -q`):
 
   * cold: an empty cache folder — nothing parsed, nothing checked before.  The
     LALR tables ship with the package, so this is every file parsed (by two
@@ -87,16 +88,19 @@ def main() -> None:
     base = statistics.median(startup() for _ in range(args.runs))
 
     def show(label: str, key: str) -> None:
-        value = statistics.median(figures[key])
-        print(f"{label:<38}{value * 1000:7.0f} ms   (without start-up {max(0.0, value - base) * 1000:5.0f} ms)")
+        value, best = statistics.median(figures[key]), min(figures[key])
+        print(f"{label:<38}{value * 1000:7.0f} ms  best {best * 1000:5.0f} ms   "
+              f"(median without start-up {max(0.0, value - base) * 1000:5.0f} ms)")
 
-    print(f"sources: {len(sources)} files, {lines} lines; {os.cpu_count()} cores; {args.runs} runs, medians")
+    # The machines are shared: the best of several runs is the figure least
+    # disturbed by other work; the median says what a user usually waits.
+    print(f"sources: {len(sources)} files, {lines} lines; {os.cpu_count()} cores; {args.runs} runs")
     print(f"{'python start-up alone':<38}{base * 1000:7.0f} ms")
     show("check, cold (empty cache)", "cold")
     show("check, one file edited", "edited")
     show("check, warm (nothing changed)", "warm")
     show("check --no-cache (parsed files cached)", "no_cache")
-    print(f"{'check in-process, parsed files cached':<38}{median_in * 1000:7.0f} ms   (best {best_in * 1000:.0f} ms)")
+    print(f"{'check in-process, parsed files cached':<38}{median_in * 1000:7.0f} ms  best {best_in * 1000:5.0f} ms")
 
 
 if __name__ == "__main__":
