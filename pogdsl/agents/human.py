@@ -18,7 +18,8 @@ Commands:
   options          list the options again
   space NAME       a space (or box): its facts, control and the units in it
   hand [SIDE]      the cards in a hand (default: the side choosing)
-  tracks           the turn, phase and every state variable
+  tracks [all]     the turn, the phase and the state that moved from its start
+                   (`tracks all`: every state variable)
   log [N]          the last N lines of the log (default 10), with their rules
   why TEXT         why TEXT is not a legal option now (the rules that forbid it)
   undo [N]         take back your last N decisions (and the replies to them)
@@ -165,26 +166,37 @@ class HumanAgent(Agent):
     def cmd_tracks(self, session, d, rest):
         g, w = session.game, session.world
         s = g.s
+        every_one = rest.strip().lower() == "all"
         self.say(f"turn {s['turn']} (of {w.first_turn}..{w.last_turn}), phase {s['phase'] or 'set-up'}, "
                  f"{s['decisions']} decisions so far")
+        hidden = 0
         for name, decl in w.state_decls.items():
+            start = w.state_start.get(name)
             if decl.scope is None:
+                if not every_one and s["vars"][name] == start:
+                    hidden += 1
+                    continue
                 self.say(f"  {name} = {text_of(s['vars'][name])}")
+                continue
+            values = s["vars"][name]
+            moved = {k: v for k, v in values.items() if v != start}
+            if not every_one and not moved:
+                hidden += 1
+                continue
+            every = w.by_kind.get(decl.scope.text, {})
+            if every_one and 0 < len(every) <= 12 and decl.scope.text != "unit":
+                shown = ", ".join(f"{k} {text_of(B.read_scoped(g, name, e))}" for k, e in every.items())
             else:
-                values = s["vars"][name]
-                every = w.by_kind.get(decl.scope.text, {})
-                if 0 < len(every) <= 12 and decl.scope.text != "unit":
-                    shown = ", ".join(f"{k} {text_of(B.read_scoped(g, name, e))}" for k, e in every.items())
-                else:
-                    shown = ", ".join(f"{_scope_label(w, decl, k)} {text_of(v)}"
-                                      for k, v in sorted(values.items()))
-                self.say(f"  {name} (per {decl.scope.text}, start {text_of(w.state_start.get(name))})"
-                         + (f": {shown}" if shown else ""))
+                shown = ", ".join(f"{_scope_label(w, decl, k)} {text_of(v)}"
+                                  for k, v in sorted((values if every_one else moved).items()))
+            self.say(f"  {name} (per {decl.scope.text}, start {text_of(start)})" + (f": {shown}" if shown else ""))
         war = [n for n, at in s["at_war"].items() if at]
         if war:
             self.say(f"  at war: {', '.join(war)}")
         if s["dice"]:
             self.say(f"  forced dice to come: {' '.join(str(v) for v in s['dice'])}")
+        if hidden:
+            self.say(f"  ({hidden} more at their start values: `tracks all` shows them)")
 
     def cmd_log(self, session, d, rest):
         try:

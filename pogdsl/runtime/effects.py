@@ -34,21 +34,22 @@ def _place(g, value, span, cites) -> int:
 
 # ----------------------------------------------------------------- state
 def _target_writer(compiler, node: A.Effect, names, step):
-    """A function (g, l, value_fn) that assigns, and one that reads, the target."""
+    """Functions (g, l, value) that assigns, (g, l) that reads the target, and
+    (g, l) that names it for the log: `vp`, `rp_points[fr]`, `Sedan.trench`."""
     target = node.obj
     span, cites = step.span, step.cites
     w = compiler.w
     if isinstance(target, A.Ref):
         name = target.name.text
         if name in names:
-            return (lambda g, l, v: l.__setitem__(name, v)), (lambda g, l: l.get(name)), name
+            return (lambda g, l, v: l.__setitem__(name, v)), (lambda g, l: l.get(name)), (lambda g, l: name)
         decl = w.state_decls[name]
         area = f"var:{name}"
 
         def write(g, l, v):
             g.s["vars"][name] = _clamped(decl, v)
             g.touch(area)
-        return write, (lambda g, l: g.s["vars"][name]), name
+        return write, (lambda g, l: g.s["vars"][name]), (lambda g, l: name)
     if isinstance(target, A.Index):
         name = target.obj.name.text
         decl = w.state_decls[name]
@@ -58,7 +59,8 @@ def _target_writer(compiler, node: A.Effect, names, step):
         def write(g, l, v):
             g.s["vars"][name][B.scope_key(key(g, l))] = _clamped(decl, v)
             g.touch(area)
-        return write, (lambda g, l: B.read_scoped(g, name, key(g, l))), name
+        return write, (lambda g, l: B.read_scoped(g, name, key(g, l))), \
+            (lambda g, l: f"{name}[{text_of(key(g, l))}]")
     # Attr: scoped state (`s.trench`) or an engine attribute (`s.control`).
     obj = compiler.expr(target.obj, names)
     attr = target.attr.text
@@ -69,7 +71,7 @@ def _target_writer(compiler, node: A.Effect, names, step):
         def write(g, l, v):
             g.s["vars"][attr][B.scope_key(obj(g, l))] = _clamped(decl, v)
             g.touch(area)
-        return write, (lambda g, l: getter(g, obj(g, l), span)), attr
+        return write, (lambda g, l: getter(g, obj(g, l), span)), (lambda g, l: f"{text_of(obj(g, l))}.{attr}")
 
     def write_engine(g, l, v):
         entity = obj(g, l)
@@ -83,7 +85,7 @@ def _target_writer(compiler, node: A.Effect, names, step):
             g.touch("board")
         else:
             raise GameError(f"'{attr}' of {text_of(entity)} cannot be changed", span, cites)
-    return write_engine, (lambda g, l: getter(g, obj(g, l), span)), attr
+    return write_engine, (lambda g, l: getter(g, obj(g, l), span)), (lambda g, l: f"{text_of(obj(g, l))}.{attr}")
 
 
 def _clamped(decl, v):
@@ -99,7 +101,8 @@ def make_set(compiler, step, node, names):
     def run(g, frame):
         v = value(g, frame["l"])
         write(g, frame["l"], v)
-        g.log(f"{label} = {text_of(v)}", step.cites, quiet=True)
+        if g.log_enabled:
+            g.log(f"{label(g, frame['l'])} = {text_of(v)}", step.cites, quiet=True)
     return run
 
 
@@ -111,7 +114,8 @@ def make_shift(compiler, step, node, names):
         l = frame["l"]
         n = amount(g, l)
         write(g, l, read(g, l) + n)
-        g.log(f"{label} {'+' if n >= 0 else ''}{n} → {text_of(read(g, l))}", step.cites)
+        if g.log_enabled:
+            g.log(f"{label(g, l)} {'+' if n >= 0 else ''}{n} → {text_of(read(g, l))}", step.cites)
     return run
 
 

@@ -335,19 +335,34 @@ class Game:
         raise self.why_not(text)
 
     def why_not(self, text: str) -> IllegalOption:
-        """Why an answer is not a legal option: the rules that forbid it, if any."""
+        """Why an answer is not a legal option: the restrictions that forbid it,
+        each with its rules and its own explanation.  The answer is matched
+        the way answers are (whole text, any case, or a unique beginning)."""
         p = self.s["pending"]
         spec = self._pending_spec()
         if spec is not None:
+            wanted = " ".join(text.split()).lower()
             frame = self.s["stack"][-1]
-            for values in self._candidates(spec, frame["l"]):
-                if spec.text(values, self).lower() == text.lower():
-                    forbidding = self._forbidden(spec.name, values)
-                    rules = [c.number for d in forbidding for c in d.cites]
-                    names = ", ".join(d.key for d in forbidding)
-                    return IllegalOption(
-                        f"'{text}' is forbidden by {names} (rule {', '.join(rules) or '?'})", rules)
+            candidates = [(spec.text(values, self), values) for values in self._candidates(spec, frame["l"])]
+            matches = [c for c in candidates if c[0].lower() == wanted] or \
+                [c for c in candidates if c[0].lower().startswith(wanted)]
+            if len(matches) == 1 or (matches and all(m[0] == matches[0][0] for m in matches)):
+                shown, values = matches[0]
+                forbidding = self._forbidden(spec.name, values)
+                if forbidding:
+                    return self._forbidden_error(text, shown, forbidding)
         return IllegalOption(f"'{text}' is not one of the {len(p['options'])} options now", p["rules"])
+
+    @staticmethod
+    def _forbidden_error(text: str, shown: str, forbidding: list) -> IllegalOption:
+        rules = [c.number for d in forbidding for c in d.cites]
+        names = ", ".join(d.key for d in forbidding)
+        said = f"'{text}'" if shown.lower() == " ".join(text.split()).lower() else f"'{text}' ({shown})"
+        message = f"{said} is forbidden by {names} (rule {', '.join(rules) or '?'})"
+        notes = [d.note for d in forbidding if getattr(d, "note", None)]
+        if notes:
+            message += ": " + " ".join(notes)
+        return IllegalOption(message, rules)
 
     def _pending_spec(self) -> ChoiceSpec | None:
         frame = self.s["stack"][-1]

@@ -99,7 +99,7 @@ def test_17_1_4_flipping_a_reduced_army_costs_one_rp():
     spend(pos, "cp", ["flip GE 1 in Berlin", "end replacements"])
     assert not pos.reduced(army.index)
     assert pos.var("rp_points", "ge") == 0  # the one left over is lost at the end (17.1.2)
-    assert any("rp_points -1 → 1" in line for line in pos.log())
+    assert any("rp_points[ge] -1 → 1" in line for line in pos.log())
 
 
 def test_17_1_4_one_rp_flips_two_reduced_corps():

@@ -50,7 +50,7 @@ def test_play_with_log_and_trace_shows_rules():
 
 def test_a_human_at_the_terminal(tmp_path):
     save = tmp_path / "h.json"
-    lines = ["help", "space sedan", "hand", "tracks", "why pick 3", "1", "1", "log 2", "1", "undo", "options",
+    lines = ["help", "space sedan", "hand", "tracks all", "why pick 3", "1", "1", "log 2", "1", "undo", "options",
              "2", "quit"]
     proc = run_cli("play", "toy_rules", "--root", RULES, "--seed", "1", "--ap", "human", "--cp", "random",
                    "--save", save, input="\n".join(lines) + "\n")

@@ -52,6 +52,31 @@ def test_why_not_names_the_restriction(rules):
     assert err.rules == ("3.2",) and "no_three" in err.message
 
 
+def test_why_not_explains_in_the_restrictions_own_words(rules):
+    game = Game.new(rules.world, 1)
+    to_pick(game)
+    err = game.why_not("pick 3")
+    assert err.message == ("'pick 3' is forbidden by no_three (rule 3.2): "
+                           "Three is only allowed once France has been attacked.")
+
+
+@pytest.mark.parametrize("typed", ["PICK 3", "  pick   3 "])
+def test_why_not_matches_answers_as_choose_does(rules, typed):
+    game = Game.new(rules.world, 1)
+    to_pick(game)
+    err = game.why_not(typed)
+    assert err.rules == ("3.2",) and "no_three" in err.message
+
+
+def test_why_not_a_unique_beginning_names_the_full_option(rules):
+    game = Game.new(rules.world, 1)
+    to_pick(game)
+    err = game.why_not("pick 3")  # exact; a beginning shared by no other candidate works too
+    assert "(pick 3)" not in err.message
+    err = game.why_not("pick")  # every pick: not one option, so not explained as one
+    assert "is not one of the 2 options" in err.message
+
+
 def test_the_restriction_lifts_when_its_unless_holds(rules):
     game = Game.new(rules.world, 1, dice=[6])  # a 6 attacks France in turn 1
     to_pick(game)

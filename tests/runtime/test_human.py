@@ -40,6 +40,7 @@ def test_a_few_decisions_with_every_command(rules, tmp_path):
         "space PARIS", "space Atlantis",
         "hand", "hand cp", "hand nobody",
         "tracks",
+        "tracks all",
         "log 2",
         "options",
         "",
@@ -66,6 +67,7 @@ def test_a_few_decisions_with_every_command(rules, tmp_path):
     assert "cp's hand (0 cards)" in out
     assert "no side named 'nobody'" in out
     assert "vp = 6" in out and "score (per side, start 0): ap 0, cp 0" in out
+    assert "at their start values: `tracks all` shows them" in out
     assert "T1 action: vp -4 → 6  [4.5]" in out
     assert "took back " in out
     assert "Not legal: there is no option 3: choose 1 to 2" in out
