@@ -8,6 +8,7 @@ Which names are locals is decided here, statically, per code unit.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Callable
 
@@ -16,6 +17,7 @@ from attrs import define, field
 from ..syntax import ast as A
 from ..semantics.vocabulary import FUNCTIONS as VOCAB_FUNCTIONS
 from . import builtins as B
+from .codegen import generate
 from .errors import GameError
 from .values import Entity, ScopedState, text_of
 
@@ -40,14 +42,20 @@ class Code:
     cites: tuple[str, ...] = ()
 
 
+# Expressions that are a single node gain nothing from generated code.
+_LEAVES = (A.IntLit, A.BoolLit, A.NoneLit, A.TextLit)
+
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}")
 
 
 class Compiler:
-    def __init__(self, world, graph):
+    def __init__(self, world, graph, codegen: bool | None = None):
         self.w = world
         self.g = graph
         self.p = world.program
+        # POGDSL_CLOSURES=1 runs every expression as closures: the reference
+        # the generated code is tested against.
+        self.codegen = (os.environ.get("POGDSL_CLOSURES") != "1") if codegen is None else codegen
 
     # ================================================================ whole world
     def compile_all(self) -> None:
@@ -274,8 +282,14 @@ class Compiler:
 
     # ================================================================ expressions
     def expr(self, e: A.Expr | None, names: set[str]) -> Fn:
+        """An expression as a function (g, l): generated Python source where
+        codegen.py can (one call for the whole tree), closures otherwise."""
         if e is None:
             return _const(None)
+        if self.codegen and not isinstance(e, _LEAVES):
+            fn = generate(self, e, names)
+            if fn is not None:
+                return fn
         return getattr(self, "x_" + type(e).__name__)(e, names)
 
     def x_IntLit(self, e, names):
