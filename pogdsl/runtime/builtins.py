@@ -12,7 +12,7 @@ from collections import deque
 from ..syntax.ast import BoxDecl as _BoxDecl
 from .errors import GameError
 from .tables import Table as _Table
-from .values import Entity, Pool, text_of
+from .values import Entity, Found, Pool, text_of
 from .values import ScopedState as _ScopedState
 
 
@@ -53,21 +53,23 @@ def value_of(g, name: str, args: tuple):
     Values that do real work are remembered: for the rest of an offer of
     options (`memo`), and across decisions while nothing they read has been
     written (`vcache`, see deps.py).  A one-line value is simply recomputed."""
-    if name not in g.w.value_costly:
+    w = g.w
+    if name not in w.value_costly:
         return _value_of(g, name, args)
-    memo = g.memo
     key = (name, args)
-    if memo is not None:
-        try:
+    memo = g.memo
+    try:
+        if memo is not None:
             return memo[key]
-        except KeyError:
-            pass
-        except TypeError:  # an unhashable argument (a list): no memo
-            memo = None
+        hash(key)
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable argument (a list): nothing is remembered
+        return _value_of(g, name, args)
     # While a trace is kept every value is worked out afresh, so the trace
     # shows every modifier that applies at each decision.
-    deps = g.w.value_deps.get(name) if g.cache_values and g.trace is None else None
-    if deps is not None and _hashable(args):
+    deps = w.value_deps.get(name) if g.cache_values and g.trace is None else None
+    if deps is not None:
         ver = g.ver
         stamp = tuple([ver.get(a, 0) for a in deps])
         hit = g.vcache.get(key)
@@ -83,19 +85,10 @@ def value_of(g, name: str, args: tuple):
     return result
 
 
-def _hashable(args) -> bool:
-    try:
-        hash(args)
-        return True
-    except TypeError:
-        return False
-
-
 def _value_of(g, name: str, args: tuple):
     w = g.w
     params, base = w.values[name]
-    local = dict(zip(params, args))
-    result = base(g, local)
+    result = base(g, dict(zip(params, args)) if params else {})
     entries = w.modifiers.get(name)
     if not entries:
         return result
@@ -299,7 +292,7 @@ def reach_along(g, span, ns, starts, within):
     keys = {n.key for n in iterate(g, ns) if n is not None}
     spaces, adjacency = g.w.spaces, g.w.adjacency
     allowed = {s.index for s in iterate(g, within)}
-    order, seen = [], set()
+    order, seen = Found(), set()
     for s in (starts if isinstance(starts, list) else [starts]):
         if s is not None and s.index not in seen:
             seen.add(s.index)

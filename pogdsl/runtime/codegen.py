@@ -22,8 +22,8 @@ the closures.  Any expression thus runs one way or the other, never half.
 
 from __future__ import annotations
 
-from ..syntax import ast as A
 from ..semantics.vocabulary import FUNCTIONS as VOCAB_FUNCTIONS
+from ..syntax import ast as A
 from . import builtins as B
 from .errors import GameError
 from .values import ScopedState, text_of

@@ -19,7 +19,7 @@ from ..semantics.vocabulary import FUNCTIONS as VOCAB_FUNCTIONS
 from . import builtins as B
 from .codegen import generate
 from .errors import GameError
-from .values import Entity, ScopedState, text_of
+from .values import Entity, Found, ScopedState, text_of
 
 Fn = Callable  # (g, l) -> value
 
@@ -81,7 +81,7 @@ class Compiler:
         for decl in p.all("restriction"):
             for f in decl.forbids:
                 names = {v.text for v in f.vars} | owned(decl)
-                entry = (Hooked(decl, owner_of(decl)), f,
+                entry = (Hooked(decl, owner_of(decl)), tuple(v.text for v in f.vars),
                          self.expr(f.when, names) if f.when is not None else None,
                          self.expr(f.unless, names) if f.unless is not None else None,
                          self.guard(f))
@@ -465,7 +465,7 @@ class Compiler:
             starts = start if isinstance(start, list) else [start]
             spaces, adjacency = g.w.spaces, g.w.adjacency
             seen = set()
-            order = []
+            order = Found()
             for s in starts:
                 if s is None or getattr(s, "kind", None) != "space":
                     raise GameError(f"reach starts from spaces, not {text_of(s)}", span)

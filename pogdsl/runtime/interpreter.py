@@ -260,14 +260,15 @@ class Game:
         if not entries:
             return []
         found = []
-        for hooked, forbid, when, unless, guard in entries:
+        for hooked, var_names, when, unless, guard in entries:
             if guard is not None and id(values[guard[0]]) not in guard[1]:
                 continue  # its condition needs another value here: it cannot forbid this option
-            if hooked.owner is not None and not self.card_in_play(hooked.owner):
+            owner = hooked.owner
+            if owner is not None and not self.card_in_play(owner):
                 continue
-            bound = {v.text: x for v, x in zip(forbid.vars, values)}
-            if hooked.owner is not None:
-                bound["this_card"] = self.w.cards[hooked.owner]
+            bound = dict(zip(var_names, values))
+            if owner is not None:
+                bound["this_card"] = self.w.cards[owner]
             if when is not None and not when(self, bound):
                 continue
             if unless is not None and unless(self, bound):

@@ -39,6 +39,23 @@ class Pool(Entity):
         self.members = members
 
 
+class Found(list):
+    """The spaces a search found (`reach`, `reach_along`): a list whose
+    membership test is a set lookup.  Supply asks `t in region` of regions of
+    a hundred spaces and more, many times for each region; entities compare by
+    identity, so the set holds their ids.  Built once, on the first test: a
+    search's result is a value and never changes afterwards."""
+
+    __slots__ = ("_ids",)
+
+    def __contains__(self, item) -> bool:
+        try:
+            ids = self._ids
+        except AttributeError:
+            ids = self._ids = frozenset(map(id, self))
+        return id(item) in ids
+
+
 class ScopedState:
     """A state variable kept per side/nation/space/unit, before it is indexed."""
 

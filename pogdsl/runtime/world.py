@@ -77,7 +77,7 @@ class World:
     state_decls: dict[str, A.StateDecl] = field(factory=dict)
     values: dict[str, tuple] = field(factory=dict)       # name → (param names, compiled base)
     modifiers: dict[str, list] = field(factory=dict)     # value name → [(Hooked, contribution, fn, when)]
-    restrictions: dict[str, list] = field(factory=dict)  # choice name → [(Hooked, forbid, when, unless)]
+    restrictions: dict[str, list] = field(factory=dict)  # choice → [(Hooked, var names, when, unless, guard)]
     triggers: dict[str, list[Hooked]] = field(factory=dict)
     choices: dict[str, A.ChoiceDecl] = field(factory=dict)
     codes: dict[str, Code] = field(factory=dict)
