@@ -48,6 +48,7 @@ CODES: dict[str, str] = {
     "E0218": "unknown box",
     "E0219": "unknown sequence",
     "E0220": "unknown attribute",
+    "E0221": "unknown box role",
     # kinds and arity
     "E0301": "wrong kind of thing",
     "E0302": "wrong number of arguments",

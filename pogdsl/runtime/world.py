@@ -86,7 +86,8 @@ class World:
     first_turn: int = 1
     last_turn: int = 1
     setup: list[str] = field(factory=list)
-    eliminated_box: dict[str, int] = field(factory=dict)  # side key → location id
+    # side key → the location of the box that `receives eliminated` (where `eliminate` puts units)
+    eliminated_box: dict[str, int] = field(factory=dict)
     options: dict[str, bool] = field(factory=dict)
     state_start: dict[str, object] = field(factory=dict)
     value_deps: dict[str, tuple | None] = field(factory=dict)  # None: never cached across decisions
@@ -168,7 +169,7 @@ def build_world(program: Program, graph) -> World:
             for s in w.sides:
                 e = add("box", f"{d.key}[{s.key}]", len(w.boxes), (d, s))
                 w.boxes.append(e)
-                if d.key == "eliminated":
+                if d.receives is not None and d.receives.text == "eliminated":
                     w.eliminated_box[s.key] = len(w.spaces) + e.index
         else:
             w.boxes.append(add("box", d.key, len(w.boxes), (d, None)))

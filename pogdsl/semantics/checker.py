@@ -26,6 +26,9 @@ UNKNOWN_CODE = {
     "box": ("E0218", "box"), "table": ("E0209", "table"), "phase": ("E0210", "phase"),
 }
 SCOPE_KINDS = ("side", "nation", "space", "unit")
+# What a box may declare it `receives`: `eliminated` — the units an `eliminate`
+# without a destination sends there (one box per side when kept per side).
+BOX_ROLES = frozenset({"eliminated"})
 _FLAG_KINDS = ("flag",)
 
 
@@ -75,10 +78,12 @@ class Checker:
         for decl in p.all("space"):
             self.check_space(decl)
         self.check_connections()
+        receivers: dict[str, A.BoxDecl] = {}
         for decl in p.all("box"):
             if decl.per is not None and decl.per.text not in SCOPE_KINDS:
                 self.r.error("E0214", f"a box can be kept per {', '.join(SCOPE_KINDS)}, not per '{decl.per.text}'",
                              decl.per.span)
+            self.check_box_role(decl, receivers)
         for decl in p.all("unit"):
             self.check_unit(decl)
         for decl in p.all("table"):
@@ -228,6 +233,24 @@ class Checker:
                 seen[pair] = c
             for n in c.only:
                 self.expect_name(n, ("nation",))
+
+    def check_box_role(self, decl: A.BoxDecl, receivers: dict) -> None:
+        """`receives ROLE`: one of the closed set of roles, and one box per role."""
+        role = decl.receives
+        if role is None:
+            return
+        if role.text not in BOX_ROLES:
+            self.r.error("E0221", f"a box cannot receive '{role.text}'", role.span,
+                         did_you_mean(role.text, sorted(BOX_ROLES))
+                         or f"a box can receive: {', '.join(sorted(BOX_ROLES))}")
+            return
+        other = receivers.get(role.text)
+        if other is not None:
+            self.r.error("E0401", f"boxes '{other.key}' and '{decl.key}' both receive {role.text} units", role.span,
+                         notes=[("the first is declared here", other.name.span)],
+                         hint="only one box may take in the units that no effect sends elsewhere")
+            return
+        receivers[role.text] = decl
 
     def check_unit(self, u: A.UnitDecl) -> None:
         self.expect_name(u.nation, ("nation",))

@@ -396,6 +396,9 @@ class Connection:
 class BoxDecl(Decl):
     title: str | None = None
     per: Name | None = None
+    # What the box takes in without being named: `receives eliminated` makes it
+    # where `eliminate` puts units when no destination is given.
+    receives: Name | None = None
     kind: str = "box"
 
 

@@ -22,6 +22,13 @@ class _Cites(list):
     """Marks the citation list among a rule's children."""
 
 
+class _Role:
+    """Marks a box's `receives ROLE` among its children."""
+
+    def __init__(self, name):
+        self.name = name
+
+
 class _Note(str):
     """Marks a block's note (the rule in our own words) among children."""
 
@@ -253,13 +260,19 @@ class ToAst:
 
     def box_decl(self, meta, children):
         rest, cites, note = self._extras(children)
-        title, per = None, None
+        title, per, receives = None, None, None
         for r in rest[1:]:
             if _is(r, "STRING"):
                 title = _unquote(r.value)
+            elif isinstance(r, _Role):
+                receives = r.name
             elif isinstance(r, A.Name):
                 per = r
-        return A.BoxDecl(self._span(meta), self._name(rest[0]), title=title, per=per, cites=cites, note=note)
+        return A.BoxDecl(self._span(meta), self._name(rest[0]), title=title, per=per, receives=receives,
+                         cites=cites, note=note)
+
+    def box_role(self, meta, children):
+        return _Role(self._name(children[0]))
 
     def units_block(self, meta, children):
         rest, cites, note = self._extras(children)

@@ -104,6 +104,12 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
     "unknown_side": [
         (E, "E0212", 2, 6, "unknown side 'nt'"),
     ],
+    "unknown_box_role": [
+        (E, "E0221", 2, 45, "a box cannot receive 'eliminatd'"),
+    ],
+    "two_boxes_receive_eliminated": [
+        (E, "E0401", 3, 41, "boxes 'lost' and 'gone' both receive eliminated units"),
+    ],
     "unknown_sequence": [
         (E, "E0219", 4, 12, "unknown sequence 'turns'"),
     ],

@@ -177,3 +177,28 @@ def test_the_toy_game_plays_to_a_result(toy):
     finish(game, 3)
     assert game.over and game.outcome.winner in ("ap", "cp", None)
     assert TOY.is_dir()
+
+
+# ------------------------------------------------------------------ where eliminated units go
+
+def test_eliminate_without_destination_uses_the_box_that_receives_eliminated(tmp_path):
+    """The box is found by its `receives eliminated` role, not by its name."""
+    import shutil
+
+    root = tmp_path / "toy"
+    shutil.copytree(TOY, root)
+    source = root / "scenarios" / "toy.pog"
+    text = source.read_text(encoding="utf-8")
+    text = text.replace('box eliminated "Eliminated" per side receives eliminated',
+                        'box graveyard "Graveyard" per side receives eliminated\nbox eliminated "Not this one" per side')
+    text = text.replace("reduce 'FR 1'", "eliminate 'FR 1'")
+    source.write_text(text, encoding="utf-8")
+    opened = open_scenario("toy", root, cache=False)
+    game = Game.new(opened.world, 1, dice=[6])
+    d = game.run()
+    while d is not None and game.s["loc"][opened.world.names["FR 1"].index] is not None \
+            and game.s["loc"][opened.world.names["FR 1"].index] < len(opened.world.spaces):
+        d = game.choose(1)
+    fr = opened.world.names["FR 1"]
+    where = opened.world.place_entity(game.s["loc"][fr.index])
+    assert where.key == "graveyard[ap]"
