@@ -33,7 +33,8 @@ class Unsupported(Exception):
     """This expression is left to the closures."""
 
 
-def _ordered(x, y, op: str, span):
+def ordered_compare(x, y, op: str, span):
+    """`<`, `<=`, `>`, `>=` as the language means them: none compares false."""
     if x is None or y is None:
         return False
     try:
@@ -48,7 +49,8 @@ def _ordered(x, y, op: str, span):
         raise GameError(f"cannot compare {text_of(x)} and {text_of(y)}", span) from None
 
 
-def _divide(x, y, op: str, span):
+def divide(x, y, op: str, span):
+    """`/` and `%` on whole numbers; dividing by zero is a game error."""
     if y == 0:
         raise GameError("division by zero", span)
     return x // y if op == "/" else x % y
@@ -79,7 +81,7 @@ class Generator:
         self.w = compiler.w
         self.env: dict[str, object] = {
             "B": B, "value_of": B.value_of, "iterate": B.iterate, "index": B.index,
-            "_ordered": _ordered, "_divide": _divide, "_aggregate_call": _aggregate_call,
+            "_ordered": ordered_compare, "_divide": divide, "_aggregate_call": _aggregate_call,
             "_aggregate_many": _aggregate_many,
         }
         self.locals_used: dict[str, A.Span] = {}

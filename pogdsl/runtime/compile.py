@@ -14,10 +14,10 @@ from typing import Callable
 
 from attrs import define, field
 
-from ..syntax import ast as A
 from ..semantics.vocabulary import FUNCTIONS as VOCAB_FUNCTIONS
+from ..syntax import ast as A
 from . import builtins as B
-from .codegen import generate
+from .codegen import divide, generate, ordered_compare
 from .errors import GameError
 from .values import Entity, Found, ScopedState, text_of
 
@@ -515,10 +515,7 @@ class Compiler:
             return lambda g, l: a(g, l) * b(g, l)
 
         def div(g, l):
-            x, y = a(g, l), b(g, l)
-            if y == 0:
-                raise GameError("division by zero", span)
-            return x // y if op == "/" else x % y
+            return divide(a(g, l), b(g, l), op, span)
         return div
 
     def x_Compare(self, e: A.Compare, names):
@@ -531,19 +528,7 @@ class Compiler:
         span = e.span
 
         def ordered(g, l):
-            x, y = a(g, l), b(g, l)
-            if x is None or y is None:
-                return False
-            try:
-                if op == "<":
-                    return x < y
-                if op == "<=":
-                    return x <= y
-                if op == ">":
-                    return x > y
-                return x >= y
-            except TypeError:
-                raise GameError(f"cannot compare {text_of(x)} and {text_of(y)}", span) from None
+            return ordered_compare(a(g, l), b(g, l), op, span)
         return ordered
 
     def x_Member(self, e: A.Member, names):
