@@ -586,7 +586,7 @@ def combat_position(turn: int = 6) -> Position:
 
 def attack_from(pos: Position, *spaces: str) -> None:
     for s in spaces:
-        pos.set("activation", "attack", key=s)
+        pos.activate(s, "attack")
 
 
 def offered(pos: Position, option: str) -> bool:

@@ -84,6 +84,11 @@ class Position:
             self.s["vars"][name][key] = value
         self.game.invalidate()
 
+    def activate(self, space: str, mode: str) -> None:
+        """Put a Move or Attack marker on a space as an operation does (9.2.5),
+        which also records its units' supply at that moment (14.1.1.1)."""
+        self.run("mark_activated", space, mode)
+
     def _value(self, value):
         if isinstance(value, str):
             for kind in ("side", "nation", "space"):

@@ -7,7 +7,7 @@ from .harness import Position
 # ------------------------------------------------------------------ helpers
 def activate_attack(pos: Position, *spaces: str) -> None:
     for s in spaces:
-        pos.set("activation", "attack", key=s)
+        pos.activate(s, "attack")
 
 
 def where(pos: Position, piece) -> str | None:
@@ -208,8 +208,8 @@ def test_corps_fire_table_and_column_shift_held_on_the_table():
     pos.place("ITc", "Asiago", reduced=True)  # CF 0
     pos.place("AHc", "Trent")
     pos.control("Trent", "cp")
-    activate_attack(pos, "Asiago")
     pos.s["at_war"]["it"] = True
+    activate_attack(pos, "Asiago")
     pos.run("resolve_attacks", "ap", answers=["attack Trent from Asiago"], dice=[6, 1])
     text = "\n".join(pos.log())
     assert "ap fires with strength 0 on the Corps/Fort table (shift -1), die 6 modified to 6: loss number 1" in text

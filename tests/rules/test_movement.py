@@ -15,7 +15,7 @@ from .harness import Position
 
 def move_marker(pos, *spaces):
     for s in spaces:
-        pos.set("activation", "move", key=s)
+        pos.activate(s, "move")
 
 
 def play_card(pos, name):
@@ -128,7 +128,7 @@ def test_11_1_6_pass_through_but_never_stop_on_an_attack_marker():
     pos.place("GE 2", "Sedan")
     pos.control("Sedan", "cp")
     move_marker(pos, "Koblenz")
-    pos.set("activation", "attack", key="Sedan")
+    pos.activate("Sedan", "attack")
     with pytest.raises(IllegalOption, match=r"11\.1\.6"):
         pos.run("move_activated_units", "cp", answers=["move GE 1 from Koblenz", "move to Sedan", "stop in Sedan"])
     pos = Position()
@@ -136,7 +136,7 @@ def test_11_1_6_pass_through_but_never_stop_on_an_attack_marker():
     pos.place("GE 2", "Sedan")
     pos.control("Sedan", "cp")
     move_marker(pos, "Koblenz")
-    pos.set("activation", "attack", key="Sedan")
+    pos.activate("Sedan", "attack")
     pos.run("move_activated_units", "cp",
             answers=["move GE 1 from Koblenz", "move to Sedan", "move to Cambrai", "stop in Cambrai"])
     assert pos.units_at("Cambrai") == ["GE 1"]
@@ -149,7 +149,7 @@ def test_11_1_6_an_attack_marked_space_is_closed_with_the_last_movement_point():
     pos.control("Sedan", "cp")
     pos.control("Cambrai", "cp")
     move_marker(pos, "Koblenz")
-    pos.set("activation", "attack", key="Cambrai")
+    pos.activate("Cambrai", "attack")
     with pytest.raises(IllegalOption, match=r"11\.1\.6"):
         pos.run("move_activated_units", "cp",
                 answers=["move GE 1 from Koblenz", "move to Sedan", "move to Chateau Thierry", "move to Cambrai"])
@@ -477,21 +477,29 @@ def test_11_3_2_no_russian_crossing_after_the_fall_of_the_tsar():
 
 
 def test_14_3_1_out_of_supply_units_may_not_move_and_14_3_3_may_not_entrench():
-    """GE 1 in Cambrai, cut off from Germany by Allied Sedan and Brussels, is out of supply."""
+    """GE 1 in Cambrai, cut off from Germany by Allied Sedan and Brussels, is out of
+    supply, and 14.1.1.1: what counts is its supply when Cambrai took its marker."""
     pos = Position()
     play_card(pos, "Entrench")
     pos.place("GE 1", "Cambrai")
     pos.control("Cambrai", "cp")
     pos.place("GE 2", "Koblenz")
+    pos.place("GE 3", "Koblenz")
     move_marker(pos, "Cambrai", "Koblenz")
-    refused(pos, "cp", ["move GE 1 from Cambrai"], r"move_only_supplied \(rule 14\.3\.1\)")
-    refused(pos, "cp", ["entrench GE 1 in Cambrai"], r"entrench_only_supplied \(rule 14\.3\.3\)")
+    refused(pos, "cp", ["move GE 1 from Cambrai"], r"move_only_supplied \(rule 14\.3\.1, 14\.1\.1\.1\)")
+    refused(pos, "cp", ["entrench GE 1 in Cambrai"], r"entrench_only_supplied \(rule 14\.3\.3, 14\.1\.1\.1\)")
     pos.run("move_activated_units", "cp",
             answers=["move GE 2 from Koblenz", "move to Sedan", "stop in Sedan", "end movement"])
     assert pos.units_at("Sedan") == ["GE 2"]
-    # GE 2 in Sedan reopened the line: GE 1 is offered again (14.1.1.1's moment of activation
-    # is the supply chapter's to record)
-    assert "move GE 1 from Cambrai" in pos.asked[-1].options
+    # GE 2 in Sedan reopened the line, yet GE 1 stays out of this operation (14.1.1.1).
+    offered = pos.asked[-1].options
+    assert "move GE 3 from Koblenz" in offered
+    assert not any("GE 1" in o for o in offered)
+    # Activated again later, with the line open, GE 1 moves.
+    pos.activate("Cambrai", "move")
+    pos.run("move_activated_units", "cp",
+            answers=["move GE 1 from Cambrai", "move to Brussels", "stop in Brussels", "end movement"])
+    assert pos.units_at("Brussels") == ["GE 1"]
 
 
 def test_11_1_1_a_unit_without_movement_factor_does_not_move():

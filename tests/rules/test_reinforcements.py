@@ -271,7 +271,7 @@ def test_9_5_3_4_a_home_entered_near_east_army_may_not_enter_the_near_east_map()
             pos.control(s, "ap")
         ne = pos.place("BR NE", "Adrianople")
         pos.set("entered_at_home", home, key=str(ne.index))
-        pos.set("activation", "move", key="Adrianople")
+        pos.activate("Adrianople", "move")
         answers = ["move BR NE from Adrianople", "move to Constantinople", "stop in Constantinople"]
         if refused:
             with pytest.raises(IllegalOption, match="home_entered_armies_stay_off_the_near_east"):

@@ -214,7 +214,7 @@ def test_16_4_9_russians_may_not_leave_the_five_nations():
     pos = brest_position()
     pos.control("Timisvar", "ap")
     pos.place("RUc", "Timisvar")
-    pos.set("activation", "move", key="Timisvar")
+    pos.activate("Timisvar", "move")
     with pytest.raises(IllegalOption, match="russians_stay_home"):
         pos.run("move_activated_units", "ap", answers=["move RUc from Timisvar", "move to Belgrade"])
 
@@ -223,7 +223,7 @@ def test_16_4_9_russians_and_allies_keep_apart():
     pos = brest_position()
     pos.place("BRc", "Kiev")
     pos.place("RUc", "Zhitomir")
-    pos.set("activation", "move", key="Zhitomir")
+    pos.activate("Zhitomir", "move")
     with pytest.raises(IllegalOption, match="russians_stay_home"):
         pos.run("move_activated_units", "ap", answers=["move RUc from Zhitomir", "move to Kiev"])
 

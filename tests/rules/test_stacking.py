@@ -18,7 +18,7 @@ def test_10_1_1_a_fourth_unit_may_not_end_its_move_in_a_space():
     pos = Position()
     full_chateau_thierry(pos)
     pos.place("FR 1", "Paris")
-    pos.set("activation", "move", key="Paris")
+    pos.activate("Paris", "move")
     with pytest.raises(IllegalOption, match=STACKING):
         pos.run("move_activated_units", "ap",
                 answers=["move FR 1 from Paris", "move to Chateau Thierry", "stop in Chateau Thierry"])
@@ -28,7 +28,7 @@ def test_10_1_2_a_moving_unit_may_cross_a_full_space():
     pos = Position()
     full_chateau_thierry(pos)
     pos.place("FR 1", "Paris")
-    pos.set("activation", "move", key="Paris")
+    pos.activate("Paris", "move")
     pos.run("move_activated_units", "ap",
             answers=["move FR 1 from Paris", "move to Chateau Thierry", "move to Sedan", "stop in Sedan"])
     assert pos.units_at("Sedan") == ["FR 1"]
@@ -40,7 +40,7 @@ def test_10_1_4_the_last_movement_point_may_not_enter_a_full_space():
     pos = Position()
     full_chateau_thierry(pos)
     pos.place("FR 1", "Paris")
-    pos.set("activation", "move", key="Paris")
+    pos.activate("Paris", "move")
     with pytest.raises(IllegalOption, match=STACKING):
         pos.run("move_activated_units", "ap",
                 answers=["move FR 1 from Paris", "move to Chateau Thierry", "move to Paris",
@@ -53,7 +53,7 @@ def test_10_1_1_a_stack_counts_all_its_units():
     pos.place("FRc", "Sedan")
     pos.place("FR 1", "Paris")
     pos.place("FR 2", "Paris")
-    pos.set("activation", "move", key="Paris")
+    pos.activate("Paris", "move")
     with pytest.raises(IllegalOption, match=STACKING):
         pos.run("move_activated_units", "ap",
                 answers=["move FR 1, FR 2 from Paris", "move to Chateau Thierry", "move to Sedan", "stop in Sedan"])
@@ -62,7 +62,7 @@ def test_10_1_1_a_stack_counts_all_its_units():
     pos.place("FRc", "Sedan")
     pos.place("FR 1", "Paris")
     pos.place("FR 2", "Paris")
-    pos.set("activation", "move", key="Paris")
+    pos.activate("Paris", "move")
     pos.run("move_activated_units", "ap",
             answers=["move FR 1 from Paris", "move to Chateau Thierry", "move to Sedan", "stop in Sedan",
                      "end movement"])
@@ -75,7 +75,7 @@ def test_10_1_1_forts_do_not_count():
     pos.place("FRc", "Verdun")
     pos.place("FRc", "Verdun")
     pos.place("FR 1", "Bar le Duc")
-    pos.set("activation", "move", key="Bar le Duc")
+    pos.activate("Bar le Duc", "move")
     pos.run("move_activated_units", "ap", answers=["move FR 1 from Bar le Duc", "move to Verdun", "stop in Verdun"])
     assert pos.units_at("Verdun") == ["FR 1", "FRc", "FRc"]
 

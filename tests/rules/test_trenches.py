@@ -18,14 +18,14 @@ def entrench_played(pos):
 
 
 def dig(pos, army, space, die, player="cp", **kw):
-    pos.set("activation", "move", key=space)
+    pos.activate(space, "move")
     pos.run("move_activated_units", player, answers=[f"entrench {army} in {space}"], dice=[die], **kw)
 
 
 def test_11_2_1_no_entrenching_before_an_entrench_event():
     pos = Position()
     pos.place("GE 1", "Koblenz")
-    pos.set("activation", "move", key="Koblenz")
+    pos.activate("Koblenz", "move")
     with pytest.raises(IllegalOption, match=r"entrench_needs_event \(rule 11\.2\.1\)"):
         pos.run("move_activated_units", "cp", answers=["entrench GE 1 in Koblenz"])
 
@@ -74,7 +74,7 @@ def test_11_2_1_one_army_a_space_digs_and_the_others_move_freely():
     entrench_played(pos)
     pos.place("GE 1", "Koblenz")
     pos.place("GE 2", "Koblenz")
-    pos.set("activation", "move", key="Koblenz")
+    pos.activate("Koblenz", "move")
     pos.run("move_activated_units", "cp",
             answers=["entrench GE 1 in Koblenz", "move GE 2 from Koblenz", "move to Aachen", "stop in Aachen"],
             dice=[2])
@@ -89,7 +89,7 @@ def test_11_2_1_corps_do_not_dig():
     entrench_played(pos)
     pos.place("GEc", "Koblenz")
     pos.place("GEc", "Koblenz")
-    pos.set("activation", "move", key="Koblenz")
+    pos.activate("Koblenz", "move")
     with pytest.raises(IllegalOption):
         pos.run("move_activated_units", "cp", answers=["entrench GEc in Koblenz"])
     assert not any(o.startswith("entrench") for o in pos.asked[-1].options)
@@ -111,7 +111,7 @@ def test_11_2_4_a_trench_stays_when_its_units_leave():
     pos.control("Sedan", "cp")
     pos.set("trench", 1, key="Sedan")
     pos.place("GE 1", "Sedan")
-    pos.set("activation", "move", key="Sedan")
+    pos.activate("Sedan", "move")
     pos.run("move_activated_units", "cp", answers=["move GE 1 from Sedan", "move to Koblenz", "stop in Koblenz"])
     assert pos.var("trench", "Sedan") == 1
 
@@ -121,7 +121,7 @@ def test_11_2_5_an_enemy_unit_entering_removes_a_level_1_trench():
     pos.control("Sedan", "cp")
     pos.set("trench", 1, key="Sedan")
     pos.place("FR 1", "Chateau Thierry")
-    pos.set("activation", "move", key="Chateau Thierry")
+    pos.activate("Chateau Thierry", "move")
     pos.run("move_activated_units", "ap",
             answers=["move FR 1 from Chateau Thierry", "move to Sedan", "stop in Sedan"])
     assert pos.var("trench", "Sedan") == 0
@@ -132,7 +132,7 @@ def test_11_2_6_an_enemy_unit_entering_a_level_2_trench_makes_it_its_own_level_1
     pos.control("Sedan", "cp")
     pos.set("trench", 2, key="Sedan")
     pos.place("FR 1", "Chateau Thierry")
-    pos.set("activation", "move", key="Chateau Thierry")
+    pos.activate("Chateau Thierry", "move")
     pos.run("move_activated_units", "ap",
             answers=["move FR 1 from Chateau Thierry", "move to Sedan", "stop in Sedan"])
     assert pos.var("trench", "Sedan") == 1
@@ -143,7 +143,7 @@ def test_11_2_5_a_friendly_unit_entering_leaves_the_trench_alone():
     pos = Position()
     pos.set("trench", 1, key="Sedan")  # an Allied trench: Sedan is Allied
     pos.place("FR 1", "Chateau Thierry")
-    pos.set("activation", "move", key="Chateau Thierry")
+    pos.activate("Chateau Thierry", "move")
     pos.run("move_activated_units", "ap",
             answers=["move FR 1 from Chateau Thierry", "move to Sedan", "stop in Sedan"])
     assert pos.var("trench", "Sedan") == 1
@@ -176,7 +176,7 @@ def test_11_2_6_besiegers_taking_a_level_2_trench_own_it_though_the_fort_keeps_t
     pos = Position()
     pos.set("trench", 2, key="Verdun")  # Allied trench in Allied Verdun
     pos.place("GE 1", "Metz")
-    pos.set("activation", "move", key="Metz")
+    pos.activate("Metz", "move")
     pos.run("move_activated_units", "cp", answers=["move GE 1 from Metz", "move to Verdun"])
     assert pos.var("trench", "Verdun") == 1
     assert trench_side(pos, "Verdun") == "cp"
