@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..syntax.ast import BoxDecl as _BoxDecl
+from .deps import entity_area
 from .errors import GameError
 from .tables import Table as _Table
 from .values import Entity, Found, Pool, text_of
@@ -50,45 +51,234 @@ def value_of(g, name: str, args: tuple):
     """A declared value: its base expression, then its modifiers (`:=` first,
     in source order, then every `+=` / `-=` whose condition holds).
 
-    Values that do real work are remembered: for the rest of an offer of
-    options (`memo`), and across decisions while nothing they read has been
-    written (`vcache`, see deps.py).  A one-line value is simply recomputed."""
+    Values that do real work are remembered (`g.vcache`), incrementally, the
+    way build systems and Salsa do it:
+
+    * each remembered result notes the revision it was last checked at, the
+      revision its result last changed at, and the remembered values it
+      called (recorded while it ran);
+    * at a later revision it is still good if no area it reads itself (see
+      deps.py) was written since it was checked, and none of the values it
+      called has changed since — each of those is brought up to date first,
+      the same way;
+    * a value worked out again whose result equals the old one keeps its old
+      result and its old change revision, so what was built on it stays good.
+
+    A one-line value is simply recomputed, and a value that cannot be
+    remembered across decisions (it draws on chance, or on which cards are
+    playable) is remembered only while one decision's options are listed
+    (`g.memo`)."""
     w = g.w
     if name not in w.value_costly:
         return _value_of(g, name, args)
-    key = (name, args)
-    memo = g.memo
-    try:
-        if memo is not None:
-            return memo[key]
-        hash(key)
-    except KeyError:
-        pass
-    except TypeError:  # an unhashable argument (a list): nothing is remembered
+    plan = w.value_areas.get(name)
+    if name in w.uncached:
+        calls = g.calls
+        if calls is not None:
+            calls.append((None, name, args))  # what it reads, for the value calling it
         return _value_of(g, name, args)
-    # While a trace is kept every value is worked out afresh, so the trace
-    # shows every modifier that applies at each decision.
-    deps = w.value_deps.get(name) if g.cache_values and g.trace is None else None
-    if deps is not None:
-        ver = g.ver
-        stamp = tuple([ver.get(a, 0) for a in deps])
-        hit = g.vcache.get(key)
-        if hit is not None and hit[0] == stamp:
-            result = hit[1]
-        else:
-            result = _value_of(g, name, args)
-            g.vcache[key] = (stamp, result)
+    if plan is None or not g.cache_values or g.trace is not None:
+        # While a trace is kept every value is worked out afresh, so the trace
+        # shows every modifier that applies at each decision.
+        return _memoised(g, name, args)
+    try:
+        key = (name, args)
+        entry = g.vcache.get(key)
+    except TypeError:  # a list argument: keyed by its items
+        try:
+            key = (name, _frozen(args))
+            entry = g.vcache.get(key)
+        except TypeError:
+            return _memoised(g, name, args)
+    stats = w.cache_stats[name]
+    if entry is None or (entry[1] != g.clock and not _still_good(g, entry)):
+        entry = _recompute(g, key, name, args, entry)
+        if stats[0] > REVIEW_AFTER and stats[1] < stats[0] * WORTH_KEEPING:
+            _stop_remembering(g, name)
     else:
+        stats[1] += 1
+    stats[0] += 1
+    calls = g.calls
+    if calls is not None:
+        calls.append(key)
+    return entry[0]
+
+
+def _areas(w, name: str, args: tuple) -> tuple:
+    """The areas a value reads at these arguments: its whole areas, and the
+    own areas of the arguments whose own state it reads."""
+    whole, own = w.value_areas[name]
+    if not own:
+        return whole
+    out = list(whole)
+    for i, area in own:
+        a = entity_area(w, area, args[i]) if i < len(args) else None
+        out.append(a if a is not None else area)
+    return tuple(out)
+
+
+# A remembered value that is found still good in fewer than this share of its
+# calls, once it has been called this often, is worked out afresh from then on
+# (remembering it costs more than it saves; see _stop_remembering).
+REVIEW_AFTER, WORTH_KEEPING = 3000, 0.05
+
+
+def _stop_remembering(g, name: str) -> None:
+    """From now on, in this process, work `name` out at each call.  This
+    changes no result, only the work done: a value calling it then depends on
+    the areas it reads (recorded as ``(None, name, args)``, see _still_good)."""
+    w = g.w
+    w.uncached.add(name)
+    rebind = w.rebind_uncached
+    if rebind is not None:
+        rebind(name)
+
+
+def _frozen(args: tuple) -> tuple:
+    """A key for arguments that include lists.  A short list is keyed by its
+    items.  A long one is keyed by its identity: it is almost always the
+    result of another remembered value (a supply region), and such a result
+    keeps its identity while it stays the same (see _recompute); the entry
+    holds the list, so its identity cannot be reused meanwhile."""
+    return tuple((tuple(a) if len(a) <= _SHORT_LIST else ("id", id(a))) if isinstance(a, list) else a
+                 for a in args)
+
+
+_SHORT_LIST = 12
+# Past this many remembered results the cache starts again from empty: stale
+# results keyed by lists no longer in use would otherwise pile up.
+CACHE_LIMIT = 200_000
+
+
+def _memoised(g, name: str, args: tuple):
+    memo = g.memo
+    if memo is None:
+        return _value_of(g, name, args)
+    try:
+        return memo[(name, args)]
+    except KeyError:
+        result = memo[(name, args)] = _value_of(g, name, args)
+        return result
+    except TypeError:
+        return _value_of(g, name, args)
+
+
+# A remembered result: [result, checked at, changed at, values called,
+# arguments, areas read (, which spaces a space filter holds)].
+RESULT, CHECKED, CHANGED, CALLED, ARGS, AREAS, MEMBER = range(7)
+
+
+def _patch_filter(g, space_filter, entry: list, args: tuple) -> bool:
+    """Bring a space filter's result up to date by testing again only the
+    spaces whose own state changed since it was checked (deps.space_filter).
+    False when that is not enough: another area it reads changed, or the
+    record of changes does not reach back far enough."""
+    own, others, cond = space_filter
+    checked = entry[CHECKED]
+    if checked < g.changed_since:
+        return False
+    ver = g.ver
+    for area in others:
+        if ver.get(area, 0) > checked:
+            return False
+    touched = set()
+    changed = g.changed
+    for i in range(len(changed) - 1, -1, -1):
+        clock, whole, e = changed[i]
+        if clock <= checked:
+            break
+        if whole in own:
+            if e is None:  # the whole area was written
+                return False
+            if e.kind == "space":
+                touched.add(e.index)
+    member = entry[MEMBER]
+    spaces = g.w.spaces
+    flipped = False
+    outer = g.calls
+    g.calls = None  # the areas above cover what the test reads
+    try:
+        for i in touched:
+            now = 1 if cond(g, spaces[i], *args) else 0
+            if now != member[i]:
+                member[i] = now
+                flipped = True
+    finally:
+        g.calls = outer
+    if flipped:
+        entry[RESULT] = [s for s, m in zip(spaces, member) if m]
+        entry[CHANGED] = g.clock
+    entry[CHECKED] = g.clock
+    return True
+
+
+def _still_good(g, entry: list) -> bool:
+    """Whether a remembered result holds at the current revision (and if so,
+    note that it was checked now)."""
+    checked = entry[CHECKED]
+    ver = g.ver
+    for area in entry[AREAS]:
+        if ver.get(area, 0) > checked:
+            return False
+    vcache = g.vcache
+    w = g.w
+    for key in entry[CALLED]:
+        if key[0] is None:  # a value no longer remembered: the areas it reads
+            for area in _areas(w, key[1], key[2]):
+                if ver.get(area, 0) > checked:
+                    return False
+            continue
+        dep = vcache.get(key)
+        if dep is None:
+            return False
+        if dep[CHECKED] != g.clock and not _still_good(g, dep):
+            dep = _recompute(g, key, key[0], dep[ARGS], dep)
+        if dep[CHANGED] > checked:
+            return False
+    entry[CHECKED] = g.clock
+    return True
+
+
+def _recompute(g, key, name: str, args: tuple, old: list | None) -> list:
+    space_filter = g.w.space_filters.get(name)
+    if space_filter is not None and old is not None and _patch_filter(g, space_filter, old, args):
+        return old
+    outer = g.calls
+    g.calls = called = []
+    try:
         result = _value_of(g, name, args)
-    if memo is not None:
-        memo[key] = result
-    return result
+    finally:
+        g.calls = outer
+    clock = g.clock
+    if space_filter is not None:
+        # Kept up to date one space at a time: its areas say when to look.
+        own, others, _ = space_filter
+        member = bytearray(len(g.w.spaces))
+        for s in result:
+            member[s.index] = 1
+        areas = tuple(own) + others
+        if old is not None and old[RESULT] == result:
+            old[CHECKED], old[MEMBER] = clock, member
+            return old
+        entry = [result, clock, clock, [], args, areas, member]
+        g.vcache[key] = entry
+        return entry
+    if old is not None and old[RESULT] == result:
+        # Early cut-off: the same result as before, so the values built on it
+        # need not be worked out again; the old object is kept (it may carry
+        # an index built on first use, see Found).
+        old[CHECKED], old[CALLED], old[ARGS] = clock, called, args
+        return old
+    entry = [result, clock, clock, called, args, _areas(g.w, name, args)]
+    if len(g.vcache) >= CACHE_LIMIT:
+        g.vcache.clear()
+    g.vcache[key] = entry
+    return entry
 
 
 def _value_of(g, name: str, args: tuple):
     w = g.w
-    params, base = w.values[name]
-    result = base(g, dict(zip(params, args)) if params else {})
+    result = w.values[name][1](g, *args)
     entries = w.modifiers.get(name)
     if not entries:
         return result
@@ -111,6 +301,35 @@ def _value_of(g, name: str, args: tuple):
         else:
             adds -= amount
     return result + adds if adds else result
+
+
+def reach(g, span, start, cond):
+    """`reach(t from start where cond)`: the start spaces, then every space
+    joined to them by lines through spaces where `cond(t)` holds, in the order
+    found (breadth first)."""
+    starts = start if isinstance(start, list) else [start]
+    spaces, adjacency = g.w.spaces, g.w.adjacency
+    seen = set()
+    order = Found()
+    for s in starts:
+        if s is None or getattr(s, "kind", None) != "space":
+            raise GameError(f"reach starts from spaces, not {text_of(s)}", span)
+        if s.index not in seen:
+            seen.add(s.index)
+            order.append(s)
+    i = 0
+    while i < len(order):
+        here = order[i]
+        i += 1
+        for j, _ in adjacency[here.index]:
+            if j in seen:
+                continue
+            there = spaces[j]
+            if cond is not None and not cond(there):
+                continue
+            seen.add(j)
+            order.append(there)
+    return order
 
 
 # ----------------------------------------------------------------- constants
@@ -483,6 +702,19 @@ def _other_attr(attr):
         "size": lambda g, e: len(g.s["piles"][e.key]) if e.kind == "pile" else None,
     }
     return table.get(attr)
+
+
+def kind_reader(world, kind: str, attr: str):
+    """reader(g, obj) for `obj.attr` where obj is known to be of `kind`, or None."""
+    if kind == "unit":
+        return _unit_attr(attr)
+    if kind == "space":
+        return _space_attr(attr)
+    if kind == "card":
+        return _card_attr(attr)
+    if kind == "nation":
+        return _nation_attr(attr)
+    return None
 
 
 def attribute_getter(world, attr: str):

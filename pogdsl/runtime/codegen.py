@@ -22,6 +22,9 @@ the closures.  Any expression thus runs one way or the other, never half.
 
 from __future__ import annotations
 
+import linecache
+
+from ..semantics.vocabulary import ATTRIBUTES as VOCAB_ATTRIBUTES
 from ..semantics.vocabulary import FUNCTIONS as VOCAB_FUNCTIONS
 from ..syntax import ast as A
 from . import builtins as B
@@ -73,30 +76,97 @@ def _aggregate_many(func: str, values: list):
     return {"any": any, "all": all, "sum": sum, "min": min, "max": max}[func](values)
 
 
+class Namespace:
+    """The globals every function generated for one world shares: helpers,
+    the constants the code names (entities, getters, spans), and one function
+    per value (``V_name``), so values call each other directly."""
+
+    def __init__(self):
+        self.env: dict[str, object] = {
+            "B": B, "value_of": B.value_of, "iterate": B.iterate, "index": B.index,
+            "_ordered": ordered_compare, "_divide": divide, "_aggregate_call": _aggregate_call,
+            "_aggregate_many": _aggregate_many, "_reach": B.reach, "_read_scoped": B.read_scoped,
+            "_card_in_play": _card_in_play,
+        }
+        self.count = 0
+        self._named: dict[int, str] = {}
+
+    def fresh(self, prefix: str) -> str:
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def const(self, value) -> str:
+        name = self._named.get(id(value))
+        if name is None or self.env.get(name) is not value:
+            name = self._named[id(value)] = self.fresh("k")
+            self.env[name] = value
+        return name
+
+    def define(self, source: str, name: str, where: str):
+        filename = f"<{where}>"
+        code = compile(source, filename, "exec")
+        exec(code, self.env)  # noqa: S102 - source generated here from a checked AST, never from user text
+        # Tracebacks and profilers can then show the generated line.
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        fn = self.env[name]
+        fn.generated = source
+        return fn
+
+
+def _card_in_play(g, card_index: int) -> bool:
+    return g.card_in_play(card_index)
+
+
+# Attributes read without a call, for an entity of the kind named: `{x}` is
+# the object.  Anything else goes through `B.attribute_getter`.
+_INLINE = {
+    ("unit", "name"): "{x}.key", ("unit", "nation"): "{x}.data.nation", ("unit", "side"): "{x}.data.side",
+    ("unit", "type"): "{x}.data.type", ("unit", "reduced"): "g.s['reduced'][{x}.index]",
+    ("unit", "near_east"): "{x}.data.near_east", ("unit", "never_replaced"): "{x}.data.never_replaced",
+    ("unit", "rp"): "{x}.data.rp", ("unit", "full_cf"): "{x}.data.full[0]",
+    ("space", "name"): "{x}.key", ("space", "nation"): "{x}.data.nation", ("space", "terrain"): "{x}.data.terrain",
+    ("space", "vp"): "{x}.data.vp", ("space", "fort"): "{x}.data.fort", ("space", "capital"): "{x}.data.capital",
+    ("space", "map"): "{x}.data.map", ("space", "supply"): "{x}.data.supply",
+    ("space", "fort_destroyed"): "g.s['fort_destroyed'][{x}.index]",
+    ("space", "control"): "{sides}.get(g.s['control'][{x}.index])",
+    ("nation", "name"): "{x}.key", ("nation", "side"): "{x}.data[1]",
+    ("nation", "at_war"): "g.s['at_war'].get({x}.key, False)",
+    ("nation", "neutral"): "{x}.data[0].neutral", ("nation", "minor"): "{x}.data[0].minor",
+}
+# Built-ins whose result is a list of one kind of entity (for comprehension variables).
+_RESULT_KINDS = {
+    "units_in": "unit", "units_of": "unit", "units_at": "unit", "adjacent": "space", "adjacent_for": "space",
+    "adjacent_open": "space", "solid_adjacent": "space", "reach_along": "space",
+}
+_CONSTANT_KINDS = {"spaces": "space", "units": "unit", "nations": "nation", "cards": "card", "sides": "side"}
+
+
 class Generator:
-    """Generates one expression; `function()` compiles it."""
+    """Generates one function; `function()` compiles an expression of a frame,
+    `value_function()` a value, `forbid_function()` a choice's restrictions."""
 
     def __init__(self, compiler):
         self.compiler = compiler
         self.w = compiler.w
-        self.env: dict[str, object] = {
-            "B": B, "value_of": B.value_of, "iterate": B.iterate, "index": B.index,
-            "_ordered": ordered_compare, "_divide": divide, "_aggregate_call": _aggregate_call,
-            "_aggregate_many": _aggregate_many,
-        }
+        ns = getattr(compiler, "ns", None)
+        self.ns = ns if ns is not None else Namespace()
+        self.env = self.ns.env
+        self.direct_values = getattr(compiler, "direct_values", False)
         self.locals_used: dict[str, A.Span] = {}
+        self.kinds: dict[str, str] = {}  # Python variable → the kind of entity it holds, when known
+        self.inlined = False  # an attribute read inline: an AttributeError means a wrong kind or none
+        self.frameless = False  # a value or restriction checker: there is no frame `l` to hand a closure
+        self.saw_random = False
         self.fresh = 0
 
     # ------------------------------------------------------------------ entry
-    def function(self, e: A.Expr, names: set[str]):
-        body = self.gen(e, names, {})
-        where = f"{e.span.file}:{e.span.line}" if e.span else "?"
-        source = ("def _expr(g, l):\n"
-                  "    try:\n"
-                  f"        return {body}\n"
-                  "    except KeyError as err:\n"
-                  "        raise _unbound(err)\n")
-        env = dict(self.env)
+    def function(self, e: A.Expr, names: set[str], slow=None):
+        """`f(g, l)`.  `slow`, the closure of the same expression, answers
+        instead when an attribute read inline meets a wrong kind or none (it
+        raises the located error the closures give)."""
+        self.inline_ok = slow is not None
+        body = self.generate_pure(e, names, {})
+        where = f"expression at {e.span.file}:{e.span.line}" if e.span else "expression"
         spans = dict(self.locals_used)
 
         def unbound(err: KeyError):
@@ -105,22 +175,130 @@ class Generator:
                 return GameError(f"'{name}' has no value yet here", spans[name])
             return err
 
-        env["_unbound"] = unbound
-        code = compile(source, f"<expression at {where}>", "exec")
-        exec(code, env)  # noqa: S102 - source generated here from a checked AST, never from user text
-        fn = env["_expr"]
+        fn_name, unbound_name = self.ns.fresh("_expr"), self.ns.fresh("_unbound")
+        self.env[unbound_name] = unbound
+        source = (f"def {fn_name}(g, l):\n"
+                  "    try:\n"
+                  f"        return {body}\n"
+                  "    except KeyError as err:\n"
+                  f"        raise {unbound_name}(err)\n")
+        if self.inlined:
+            source += f"    except AttributeError:\n        return {self.const(slow)}(g, l)\n"
+        fn = self.ns.define(source, fn_name, where)
         fn.source = body  # for tests and debugging
         return fn
+
+    def value_function(self, decl: A.ValueDecl, slow):
+        """`V(g, a, b)`: a value's base expression with its parameters as
+        Python arguments.  `slow(g, *args)` is its closure form."""
+        self.inline_ok = True
+        self.frameless = True
+        cvars, args = {}, []
+        for prm in decl.params:
+            py = self.pyname(prm.name.text)
+            cvars[prm.name.text] = py
+            args.append(py)
+            if prm.type is not None and not prm.is_list:
+                self.kinds[py] = prm.type.text
+        body = self.generate_pure(decl.expr, set(), cvars)
+        fn_name = self.ns.fresh("_value")
+        params = "".join(", " + a for a in args)
+        source = f"def {fn_name}(g{params}):\n"
+        if self.inlined:
+            source += (f"    try:\n        return {body}\n"
+                       f"    except AttributeError:\n        return {self.const(slow)}(g{params})\n")
+        else:
+            source += f"    return {body}\n"
+        fn = self.ns.define(source, fn_name, f"value {decl.key} at {decl.span.file}:{decl.span.line}")
+        fn.source = body
+        return fn
+
+    def filter_condition(self, decl: A.ValueDecl):
+        """`C(g, t, a, b)`: the test of a value `[t for t in spaces where C]`,
+        for one space t (see deps.space_filter)."""
+        self.inline_ok = False  # no closure to fall back on: reads go through the getters
+        self.frameless = True
+        e = decl.expr
+        cvars = {e.var.text: "t"}
+        self.kinds["t"] = "space"
+        args = []
+        for prm in decl.params:
+            py = self.pyname(prm.name.text)
+            cvars[prm.name.text] = py
+            args.append(py)
+        body = self.gen(e.where, set(), cvars)
+        fn_name = self.ns.fresh("_filter")
+        source = f"def {fn_name}(g, t{''.join(', ' + a for a in args)}):\n    return {body}\n"
+        return self.ns.define(source, fn_name, f"test of value {decl.key} at {decl.span.file}:{decl.span.line}")
+
+    def forbid_function(self, choice: A.ChoiceDecl, entries: list, slow):
+        """`F(g, v1, v2, …)`: whether any restriction forbids the option with
+        these values, every condition inline with the option's values as
+        Python arguments.  A condition left to the closures is called with a
+        frame built for it (`entry_fallback`); `slow(g, values)` answers if an
+        attribute read inline meets a wrong kind or none."""
+        self.inline_ok = True
+        self.frameless = True
+        args = [f"o{i}" for i in range(len(choice.params))]
+        kinds = [p.type.text if p.type is not None and not p.is_list else None for p in choice.params]
+        lines = []
+        for hooked, f, fallback in entries:
+            var_names = [v.text for v in f.vars]
+            test = None
+            if True:
+                cvars = {v: args[i] for i, v in enumerate(var_names) if i < len(args)}
+                for i, v in enumerate(var_names):
+                    if i < len(args) and kinds[i]:
+                        self.kinds[args[i]] = kinds[i]
+                if hooked.owner is not None:
+                    cvars["this_card"] = self.const(self.w.cards[hooked.owner])
+                try:
+                    parts = []
+                    if f.when is not None:
+                        parts.append(self.generate_pure(f.when, set(), cvars))
+                    if f.unless is not None:
+                        parts.append(f"not {self.generate_pure(f.unless, set(), cvars)}")
+                    test = " and ".join(parts) or "True"
+                except Unsupported:
+                    test = None
+            if test is None:
+                test = f"{self.const(fallback)}(g, ({', '.join(args)}{',' if len(args) == 1 else ''}))"
+            if hooked.owner is not None:
+                test = f"_card_in_play(g, {hooked.owner}) and {test}"
+            lines.append(f"    if {test}:\n        return True\n")
+        fn_name = self.ns.fresh("_forbid")
+        params = "".join(", " + a for a in args)
+        body = "".join(lines) + "    return False\n"
+        if self.inlined:
+            body = ("    try:\n" + "".join("    " + ln for ln in body.splitlines(keepends=True))
+                    + f"    except AttributeError:\n        return {self.const(slow)}(g, ({', '.join(args)}"
+                    + f"{',' if len(args) == 1 else ''}))\n")
+        source = f"def {fn_name}(g{params}):\n{body}"
+        return self.ns.define(source, fn_name, f"restrictions of {choice.key}")
+
+    def generate_pure(self, e, names, cvars) -> str:
+        """`gen`, except that an expression drawing on chance reads no
+        attribute inline: it could not be worked out a second time (by its
+        closure) after an inline read failed."""
+        self.saw_random = False
+        inline, inlined = self.inline_ok, self.inlined
+        body = self.gen(e, names, cvars)
+        if self.saw_random and self.inlined and inline:
+            self.inline_ok, self.inlined = False, inlined
+            body = self.gen(e, names, cvars)
+            self.inline_ok = inline
+        return body
+
+    def pyname(self, var: str) -> str:
+        self.fresh += 1
+        return f"v{self.fresh}_{var}" if var.isidentifier() else f"v{self.fresh}"
 
     def const(self, value) -> str:
         if value is None or isinstance(value, (bool, int)):
             return repr(value)
         if isinstance(value, str):
             return repr(value)
-        self.fresh += 1
-        name = f"k{self.fresh}"
-        self.env[name] = value
-        return name
+        return self.ns.const(value)
 
     # ------------------------------------------------------------------ nodes
     def gen(self, e, names: set[str], cvars: dict[str, str]) -> str:
@@ -133,7 +311,7 @@ class Generator:
 
     def closure(self, e, names, cvars) -> str:
         """A node left to its closure: only where no comprehension variable is in scope."""
-        if cvars:
+        if cvars or self.frameless:
             raise Unsupported(type(e).__name__)
         fn = getattr(self.compiler, "x_" + type(e).__name__)(e, names)
         return f"{self.const(fn)}(g, l)"
@@ -168,10 +346,14 @@ class Generator:
                 return f"g.s['vars'][{name!r}]"
             return self.const(ScopedState(name))
         if name in self.compiler.p.decls["value"]:
+            if self.direct_values:
+                return f"V_{name}(g)"
             return f"value_of(g, {name!r}, ())"
+        if name == "turn":
+            return "g.s['turn']"
         constant = B.CONSTANTS.get(name)
         if constant is not None:
-            return f"{self.const(constant)}(g, l)"
+            return f"{self.const(constant)}(g, None)"  # a constant reads no frame
         if name in w.names:
             value = w.names[name]
             if isinstance(value, A.BoxDecl):
@@ -185,21 +367,50 @@ class Generator:
     def g_RangeLit(self, e, names, cvars):
         return f"list(range({int(e.low)}, {int(e.high) + 1}))"
 
-    def comprehension_var(self, var: str, cvars) -> tuple[str, dict]:
-        self.fresh += 1
-        py = f"v{self.fresh}_{var}" if var.isidentifier() else f"v{self.fresh}"
+    def comprehension_var(self, var: str, cvars, source=None) -> tuple[str, dict]:
+        py = self.pyname(var)
+        kind = self.element_kind(source, cvars) if source is not None else None
+        if kind is not None:
+            self.kinds[py] = kind
         return py, {**cvars, var: py}
+
+    def element_kind(self, source, cvars) -> str | None:
+        """The kind of entity a comprehension walks, when plain from the source."""
+        if isinstance(source, A.Ref) and source.name.text not in cvars:
+            return _CONSTANT_KINDS.get(source.name.text)
+        if isinstance(source, A.Call):
+            return _RESULT_KINDS.get(source.func.text)
+        return None
+
+    def static_kind(self, e, cvars) -> str | None:
+        if isinstance(e, A.Ref):
+            py = cvars.get(e.name.text)
+            return self.kinds.get(py) if py is not None else None
+        if isinstance(e, A.Attr):
+            kind = self.static_kind(e.obj, cvars)
+            result = VOCAB_ATTRIBUTES.get(kind, {}).get(e.attr.text) if kind else None
+            return result if result in VOCAB_ATTRIBUTES else None
+        return None
+
+    def g_Reach(self, e: A.Reach, names, cvars):
+        source = self.gen(e.source, names, cvars)
+        if e.where is None:
+            return f"_reach(g, {self.const(e.span)}, {source}, None)"
+        py, inner = self.comprehension_var(e.var.text, cvars)
+        self.kinds[py] = "space"
+        cond = self.gen(e.where, names, inner)
+        return f"_reach(g, {self.const(e.span)}, {source}, (lambda {py}: {cond}))"
 
     def g_ListComp(self, e: A.ListComp, names, cvars):
         source = self.gen(e.source, names, cvars)
-        py, inner = self.comprehension_var(e.var.text, cvars)
+        py, inner = self.comprehension_var(e.var.text, cvars, e.source)
         item = self.gen(e.item, names, inner)
         cond = f" if {self.gen(e.where, names, inner)}" if e.where is not None else ""
         return f"[{item} for {py} in iterate(g, {source}){cond}]"
 
     def g_Aggregate(self, e: A.Aggregate, names, cvars):
         source = self.gen(e.source, names, cvars)
-        py, inner = self.comprehension_var(e.var.text, cvars)
+        py, inner = self.comprehension_var(e.var.text, cvars, e.source)
         item = self.gen(e.item, names, inner)
         cond = f" if {self.gen(e.where, names, inner)}" if e.where is not None else ""
         loop = f"for {py} in iterate(g, {source}){cond}"
@@ -222,10 +433,53 @@ class Generator:
 
     def g_Attr(self, e: A.Attr, names, cvars):
         obj = self.gen(e.obj, names, cvars)
-        getter = self.const(B.attribute_getter(self.w, e.attr.text))
-        return f"{getter}(g, {obj}, {self.const(e.span)})"
+        attr = e.attr.text
+        getter = self.const(B.attribute_getter(self.w, attr))
+        generic = f"{getter}(g, {obj}, {self.const(e.span)})"
+        if not getattr(self, "inline_ok", False):
+            return generic
+        kind = self.static_kind(e.obj, cvars) or _only_kind(attr)
+        if kind is None or self.inline_attr(kind, attr, "x") is None:
+            return generic
+        self.inlined = True
+        if isinstance(e.obj, A.Ref) and e.obj.name.text in cvars:  # a Python variable: read it twice
+            return f"({self.inline_attr(kind, attr, obj)} if {obj}.kind == {kind!r} else {generic})"
+        return f"{self.attr_reader(kind, attr)}(g, {obj}, {self.const(e.span)})"
+
+    def attr_reader(self, kind: str, attr: str) -> str:
+        """A generated `_A_kind_attr(g, x, span)`: the inline read for `kind`,
+        the general getter for anything else."""
+        name = f"_A_{kind}_{attr}"
+        if name not in self.env:
+            getter = self.const(B.attribute_getter(self.w, attr))
+            source = (f"def {name}(g, x, span):\n"
+                      f"    return {self.inline_attr(kind, attr, 'x')} if x.kind == {kind!r} else {getter}(g, x, span)\n")
+            self.ns.define(source, name, f"attribute {attr} of a {kind}")
+        return name
+
+    def inline_attr(self, kind: str, attr: str, obj: str) -> str | None:
+        """Python reading `obj.attr` for an entity of `kind`, or None."""
+        decl = self.w.state_decls.get(attr)
+        if decl is not None and decl.scope is not None:
+            if decl.scope.text != kind:
+                return None
+            # The start values are worked out after the code is generated: read them then.
+            starts = self.const(self.w.state_start)
+            key = f"str({obj}.index)" if kind == "unit" else f"{obj}.key"
+            return f"g.s['vars'][{attr!r}].get({key}, {starts}[{attr!r}])"
+        template = _INLINE.get((kind, attr))
+        if template is None:
+            reader = B.kind_reader(self.w, kind, attr)
+            return f"{self.const(reader)}(g, {obj})" if reader is not None else None
+        sides = self.const(self.w.by_kind.get("side", {})) if "{sides}" in template else ""
+        return template.format(x=obj, sides=sides)
 
     def g_Index(self, e: A.Index, names, cvars):
+        if isinstance(e.obj, A.Ref) and e.obj.name.text not in cvars and e.obj.name.text not in names \
+                and len(e.args) == 1:
+            decl = self.w.state_decls.get(e.obj.name.text)
+            if decl is not None and decl.scope is not None:  # `trench[s]`: one entry of scoped state
+                return f"_read_scoped(g, {decl.key!r}, {self.gen(e.args[0], names, cvars)})"
         obj = self.gen(e.obj, names, cvars)
         args = ", ".join(self.gen(a, names, cvars) for a in e.args)
         return f"index(g, {obj}, [{args}], {self.const(e.span)})"
@@ -241,6 +495,8 @@ class Generator:
 
     def g_Call(self, e: A.Call, names, cvars):
         name = e.func.text
+        if name == "random_pick":
+            self.saw_random = True
         signature = VOCAB_FUNCTIONS.get(name)
         if signature is not None:
             kinds = [k for _, k in signature.params]
@@ -252,6 +508,8 @@ class Generator:
             fn = self.const(B.FUNCTIONS[name])
             return f"{fn}(g, {self.const(e.span)}{''.join(', ' + a for a in args)})"
         if name in self.compiler.p.decls["value"]:
+            if self.direct_values:
+                return f"V_{name}(g{''.join(', ' + a for a in args)})"
             packed = "(" + "".join(a + ", " for a in args) + ")"
             return f"value_of(g, {name!r}, {packed})"
         raise GameError(f"unknown function '{name}'", e.span)
@@ -279,17 +537,27 @@ class Generator:
         return f"_ordered({a}, {b}, {e.op!r}, {self.const(e.span)})"
 
     def g_Member(self, e: A.Member, names, cvars):
-        item, container = self.gen(e.item, names, cvars), self.gen(e.container, names, cvars)
-        return f"({item} {'not in' if e.negated else 'in'} iterate(g, {container}))"
+        item = self.gen(e.item, names, cvars)
+        op = 'not in' if e.negated else 'in'
+        if isinstance(e.container, A.ListLit):  # `x in [a, b]`: a tuple, built in place
+            items = [self.gen(i, names, cvars) for i in e.container.items]
+            return f"({item} {op} ({''.join(i + ', ' for i in items)}))"
+        container = self.gen(e.container, names, cvars)
+        return f"({item} {op} iterate(g, {container}))"
 
     def g_BoolOp(self, e: A.BoolOp, names, cvars):
         parts = [self.gen(o, names, cvars) for o in e.operands]
         return "bool(" + f" {e.op} ".join(parts) + ")"
 
 
-def generate(compiler, e: A.Expr, names: set[str]):
+def generate(compiler, e: A.Expr, names: set[str], slow=None):
     """The compiled function of `e`, or None to use the closures."""
     try:
-        return Generator(compiler).function(e, names)
+        return Generator(compiler).function(e, names, slow)
     except (Unsupported, RecursionError, SyntaxError):
         return None
+
+
+def _only_kind(attr: str) -> str | None:
+    kinds = [k for k, attrs in VOCAB_ATTRIBUTES.items() if attr in attrs]
+    return kinds[0] if len(kinds) == 1 else None

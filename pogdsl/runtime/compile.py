@@ -17,7 +17,7 @@ from attrs import define, field
 from ..semantics.vocabulary import FUNCTIONS as VOCAB_FUNCTIONS
 from ..syntax import ast as A
 from . import builtins as B
-from .codegen import divide, generate, ordered_compare
+from .codegen import Generator, Namespace, Unsupported, divide, generate, ordered_compare
 from .errors import GameError
 from .values import Entity, Found, ScopedState, text_of
 
@@ -56,13 +56,16 @@ class Compiler:
         # POGDSL_CLOSURES=1 runs every expression as closures: the reference
         # the generated code is tested against.
         self.codegen = (os.environ.get("POGDSL_CLOSURES") != "1") if codegen is None else codegen
+        # Generated functions share one namespace; values call each other by name there.
+        self.ns = Namespace()
+        self.direct_values = self.codegen
+        self._forbid_asts: dict[str, list] = {}
 
     # ================================================================ whole world
     def compile_all(self) -> None:
         w, p = self.w, self.p
         for decl in p.all("value"):
-            params = [prm.name.text for prm in decl.params]
-            w.values[decl.key] = (params, self.expr(decl.expr, set(params)))
+            w.values[decl.key] = ([prm.name.text for prm in decl.params], self.value_function(decl))
         card_index = {c.key: c.index for c in w.cards}
         from .world import Hooked
 
@@ -81,11 +84,14 @@ class Compiler:
         for decl in p.all("restriction"):
             for f in decl.forbids:
                 names = {v.text for v in f.vars} | owned(decl)
-                entry = (Hooked(decl, owner_of(decl)), tuple(v.text for v in f.vars),
-                         self.expr(f.when, names) if f.when is not None else None,
-                         self.expr(f.unless, names) if f.unless is not None else None,
-                         self.guard(f))
+                hooked = Hooked(decl, owner_of(decl))
+                var_names = tuple(v.text for v in f.vars)
+                when = self.expr(f.when, names) if f.when is not None else None
+                unless = self.expr(f.unless, names) if f.unless is not None else None
+                entry = (hooked, var_names, when, unless, self.guard(f))
                 w.restrictions.setdefault(f.choice.text, []).append(entry)
+                self._forbid_asts.setdefault(f.choice.text, []).append(
+                    (hooked, f, _entry_fallback(hooked, var_names, when, unless, w)))
         for decl in p.all("procedure"):
             params = [prm.name.text for prm in decl.params]
             w.codes[f"procedure:{decl.key}"] = self.code(f"procedure:{decl.key}", "body", params)
@@ -109,6 +115,138 @@ class Compiler:
             key = f"{scenario_node}/{label}"
             w.codes[key] = self.code(scenario_node, label, [])
             w.setup.append(key)
+
+    def value_function(self, decl: A.ValueDecl):
+        """`f(g, *args)`: a value's base expression, generated with its
+        parameters as Python arguments where codegen.py can, else closures
+        over a frame built for the call."""
+        params = [prm.name.text for prm in decl.params]
+        closure = self.lazy_closure(decl.expr, set(params))
+
+        def slow(g, *args):
+            return closure(g, dict(zip(params, args)))
+        if self.codegen:
+            try:
+                return Generator(self).value_function(decl, slow)
+            except (Unsupported, RecursionError, SyntaxError):
+                pass
+        return slow
+
+    def bind_values(self) -> None:
+        """Name every value in the generated code's namespace (`V_name`): the
+        function itself for a value that is simply recomputed, else a call
+        through `value_of`, which remembers it and applies its modifiers."""
+        w = self.w
+        w.cache_stats = {name: [0, 0] for name in w.value_areas}
+        w.rebind_uncached = self.bind_uncached
+        for name, (params, fn) in w.values.items():
+            if name not in w.value_costly and not w.modifiers.get(name):
+                self.ns.env[f"V_{name}"] = fn
+                continue
+            args = [f"a{i}" for i in range(len(params))]
+            packed = "(" + "".join(a + ", " for a in args) + ")"
+            head = f"def V_{name}(g{''.join(', ' + a for a in args)}):\n"
+            if name in w.value_areas:
+                # The common cases inline: a result already checked at this
+                # revision, or one whose every area (its own and those of all
+                # the values it may call, w.value_deps) is unchanged since it
+                # was checked: then neither it nor anything it called can have
+                # changed.  Values reading the board skip the second test: the
+                # board changes with nearly every step.
+                areas = w.value_deps[name]
+                unchanged = ""
+                if "board" not in areas:
+                    tests = " and ".join(f"ver.get({a!r}, 0) <= c" for a in areas) or "True"
+                    unchanged = (f"        ver = g.ver\n"
+                                 f"        if {tests}:\n            entry[1] = g.clock\n"
+                                 "            if g.calls is not None:\n                g.calls.append(key)\n"
+                                 "            return entry[0]\n")
+                stats = self.ns.const(w.cache_stats[name])
+                unchanged = unchanged.replace("            return entry[0]\n",
+                                              f"            {stats}[0] += 1\n            {stats}[1] += 1\n"
+                                              "            return entry[0]\n")
+                source = (head + f"    key = ({name!r}, {packed})\n"
+                          "    try:\n        entry = g.vcache.get(key)\n"
+                          "    except TypeError:\n        entry = None\n"
+                          "    if entry is not None:\n"
+                          "        c = entry[1]\n"
+                          "        if c == g.clock:\n"
+                          f"            {stats}[0] += 1\n            {stats}[1] += 1\n"
+                          "            if g.calls is not None:\n                g.calls.append(key)\n"
+                          "            return entry[0]\n"
+                          + unchanged +
+                          f"    return value_of(g, {name!r}, {packed})\n")
+            else:
+                source = head + f"    return value_of(g, {name!r}, {packed})\n"
+            self.ns.define(source, f"V_{name}", f"value {name}")
+
+    def space_filters(self) -> None:
+        """Values kept up to date one space at a time (deps.space_filter)."""
+        from .deps import Dependencies, space_filter
+
+        if not self.codegen:
+            return
+        w = self.w
+        deps = Dependencies(w)
+        for name in w.value_areas:
+            decl = self.p.decls["value"][name]
+            if w.modifiers.get(name):
+                continue
+            found = space_filter(deps, decl)
+            if found is None or not found[0]:
+                continue
+            try:
+                cond = Generator(self).filter_condition(decl)
+            except (Unsupported, RecursionError, SyntaxError):
+                continue
+            w.space_filters[name] = (found[0], found[1], cond)
+
+    def bind_uncached(self, name: str) -> None:
+        """`V_name` for a value no longer remembered: worked out at each call,
+        and noted (by what it reads) in the value calling it."""
+        params = self.w.values[name][0]
+        args = [f"a{i}" for i in range(len(params))]
+        packed = "(" + "".join(a + ", " for a in args) + ")"
+        source = (f"def V_{name}(g{''.join(', ' + a for a in args)}):\n"
+                  "    if g.calls is not None:\n"
+                  f"        g.calls.append((None, {name!r}, {packed}))\n"
+                  f"    return _value_of(g, {name!r}, {packed})\n")
+        self.ns.env["_value_of"] = B._value_of
+        self.ns.define(source, f"V_{name}", f"value {name} (not remembered)")
+
+    def forbid_functions(self) -> None:
+        """One function per choice saying whether any restriction forbids an
+        option (codegen.Generator.forbid_function)."""
+        w = self.w
+        for choice, entries in w.restrictions.items():
+            decl = w.choices.get(choice)
+            if decl is None or not self.codegen:
+                continue
+            forbids = self._forbid_asts.get(choice, [])
+
+            def slow(g, values, choice=choice):
+                return bool(g._forbidden(choice, values))
+            try:
+                w.forbid_any[choice] = Generator(self).forbid_function(decl, forbids, slow)
+            except (Unsupported, RecursionError, SyntaxError):
+                pass
+
+    def lazy_closure(self, e: A.Expr, names: set[str]) -> Fn:
+        """The closure form of `e`, built when first needed (generated code
+        falls back on it only to report an error)."""
+        built: list = []
+
+        def run(g, l):
+            if not built:
+                built.append(self.closure(e, set(names)))
+            return built[0](g, l)
+        return run
+
+    def closure(self, e: A.Expr | None, names: set[str]) -> Fn:
+        """An expression as closures only (the reference form)."""
+        if e is None:
+            return _const(None)
+        return getattr(self, "x_" + type(e).__name__)(e, names)
 
     def guard(self, f: A.Forbid):
         """(position, values) when the forbid's condition requires one of its
@@ -267,13 +405,40 @@ class Compiler:
         params = [p.name.text for p in choice.params]
         weight = self.expr(choice.weight, set(params)) if choice.weight is not None else None
         spec = ChoiceSpec(node.choice.text, [v.text for v in node.vars], by, sources, where, node.optional,
-                          node.optional_label or "done", template(choice.template, params),
+                          node.optional_label or "done", template(choice.template, params, self.w),
                           step.cites, step.span, choice.note, params, weight)
+        spec.source_names = [name for name, _ in sources]
+        spec.enumerate = self.enumerator(spec)
 
         def run(g, frame):
             return g.offer(spec, frame)
         run.spec = spec
         return run
+
+    def enumerator(self, spec: "ChoiceSpec"):
+        """f(g, l) → the candidates of a choice: one nested Python loop per
+        source, each binding its variable in the frame for the sources and
+        the `where` after it."""
+        order = [name for name, _ in spec.sources]
+        env = {"iterate": B.iterate}
+        lines = ["def _enumerate(g, l):", "    out = []"]
+        indent = "    "
+        for i, (name, source) in enumerate(spec.sources):
+            env[f"s{i}"] = source
+            lines.append(f"{indent}for x{i} in iterate(g, s{i}(g, l)):")
+            indent += "    "
+            lines.append(f"{indent}l[{name!r}] = x{i}")
+        picked = [f"x{order.index(v)}" if v in order else "None" for v in spec.vars]
+        row = "(" + "".join(p + ", " for p in picked) + ")"
+        if spec.where is not None:
+            env["where"] = spec.where
+            lines.append(f"{indent}if where(g, l):")
+            indent += "    "
+        lines.append(f"{indent}out.append({row})")
+        lines.append("    return out")
+        source = "\n".join(lines) + "\n"
+        exec(compile(source, f"<candidates of {spec.name} at {spec.span}>", "exec"), env)  # noqa: S102
+        return env["_enumerate"]
 
     def step_effect(self, step, names):
         from .effects import compile_effect
@@ -287,7 +452,7 @@ class Compiler:
         if e is None:
             return _const(None)
         if self.codegen and not isinstance(e, _LEAVES):
-            fn = generate(self, e, names)
+            fn = generate(self, e, names, self.lazy_closure(e, names))
             if fn is not None:
                 return fn
         return getattr(self, "x_" + type(e).__name__)(e, names)
@@ -461,34 +626,13 @@ class Compiler:
         span = e.span
 
         def run(g, l):
-            start = source(g, l)
-            starts = start if isinstance(start, list) else [start]
-            spaces, adjacency = g.w.spaces, g.w.adjacency
-            seen = set()
-            order = Found()
-            for s in starts:
-                if s is None or getattr(s, "kind", None) != "space":
-                    raise GameError(f"reach starts from spaces, not {text_of(s)}", span)
-                if s.index not in seen:
-                    seen.add(s.index)
-                    order.append(s)
             saved = l.get(var, _MISSING)
-            i = 0
-            while i < len(order):
-                here = order[i]
-                i += 1
-                for j, _ in adjacency[here.index]:
-                    if j in seen:
-                        continue
-                    there = spaces[j]
-                    if cond is not None:
-                        l[var] = there
-                        if not cond(g, l):
-                            continue
-                    seen.add(j)
-                    order.append(there)
-            _restore(l, var, saved)
-            return order
+            try:
+                if cond is None:
+                    return B.reach(g, span, source(g, l), None)
+                return B.reach(g, span, source(g, l), lambda there: cond(g, {**l, var: there}))
+            finally:
+                _restore(l, var, saved)
         return run
 
     def x_CondExpr(self, e: A.CondExpr, names):
@@ -586,9 +730,11 @@ class ChoiceSpec:
     prompt: str | None
     params: list = field(factory=list)
     weight: Fn | None = None
+    source_names: list = field(factory=list)
+    enumerate: Callable | None = None  # (g, l) → candidate tuples (Compiler.enumerator)
 
 
-def template(text: str, params: list[str]) -> Callable:
+def template(text: str, params: list[str], world=None) -> Callable:
     """The option text of a choice: {param} (or {param.attr}) replaced by the
     option's values.  A part in [brackets] is left out when a value in it is
     none, so one choice can read "play 12 ops (Entrench)" or "automatic_op"."""
@@ -611,6 +757,11 @@ def template(text: str, params: list[str]) -> Callable:
         if fn is None:
             fn = getters[attr] = B.attribute_getter(g.w, attr)
         return fn
+
+    if world is not None:
+        fast = _generated_render(groups, world)
+        if fast is not None:
+            return fast
 
     def render(values, g=None) -> str:
         out = []
@@ -637,6 +788,57 @@ def template(text: str, params: list[str]) -> Callable:
     return render
 
 
+def _generated_render(groups: list, world):
+    """The option text of a choice as generated Python: the same result as
+    `template`'s render, without walking the template at each option.  With
+    no game (`g` None) attributes are not read, as there."""
+    env = {"text_of": text_of, "_get": {}, "B": B}
+    lines = ["def _render(values, g=None):", "    out = []"]
+    for n, (optional, parts) in enumerate(groups):
+        pieces = []
+        tests = []
+        for p in parts:
+            if isinstance(p, str):
+                if p:
+                    pieces.append(repr(p))
+                continue
+            i, attrs = p
+            value = f"values[{i}]" if i is not None else "None"
+            if optional:
+                tests.append(f"{value} is not None")
+            if attrs:
+                getters = []
+                for attr in attrs:
+                    env["_get"][attr] = B.attribute_getter(world, attr)
+                    getters.append(attr)
+                env.setdefault("_chain", _render_chain)
+                pieces.append(f"text_of(_chain(g, {value}, {getters!r}, _get))")
+            else:
+                pieces.append(f"text_of({value})")
+        body = " + ".join(pieces) or "''"
+        if tests:
+            lines.append(f"    if {' and '.join(tests)}:")
+            lines.append(f"        out.append({body})")
+        else:
+            lines.append(f"    out.append({body})")
+    lines.append("    return ' '.join(''.join(out).split())")
+    try:
+        exec(compile("\n".join(lines) + "\n", "<option text>", "exec"), env)  # noqa: S102
+    except SyntaxError:
+        return None
+    return env["_render"]
+
+
+def _render_chain(g, value, attrs, getters):
+    if g is None:
+        return value
+    for attr in attrs:
+        if value is None:
+            break
+        value = getters[attr](g, value, None)
+    return value
+
+
 def _split_groups(text: str) -> list[tuple[bool, str]]:
     out, depth, current = [], 0, []
     for ch in text:
@@ -656,6 +858,19 @@ def _split_groups(text: str) -> list[tuple[bool, str]]:
 
 def _attr_chain(fn, getter):
     return lambda g, l: getter(g, fn(g, l), None)
+
+
+def _entry_fallback(hooked, var_names, when, unless, w):
+    """One restriction entry evaluated through its closures (for a condition
+    the generated checker leaves to them): does it forbid these values?"""
+    def forbids(g, values) -> bool:
+        bound = dict(zip(var_names, values))
+        if hooked.owner is not None:
+            bound["this_card"] = w.cards[hooked.owner]
+        if when is not None and not when(g, bound):
+            return False
+        return not (unless is not None and unless(g, bound))
+    return forbids
 
 
 def _const(value):

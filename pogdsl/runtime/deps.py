@@ -2,9 +2,14 @@
 can be reused across decisions until something it reads is written.
 
 State is split into areas: ``board`` (where units are, their strength,
-control, destroyed forts, nations at war), ``cards`` (every pile),
+control, destroyed forts), ``war`` (which nations are at war), ``cards`` (every pile),
 ``in_play`` (the piles of cards lying in play), ``played`` (events played
 so far), ``turn``, and one area per declared state variable (``var:NAME``).
+Each entity also has an area of its own: ``unit:I`` (where unit I is, its
+strength), ``loc:I`` (who controls space I, which units stand in space or
+box I, its fort), ``var:NAME:KEY`` (one entry of a state variable kept per
+entity).  A write bumps the whole area and the entity's own; a value reading
+only its arguments' own state lists their areas (see `Dependencies.direct`).
 Effects bump the version of the areas they write; a cached value is valid
 while the versions of all its areas are unchanged.  A value that draws on
 chance (``random_pick``) is never cached.
@@ -14,13 +19,13 @@ from __future__ import annotations
 
 from ..syntax import ast as A
 
-BOARD, CARDS, TURN, UNCACHEABLE = "board", "cards", "turn", "*"
+BOARD, CARDS, TURN, UNCACHEABLE, WAR = "board", "cards", "turn", "*", "war"
 PLAYED, IN_PLAY = "played", "in_play"  # events played so far; cards lying in play
 
 # Built-in functions → the areas they read.
 FUNCTION_AREAS = {
     "units_in": {BOARD}, "units_of": {BOARD}, "units_at": {BOARD}, "stack_size": {BOARD},
-    "at_war": {BOARD}, "pool": set(), "available": {BOARD},
+    "at_war": {WAR}, "pool": set(), "available": {BOARD},
     # A pile is read when it is searched or walked: count naming it as reading it.
     "hand": {CARDS}, "draw_pile": {CARDS}, "discard_pile": {CARDS}, "removed_pile": {CARDS},
     "in_play": {CARDS},
@@ -46,6 +51,7 @@ class Dependencies:
         self.areas: dict[str, frozenset] = {}
         self._visiting: set[str] = set()
         self._costly: dict[str, bool] = {}
+        self._direct: dict = {}
 
     def costly(self, name: str) -> bool:
         """Whether a value does enough work (loops, searches, or calls to such
@@ -91,6 +97,35 @@ class Dependencies:
         self.areas[name] = result
         return result
 
+    def direct(self, name: str, cached: set[str]) -> frozenset:
+        """The areas a value reads itself or through values that are not
+        remembered (`cached`: the values that are).  What it reads through a
+        remembered value is not included: that value is recorded as a
+        dependency when it is called (see builtins.value_of), so a change that
+        leaves its result the same does not reach the caller.
+
+        A read of one argument's own state (`u.space` of a unit parameter,
+        `units_in(s)` or `s.control` of a space parameter, `besieged[s]`) is
+        an entry ``(i, area)``: at run time it becomes the area of that one
+        entity (`entity_area`), so moving another unit does not expire it."""
+        key = ("direct", name, bool(cached))
+        if key in self._direct:
+            return self._direct[key]
+        self._direct[key] = frozenset()  # recursion: the other frames add what they read
+        decl = self.w.program.decls["value"][name]
+        params = {p.name.text: i for i, p in enumerate(decl.params)}
+        found: set = set()
+        _Reads(self, cached, found).visit(decl.expr, params)
+        for hooked, contribution, _, _ in self.w.modifiers.get(name, ()):
+            if hooked.owner is not None:
+                found.add(IN_PLAY)  # active only while its card is in play
+            names = {v.text: i for i, v in enumerate(contribution.vars)}
+            _Reads(self, cached, found).visit(contribution.expr, names)
+            _Reads(self, cached, found).visit(contribution.when, names)
+        result = frozenset(found)
+        self._direct[key] = result
+        return result
+
     def _expr(self, e, local: set[str], found: set[str]) -> None:
         if e is None:
             return
@@ -102,7 +137,7 @@ class Dependencies:
                 if attr in self.w.state_decls:
                     found.add(f"var:{attr}")
                 elif attr in DYNAMIC_ATTRIBUTES:
-                    found.add(BOARD if attr not in ("cards", "size") else CARDS)
+                    found.add(CARDS if attr in ("cards", "size") else WAR if attr == "at_war" else BOARD)
             elif isinstance(node, A.Call):
                 fn = node.func.text
                 if fn in self.w.values:
@@ -121,3 +156,196 @@ class Dependencies:
             found.update(self.of_value(name))
         elif name in CONSTANT_AREAS:
             found.update(CONSTANT_AREAS[name])
+
+
+# Attributes that read one entity's own changing state (its `board` area).
+ENTITY_ATTRIBUTES = {"cf", "lf", "mf", "reduced", "location", "space", "on_map", "steps", "control",
+                     "fort_destroyed", "units"}
+# Built-ins whose first argument is the one space or box whose state they read.
+ENTITY_FUNCTIONS = {"units_in", "units_at", "stack_size"}
+
+
+class _Reads:
+    """Walks one expression for `Dependencies.direct`, with its scopes: a
+    parameter shadowed by a comprehension's variable is not that parameter."""
+
+    def __init__(self, deps: Dependencies, cached: set[str], found: set):
+        self.deps, self.cached, self.found = deps, cached, found
+        self.w = deps.w
+
+    def visit(self, e, params: dict[str, int], local: frozenset = frozenset()) -> None:
+        if e is None:
+            return
+        if isinstance(e, (A.ListComp, A.Aggregate, A.Reach)):
+            self.walked(e.source, params, local)
+            self.visit(e.source, params, local)
+            inner = local | {e.var.text}
+            for child in (getattr(e, "item", None), e.where):
+                self.visit(child, params, inner)
+            return
+        if isinstance(e, A.Ref):
+            self.name(e.name.text, params, local)
+            return
+        if isinstance(e, A.Attr):
+            self.attr(e, params, local)
+            return
+        if isinstance(e, A.Index) and self.scoped_index(e, params, local):
+            return
+        if isinstance(e, A.Call):
+            self.call(e, params, local)
+            return
+        if isinstance(e, A.Member):
+            self.walked(e.container, params, local)
+        if isinstance(e, A.TextLit):
+            return
+        for f in attrs_fields(e):
+            if isinstance(f, A.Expr):
+                self.visit(f, params, local)
+            elif isinstance(f, list):
+                for item in f:
+                    if isinstance(item, A.Expr):
+                        self.visit(item, params, local)
+
+    def walked(self, e, params, local) -> None:
+        """Walking a parameter itself (`for u in s`, `x in s`): a space or box
+        yields its units, a pile its cards."""
+        i = self.param(e, params, local)
+        if i is not None:
+            self.found.update({(i, BOARD), CARDS})
+
+    def param(self, e, params, local) -> int | None:
+        if isinstance(e, A.Ref) and e.name.text in params and e.name.text not in local:
+            return params[e.name.text]
+        return None
+
+    def name(self, name: str, params, local) -> None:
+        if name in local or name in params:
+            return
+        w = self.w
+        if name in w.state_decls:
+            self.found.add(f"var:{name}")
+        elif name in w.values:
+            self.value(name, [])
+        elif name in CONSTANT_AREAS:
+            self.found.update(CONSTANT_AREAS[name])
+
+    def attr(self, e: A.Attr, params, local) -> None:
+        attr = e.attr.text
+        i = self.param(e.obj, params, local)
+        if attr in self.w.state_decls:
+            area = f"var:{attr}"
+            self.found.add((i, area) if i is not None else area)
+        elif attr in DYNAMIC_ATTRIBUTES:
+            if attr in ("cards", "size"):
+                self.found.add(CARDS)
+            elif attr == "at_war":
+                self.found.add(WAR)
+            else:
+                self.found.add((i, BOARD) if i is not None and attr in ENTITY_ATTRIBUTES else BOARD)
+        if i is None:
+            self.visit(e.obj, params, local)
+
+    def scoped_index(self, e: A.Index, params, local) -> bool:
+        if not (isinstance(e.obj, A.Ref) and e.obj.name.text not in local and e.obj.name.text not in params):
+            return False
+        decl = self.w.state_decls.get(e.obj.name.text)
+        if decl is None or decl.scope is None or len(e.args) != 1:
+            return False
+        area = f"var:{decl.key}"
+        i = self.param(e.args[0], params, local)
+        if i is not None:
+            self.found.add((i, area))
+        else:
+            self.found.add(area)
+            self.visit(e.args[0], params, local)
+        return True
+
+    def call(self, e: A.Call, params, local) -> None:
+        fn = e.func.text
+        args = [self.param(a, params, local) for a in e.args]
+        for a, i in zip(e.args, args):
+            if i is None:
+                self.visit(a, params, local)
+        if fn in self.w.values:
+            self.value(fn, args)
+        elif fn in ENTITY_FUNCTIONS and args and args[0] is not None:
+            self.found.add((args[0], BOARD))
+        elif fn == "at_war":
+            self.found.add(WAR)
+        else:
+            self.found.update(FUNCTION_AREAS.get(fn, ()))
+
+    def value(self, fn: str, args: list) -> None:
+        """A call of another value: a remembered one is a dependency recorded
+        at run time; what a value that is not remembered reads is read here,
+        its parameters' own areas becoming the caller's where the argument is
+        one of the caller's parameters (else the whole area)."""
+        if fn in self.cached:
+            return
+        for area in self.deps.direct(fn, self.cached):
+            if isinstance(area, tuple):
+                j, whole = area
+                i = args[j] if j < len(args) else None
+                self.found.add((i, whole) if i is not None else whole)
+            else:
+                self.found.add(area)
+
+
+def attrs_fields(node) -> list:
+    import attrs
+
+    return [getattr(node, f.name) for f in attrs.fields(type(node))]
+
+
+def space_filter(deps: Dependencies, decl) -> tuple | None:
+    """A value that picks spaces of the map, `[t for t in spaces where C]`,
+    can be kept up to date one space at a time when C reads only (1) the
+    state of t itself and (2) areas that change seldom: after units move,
+    only the spaces they left and entered are tested again.  Returns (the
+    areas of t that C reads, the other areas C reads), or None when the value
+    is not such a filter (or C reads the whole board: no gain)."""
+    e = decl.expr
+    if not (isinstance(e, A.ListComp) and isinstance(e.source, A.Ref) and e.source.name.text == "spaces"
+            and isinstance(e.item, A.Ref) and e.item.name.text == e.var.text and e.where is not None):
+        return None
+    params = {p.name.text: i + 1 for i, p in enumerate(decl.params)}
+    if e.var.text in params:
+        return None
+    params[e.var.text] = 0
+    found: set = set()
+    _Reads(deps, set(), found).visit(e.where, params)
+    own = {whole for area in found if isinstance(area, tuple) and area[0] == 0 for whole in [area[1]]}
+    others = {area if isinstance(area, str) else area[1] for area in found
+              if not (isinstance(area, tuple) and area[0] == 0)}
+    if UNCACHEABLE in others or BOARD in others or any(not (w == BOARD or w.startswith("var:")) for w in own):
+        return None
+    return frozenset(own), tuple(sorted(others))
+
+
+def entity_area(world, whole: str, entity) -> str | None:
+    """The area of one entity within a whole area: `unit:3`, `loc:17`,
+    `var:trench:Sedan`.  None when the argument is not an entity."""
+    try:
+        return world.area_names[(whole, entity)]
+    except KeyError:
+        pass
+    except TypeError:  # not hashable: not an entity
+        return None
+    area = _entity_area(world, whole, entity)
+    world.area_names[(whole, entity)] = area
+    return area
+
+
+def _entity_area(world, whole: str, entity) -> str | None:
+    kind = getattr(entity, "kind", None)
+    if kind is None:
+        return None
+    if whole == BOARD:
+        if kind == "unit":
+            return f"unit:{entity.index}"
+        if kind in ("space", "box"):
+            return f"loc:{world.location(entity)}"
+        return BOARD
+    from .builtins import scope_key
+
+    return f"{whole}:{scope_key(entity)}"

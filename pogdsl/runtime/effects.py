@@ -57,8 +57,9 @@ def _target_writer(compiler, node: A.Effect, names, step):
         key = compiler.expr(target.args[0], names)
 
         def write(g, l, v):
-            g.s["vars"][name][B.scope_key(key(g, l))] = _clamped(decl, v)
-            g.touch(area)
+            k = key(g, l)
+            g.s["vars"][name][B.scope_key(k)] = _clamped(decl, v)
+            g.touch_entity(area, k)
         return write, (lambda g, l: B.read_scoped(g, name, key(g, l))), \
             (lambda g, l: f"{name}[{text_of(key(g, l))}]")
     # Attr: scoped state (`s.trench`) or an engine attribute (`s.control`).
@@ -69,8 +70,9 @@ def _target_writer(compiler, node: A.Effect, names, step):
     getter = B.attribute_getter(w, attr)
     if decl is not None and decl.scope is not None:
         def write(g, l, v):
-            g.s["vars"][attr][B.scope_key(obj(g, l))] = _clamped(decl, v)
-            g.touch(area)
+            entity = obj(g, l)
+            g.s["vars"][attr][B.scope_key(entity)] = _clamped(decl, v)
+            g.touch_entity(area, entity)
         return write, (lambda g, l: getter(g, obj(g, l), span)), (lambda g, l: f"{text_of(obj(g, l))}.{attr}")
 
     def write_engine(g, l, v):
@@ -79,10 +81,10 @@ def _target_writer(compiler, node: A.Effect, names, step):
             g.set_control(entity, v, cites)
         elif attr == "fort_destroyed" and entity.kind == "space":
             g.s["fort_destroyed"][entity.index] = bool(v)
-            g.touch("board")
+            g.touch_entity("board", entity)
         elif attr == "at_war" and entity.kind == "nation":
             g.s["at_war"][entity.key] = bool(v)
-            g.touch("board")
+            g.touch("war")
         else:
             raise GameError(f"'{attr}' of {text_of(entity)} cannot be changed", span, cites)
     return write_engine, (lambda g, l: getter(g, obj(g, l), span)), (lambda g, l: f"{text_of(obj(g, l))}.{attr}")
@@ -147,7 +149,7 @@ def make_place(compiler, step, node, names):
             piece = g.take_piece(u, step)
             g.move_unit(piece, loc)
             g.s["reduced"][piece.index] = reduced
-            g.touch("board")
+            g.touch_entity("board", piece)
             g.emit("unit_placed", (piece,))
         g.log(f"placed {text_of(value)} at {text_of(target)}{' (reduced)' if reduced else ''}", step.cites,
               quiet=True)
@@ -167,7 +169,7 @@ def make_reduce(compiler, step, node, names):
                     break
                 if not g.s["reduced"][u.index] and u.data.reduced:
                     g.s["reduced"][u.index] = True
-                    g.touch("board")
+                    g.touch_entity("board", u)
                     g.log(f"{u.key} reduced", step.cites)
                 else:
                     g.eliminate(u, None, step.cites)
@@ -181,7 +183,7 @@ def make_restore(compiler, step, node, names):
     def run(g, frame):
         for u in _units(g, units(g, frame["l"]), step.span, step.cites):
             g.s["reduced"][u.index] = False
-            g.touch("board")
+            g.touch_entity("board", u)
             g.log(f"{u.key} restored to full strength", step.cites)
     return run
 
@@ -214,7 +216,7 @@ def make_destroy(compiler, step, node, names):
     def run(g, frame):
         s = space(g, frame["l"])
         g.s["fort_destroyed"][s.index] = True
-        g.touch("board")
+        g.touch_entity("board", s)
         g.log(f"the fort in {s.key} is destroyed", step.cites)
     return run
 

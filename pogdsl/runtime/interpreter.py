@@ -22,9 +22,11 @@ from . import builtins as B
 from . import rng
 from .compile import ChoiceSpec
 from .errors import DeadEnd, GameError, IllegalOption, StepBudgetExceeded
+from .deps import entity_area
 from .values import Entity, copy_data, decode, encode, text_of
 
 STATE_FORMAT = "pogdsl-state/1"
+CHANGES_KEPT = 4096  # entries of Game.changed kept (older ones are dropped half at a time)
 DRIVER = "driver"
 
 
@@ -63,18 +65,46 @@ class Game:
         self.log_enabled = log
         self.step_budget = step_budget
         self.ask_forced = ask_forced
-        self.trace: list | None = None
+        self._trace: list | None = None
         # Values are pure functions of the state: while options are listed the
         # state does not change, so each value is computed once per offer.
         self.memo: dict | None = None
-        # Values computed earlier, reused while nothing they read has been
-        # written (see deps.py): area → version, and (value, args) → (stamp, result).
+        # Values computed earlier, reused while nothing they read has changed
+        # (see builtins.value_of and deps.py): a revision counter, the revision
+        # each area of the state was last written at, the remembered results,
+        # and the remembered values called by the one being worked out.
+        self.clock = 0
         self.ver: dict[str, int] = {}
         self.vcache: dict = {}
-        self.cache_values = True
+        self.calls: list | None = None
+        # Which entities' own areas changed, in order: (revision, area, entity),
+        # complete for every revision after `changed_since`.
+        self.changed: list[tuple] = []
+        self.changed_since = 0
+        self._cache_values = True
         self.history: list[dict] = []
         self.keep_history = False
         self._segment: str | None = None
+
+    # A trace shows every modifier as it applies, and values remembered earlier
+    # would not show theirs: switching either setting forgets them.
+    @property
+    def trace(self) -> list | None:
+        return self._trace
+
+    @trace.setter
+    def trace(self, value: list | None) -> None:
+        self._trace = value
+        self.invalidate()
+
+    @property
+    def cache_values(self) -> bool:
+        return self._cache_values
+
+    @cache_values.setter
+    def cache_values(self, value: bool) -> None:
+        self._cache_values = value
+        self.invalidate()
 
     # ================================================================ creation
     @classmethod
@@ -169,12 +199,49 @@ class Game:
 
     def touch(self, area: str) -> None:
         """Note that part of the state changed, so cached values reading it expire."""
-        self.ver[area] = self.ver.get(area, 0) + 1
+        self.clock += 1
+        self.ver[area] = self.clock
+        self.changed.append((self.clock, area, None))  # the whole area: no entity says which part
+        if len(self.changed) > CHANGES_KEPT:
+            self._forget_changes()
+
+    def touch_entity(self, whole: str, entity, *more) -> None:
+        """Note that an entity's own state changed (and so its whole area):
+        `board` for a unit's place or strength, a space's control, units or
+        fort; `var:NAME` for one entry of a state variable kept per entity."""
+        self.clock += 1
+        clock = self.clock
+        ver = self.ver
+        ver[whole] = clock
+        changed = self.changed
+        for e in (entity,) + more:
+            area = entity_area(self.w, whole, e)
+            if area is not None:
+                ver[area] = clock
+                changed.append((clock, whole, e))
+        if len(changed) > CHANGES_KEPT:
+            self._forget_changes()
+
+    def _forget_changes(self) -> None:
+        """Drop the older half of the record of changes; results checked
+        before what is left are then worked out in full."""
+        changed = self.changed
+        self.changed_since = changed[CHANGES_KEPT // 2][0]
+        del changed[:CHANGES_KEPT // 2]
+
+    def touch_location(self, loc) -> None:
+        if loc is not None and loc >= 0:
+            self.ver[f"loc:{loc}"] = self.clock
+            if loc < len(self.w.spaces):
+                self.changed.append((self.clock, "board", self.w.spaces[loc]))
 
     def invalidate(self) -> None:
         """Forget every cached value (after the state was changed from outside)."""
         self.vcache.clear()
         self.ver.clear()
+        self.clock = 0
+        self.changed = []
+        self.changed_since = 0
 
     # ================================================================ frames
     def push_code(self, key: str, args) -> None:
@@ -198,8 +265,12 @@ class Game:
             candidates = self._candidates(spec, l)
             options: list[tuple[str, tuple]] = []
             seen: set[str] = set()
+            forbids = self.w.forbid_any.get(spec.name) if self.trace is None else None
             for values in candidates:
-                if self._forbidden(spec.name, values):
+                if forbids is not None:
+                    if forbids(self, *values):
+                        continue
+                elif self._forbidden(spec.name, values):
                     continue
                 text = spec.text(values, self)
                 if text not in seen:  # identical text: interchangeable options
@@ -231,28 +302,18 @@ class Game:
         return self.decision()
 
     def _candidates(self, spec: ChoiceSpec, l: dict) -> list[tuple]:
-        out: list[tuple] = []
-        order = [name for name, _ in spec.sources]
-        positions = [order.index(v) if v in order else None for v in spec.vars]
+        """Every combination of the choice's sources (later sources may name
+        earlier variables) that passes its `where`, as tuples in the order of
+        the choice's variables.  The frame's own values of those names are
+        kept aside meanwhile."""
+        order = spec.source_names
         saved = {v: l[v] for v in order if v in l}
-
-        def walk(i: int, acc: list):
-            if i == len(spec.sources):
-                if spec.where is None or spec.where(self, l):
-                    out.append(tuple(acc[p] if p is not None else None for p in positions))
-                return
-            name, source = spec.sources[i]
-            for x in B.iterate(self, source(self, l)):
-                l[name] = x
-                acc.append(x)
-                walk(i + 1, acc)
-                acc.pop()
-
-        walk(0, [])
-        for v in order:
-            l.pop(v, None)
-        l.update(saved)
-        return out
+        try:
+            return spec.enumerate(self, l)
+        finally:
+            for v in order:
+                l.pop(v, None)
+            l.update(saved)
 
     def _forbidden(self, choice: str, values: tuple) -> list:
         """The restrictions that forbid this option (empty if it is legal)."""
@@ -430,7 +491,9 @@ class Game:
         s["loc"][u.index] = loc
         if loc is not None and loc >= 0:
             s["occ"][loc].append(u.index)
-        self.touch("board")
+        self.touch_entity("board", u)
+        self.touch_location(old)
+        self.touch_location(loc)
 
     def take_piece(self, u: Entity, step) -> Entity:
         """The piece to place: a named unit itself, or a free piece of a pool."""
@@ -449,7 +512,7 @@ class Game:
             loc = self.w.eliminated_box.get(side, -1)
         self.move_unit(u, loc)
         self.s["reduced"][u.index] = False
-        self.touch("board")
+        self.touch_entity("board", u)
         self.log(f"{u.key} eliminated", cites)
         self.emit("unit_eliminated", (u,))
 
@@ -458,7 +521,7 @@ class Game:
         if self.s["control"][space.index] == key:
             return
         self.s["control"][space.index] = key
-        self.touch("board")
+        self.touch_entity("board", space)
         self.log(f"{space.key} now controlled by {key or 'no one'}", cites)
         self.emit("control_changed", (space, side))
 

@@ -92,6 +92,22 @@ class World:
     state_start: dict[str, object] = field(factory=dict)
     value_deps: dict[str, tuple | None] = field(factory=dict)  # None: never cached across decisions
     value_costly: set = field(factory=set)  # values worth remembering at all
+    # Values kept up to date one space at a time: name → (areas of the space
+    # its test reads, the other areas it reads, the test).
+    space_filters: dict = field(factory=dict)
+    # Remembered values: name → [calls, calls answered from memory]; the ones
+    # no longer remembered (builtins._stop_remembering), and the hook that
+    # rebinds their generated name.
+    cache_stats: dict = field(factory=dict)
+    uncached: set = field(factory=set)
+    rebind_uncached: object = None
+    # (area, entity) → the name of the entity's own area (deps.entity_area).
+    area_names: dict = field(factory=dict)
+    # Choice → f(g, *values): does any restriction forbid this option (generated code).
+    forbid_any: dict = field(factory=dict)
+    # Cached values → the areas they read themselves (not through another cached
+    # value): (whole areas, (argument position, area) for an argument's own area).
+    value_areas: dict[str, tuple] = field(factory=dict)
 
     # ------------------------------------------------------------ lookups
     def entity(self, kind: str, key: str, index: int | None = None) -> Entity:
@@ -215,8 +231,11 @@ def build_world(program: Program, graph) -> World:
     _global_names(w, program)
     compiler = Compiler(w, graph)
     compiler.compile_all()
-    _start_values(w, compiler)
     _value_dependencies(w)
+    compiler.bind_values()
+    compiler.forbid_functions()
+    compiler.space_filters()
+    _start_values(w, compiler)
     return w
 
 
@@ -230,6 +249,11 @@ def _value_dependencies(w: World) -> None:
         if costly:
             w.value_costly.add(name)
         w.value_deps[name] = tuple(sorted(areas)) if costly and UNCACHEABLE not in areas else None
+    cached = {name for name, areas in w.value_deps.items() if areas is not None}
+    for name in cached:
+        areas = deps.direct(name, cached)
+        w.value_areas[name] = (tuple(sorted(a for a in areas if isinstance(a, str))),
+                               tuple(sorted(a for a in areas if isinstance(a, tuple))))
 
 
 class _Probe:

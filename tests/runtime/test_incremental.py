@@ -1,0 +1,130 @@
+"""Values kept up to date incrementally (builtins.value_of, deps.py).
+
+A remembered result must always equal the value worked out afresh; what the
+machinery saves is work, never a different answer.  These tests check the
+three ways it saves work: per-entity areas, early cut-off, and space filters
+patched one space at a time."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pogdsl.runtime import builtins as B  # noqa: E402
+from pogdsl.runtime.interpreter import Game  # noqa: E402
+from rules.harness import world  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def campaign():
+    return world()
+
+
+def _random_game(w, seed: int, decisions: int) -> Game:
+    game = Game.new(w, seed=seed, log=False)
+    rng = random.Random(seed)
+    d = game.run()
+    for _ in range(decisions):
+        if d is None:
+            break
+        d = game.choose(rng.randrange(len(d.options)) + 1)
+    return game
+
+
+def _fresh(game: Game, name: str, args: tuple):
+    """The value worked out with nothing remembered."""
+    other = Game(game.w, game.s)
+    other.cache_values = False
+    return B.value_of(other, name, args)
+
+
+def test_areas_of_a_value_name_its_arguments_own_state(campaign):
+    whole, own = campaign.value_areas["in_supply"]
+    assert "board" not in whole, "in_supply reads only its unit's own place, not the whole board"
+    assert (0, "board") in own
+    whole, own = campaign.value_areas["sr_open"]
+    assert (1, "board") in own and (1, "var:besieged") in own
+
+
+def test_supply_open_spaces_is_a_space_filter(campaign):
+    own, others, _ = campaign.space_filters["supply_open_spaces"]
+    assert own == {"board", "var:besieged"}
+    assert "board" not in others
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_remembered_supply_values_equal_fresh_ones_along_a_game(campaign, seed):
+    game = Game.new(campaign, seed=seed, log=False)
+    rng = random.Random(seed)
+    sides = list(campaign.sides)
+    units = campaign.units
+    d = game.run()
+    checked = 0
+    while d is not None and checked < 250:
+        for p in sides:
+            remembered = B.value_of(game, "supply_open_spaces", (p,))
+            assert remembered == _fresh(game, "supply_open_spaces", (p,))
+            assert B.value_of(game, "space_region", (p,)) == _fresh(game, "space_region", (p,))
+        for u in rng.sample(units, 5):
+            assert B.value_of(game, "in_supply", (u,)) == _fresh(game, "in_supply", (u,)), u.key
+        d = game.choose(rng.randrange(len(d.options)) + 1)
+        checked += 1
+    assert checked > 100  # a random game may end early (a peace accepted)
+
+
+def test_an_unchanged_result_keeps_its_object_and_its_revision(campaign):
+    """Early cut-off: after a board change that leaves a supply region as it
+    was, the region is the same object, marked as changed no later than before."""
+    game = _random_game(campaign, 5, 60)
+    cp = campaign.by_kind["side"]["cp"]
+    net = campaign.by_kind["supply_net"]["cp_lines"]
+    region = B.value_of(game, "supply_region", (net,))
+    entry = game.vcache[("supply_region", (net,))]
+    changed_before = entry[B.CHANGED]
+    # Move a Central Powers unit between two of its own spaces deep inside its
+    # region: no space opens or closes to supply.
+    mover = next(u for u in campaign.units if u.data.side is cp and game.s["loc"][u.index] is not None
+                 and 0 <= game.s["loc"][u.index] < len(campaign.spaces))
+    game.move_unit(mover, game.s["loc"][mover.index])
+    again = B.value_of(game, "supply_region", (net,))
+    assert again is region
+    assert game.vcache[("supply_region", (net,))][B.CHANGED] == changed_before
+    assert game.vcache[("supply_region", (net,))][B.CHECKED] == game.clock
+
+
+def test_a_space_filter_is_patched_not_recomputed(campaign, monkeypatch):
+    game = _random_game(campaign, 2, 40)
+    cp = campaign.by_kind["side"]["cp"]
+    B.value_of(game, "supply_open_spaces", (cp,))
+    calls = []
+    original = B._value_of
+
+    def counting(g, name, args):
+        calls.append(name)
+        return original(g, name, args)
+    monkeypatch.setattr(B, "_value_of", counting)
+    unit = next(u for u in campaign.units if game.s["loc"][u.index] is not None
+                and 0 <= game.s["loc"][u.index] < len(campaign.spaces))
+    game.move_unit(unit, game.s["loc"][unit.index])
+    result = B.value_of(game, "supply_open_spaces", (cp,))
+    assert "supply_open_spaces" not in calls, "the whole map was scanned again"
+    assert result == _fresh(game, "supply_open_spaces", (cp,))
+
+
+def test_cached_and_uncached_games_agree_over_long_play(campaign):
+    def hashes(cache: bool) -> list[str]:
+        game = Game.new(campaign, seed=21, log=False)
+        game.cache_values = cache
+        rng = random.Random(21)
+        out = []
+        d = game.run()
+        while d is not None and len(out) < 400:
+            d = game.choose(rng.randrange(len(d.options)) + 1)
+            out.append(game.state_hash())
+        return out
+    assert hashes(True) == hashes(False)
