@@ -75,7 +75,7 @@ def value_of(g, name: str, args: tuple):
     if name in w.uncached:
         calls = g.calls
         if calls is not None:
-            calls.append((None, name, args))  # what it reads, for the value calling it
+            calls.append((None, _areas(w, name, args)))  # what it reads, for the value calling it
         return _value_of(g, name, args)
     if plan is None or not g.cache_values or g.trace is not None:
         # While a trace is kept every value is worked out afresh, so the trace
@@ -90,7 +90,14 @@ def value_of(g, name: str, args: tuple):
             entry = g.vcache.get(key)
         except TypeError:
             return _memoised(g, name, args)
-    stats = w.cache_stats[name]
+    return remembered(g, key, entry, name, args)
+
+
+def remembered(g, key, entry, name: str, args: tuple):
+    """The result of a remembered value whose entry (or None) was looked up
+    under `key`: checked, or worked out again (the generated `V_name` calls
+    this directly once it has the entry)."""
+    stats = g.w.cache_stats[name]
     if entry is None or (entry[1] != g.clock and not _still_good(g, entry)):
         entry = _recompute(g, key, name, args, entry)
         if stats[0] > REVIEW_AFTER and stats[1] < stats[0] * WORTH_KEEPING:
@@ -135,16 +142,12 @@ def _stop_remembering(g, name: str) -> None:
 
 
 def _frozen(args: tuple) -> tuple:
-    """A key for arguments that include lists.  A short list is keyed by its
-    items.  A long one is keyed by its identity: it is almost always the
-    result of another remembered value (a supply region), and such a result
-    keeps its identity while it stays the same (see _recompute); the entry
-    holds the list, so its identity cannot be reused meanwhile."""
-    return tuple((tuple(a) if len(a) <= _SHORT_LIST else ("id", id(a))) if isinstance(a, list) else a
-                 for a in args)
+    """A key for arguments that include lists: each list is keyed by its
+    items.  (Keying a long list by its identity would be cheaper, but a list
+    built afresh at each call, `land + ports`, would then never be found.)"""
+    return tuple(tuple(a) if isinstance(a, list) else a for a in args)
 
 
-_SHORT_LIST = 12
 # Past this many remembered results the cache starts again from empty: stale
 # results keyed by lists no longer in use would otherwise pile up.
 CACHE_LIMIT = 200_000
@@ -224,7 +227,7 @@ def _still_good(g, entry: list) -> bool:
     w = g.w
     for key in entry[CALLED]:
         if key[0] is None:  # a value no longer remembered: the areas it reads
-            for area in _areas(w, key[1], key[2]):
+            for area in key[1]:
                 if ver.get(area, 0) > checked:
                     return False
             continue

@@ -138,6 +138,7 @@ class Compiler:
         through `value_of`, which remembers it and applies its modifiers."""
         w = self.w
         w.cache_stats = {name: [0, 0] for name in w.value_areas}
+        self.ns.env["_remembered"] = B.remembered
         w.rebind_uncached = self.bind_uncached
         for name, (params, fn) in w.values.items():
             if name not in w.value_costly and not w.modifiers.get(name):
@@ -175,6 +176,7 @@ class Compiler:
                           "            if g.calls is not None:\n                g.calls.append(key)\n"
                           "            return entry[0]\n"
                           + unchanged +
+                          f"        return _remembered(g, key, entry, {name!r}, {packed})\n"
                           f"    return value_of(g, {name!r}, {packed})\n")
             else:
                 source = head + f"    return value_of(g, {name!r}, {packed})\n"
@@ -209,9 +211,10 @@ class Compiler:
         packed = "(" + "".join(a + ", " for a in args) + ")"
         source = (f"def V_{name}(g{''.join(', ' + a for a in args)}):\n"
                   "    if g.calls is not None:\n"
-                  f"        g.calls.append((None, {name!r}, {packed}))\n"
+                  f"        g.calls.append((None, _areas(g.w, {name!r}, {packed})))\n"
                   f"    return _value_of(g, {name!r}, {packed})\n")
         self.ns.env["_value_of"] = B._value_of
+        self.ns.env["_areas"] = B._areas
         self.ns.define(source, f"V_{name}", f"value {name} (not remembered)")
 
     def forbid_functions(self) -> None:

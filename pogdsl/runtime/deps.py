@@ -8,7 +8,7 @@ so far), ``turn``, and one area per declared state variable (``var:NAME``).
 Each entity also has an area of its own: ``unit:I`` (where unit I is, its
 strength), ``loc:I`` (who controls space I, which units stand in space or
 box I, its fort), ``var:NAME:KEY`` (one entry of a state variable kept per
-entity).  A write bumps the whole area and the entity's own; a value reading
+entity), ``played:CARD`` (whether that card's event was played).  A write bumps the whole area and the entity's own; a value reading
 only its arguments' own state lists their areas (see `Dependencies.direct`).
 Effects bump the version of the areas they write; a cached value is valid
 while the versions of all its areas are unchanged.  A value that draws on
@@ -76,6 +76,12 @@ class Dependencies:
         self._costly[name] = found
         return found
 
+    def named_card(self, e, params, local):
+        """The card an argument names outright (`played('Salonika')`), or None."""
+        if isinstance(e, A.Ref) and e.name.text not in params and e.name.text not in local:
+            return self.w.by_kind.get("card_name", {}).get(e.name.text)
+        return None
+
     def of_value(self, name: str) -> frozenset:
         if name in self.areas:
             return self.areas[name]
@@ -140,8 +146,11 @@ class Dependencies:
                     found.add(CARDS if attr in ("cards", "size") else WAR if attr == "at_war" else BOARD)
             elif isinstance(node, A.Call):
                 fn = node.func.text
+                card = self.named_card(node.args[0], {}, local) if fn == "played" and node.args else None
                 if fn in self.w.values:
                     found.update(self.of_value(fn))
+                elif card is not None:
+                    found.add(f"{PLAYED}:{card.key}")
                 else:
                     found.update(FUNCTION_AREAS.get(fn, ()))
             elif isinstance(node, (A.ListComp, A.Aggregate, A.Reach)):
@@ -270,6 +279,12 @@ class _Reads:
             self.value(fn, args)
         elif fn in ENTITY_FUNCTIONS and args and args[0] is not None:
             self.found.add((args[0], BOARD))
+        elif fn == "played":
+            card = self.deps.named_card(e.args[0] if e.args else None, params, local)
+            if args and args[0] is not None:
+                self.found.add((args[0], PLAYED))
+            else:
+                self.found.add(f"{PLAYED}:{card.key}" if card is not None else PLAYED)
         elif fn == "at_war":
             self.found.add(WAR)
         else:

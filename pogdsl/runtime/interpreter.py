@@ -581,7 +581,7 @@ class Game:
     def play_event(self, card: Entity, cites) -> None:
         if card.index not in self.s["played"]:
             self.s["played"].append(card.index)
-            self.touch("played")
+            self.touch_entity("played", card)
         self.log(f"event: {card.data.name.text}", cites)
         key = f"card:{card.key}/event"
         if key in self.w.codes:
