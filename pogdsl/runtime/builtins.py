@@ -224,7 +224,6 @@ def _still_good(g, entry: list) -> bool:
         if ver.get(area, 0) > checked:
             return False
     vcache = g.vcache
-    w = g.w
     for key in entry[CALLED]:
         if key[0] is None:  # a value no longer remembered: the areas it reads
             for area in key[1]:
@@ -311,7 +310,7 @@ def reach(g, span, start, cond):
     joined to them by lines through spaces where `cond(t)` holds, in the order
     found (breadth first)."""
     starts = start if isinstance(start, list) else [start]
-    spaces, adjacency = g.w.spaces, g.w.adjacency
+    spaces = g.w.spaces
     seen = set()
     order = Found()
     for s in starts:
@@ -320,18 +319,24 @@ def reach(g, span, start, cond):
         if s.index not in seen:
             seen.add(s.index)
             order.append(s)
+    if cond is None:
+        return _spread(g, order, seen, lambda j, only: True)
+    return _spread(g, order, seen, lambda j, only: cond(spaces[j]))
+
+
+def _spread(g, order: Found, seen: set, admit) -> Found:
+    """Breadth first from the spaces in `order` (their indexes in `seen`)
+    along every line (j, only) that `admit` accepts."""
+    spaces, adjacency = g.w.spaces, g.w.adjacency
     i = 0
     while i < len(order):
         here = order[i]
         i += 1
-        for j, _ in adjacency[here.index]:
-            if j in seen:
-                continue
-            there = spaces[j]
-            if cond is not None and not cond(there):
+        for j, only in adjacency[here.index]:
+            if j in seen or not admit(j, only):
                 continue
             seen.add(j)
-            order.append(there)
+            order.append(spaces[j])
     return order
 
 
@@ -512,22 +517,13 @@ def adjacent_open(g, span, s, ns):
 
 def reach_along(g, span, ns, starts, within):
     keys = {n.key for n in iterate(g, ns) if n is not None}
-    spaces, adjacency = g.w.spaces, g.w.adjacency
     allowed = {s.index for s in iterate(g, within)}
     order, seen = Found(), set()
     for s in (starts if isinstance(starts, list) else [starts]):
         if s is not None and s.index not in seen:
             seen.add(s.index)
             order.append(s)
-    i = 0
-    while i < len(order):
-        here = order[i]
-        i += 1
-        for j, only in adjacency[here.index]:
-            if j in seen or j not in allowed or (only is not None and keys.isdisjoint(only)):
-                continue
-            seen.add(j)
-            order.append(spaces[j])
+    _spread(g, order, seen, lambda j, only: j in allowed and (only is None or not keys.isdisjoint(only)))
     return order
 
 

@@ -19,7 +19,7 @@ from ..syntax import ast as A
 from . import builtins as B
 from .codegen import Generator, Namespace, Unsupported, divide, generate, ordered_compare
 from .errors import GameError
-from .values import Entity, Found, ScopedState, text_of
+from .values import Entity, ScopedState, text_of
 
 Fn = Callable  # (g, l) -> value
 

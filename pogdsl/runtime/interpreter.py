@@ -18,7 +18,6 @@ import json
 
 from attrs import define, field
 
-from . import builtins as B
 from . import rng
 from .compile import ChoiceSpec
 from .errors import DeadEnd, GameError, IllegalOption, StepBudgetExceeded
