@@ -241,28 +241,12 @@ class Generator:
         self.frameless = True
         args = [f"o{i}" for i in range(len(choice.params))]
         kinds = [p.type.text if p.type is not None and not p.is_list else None for p in choice.params]
+        values = "(" + "".join(a + ", " for a in args) + ")"
         lines = []
         for hooked, f, fallback in entries:
-            var_names = [v.text for v in f.vars]
-            test = None
-            if True:
-                cvars = {v: args[i] for i, v in enumerate(var_names) if i < len(args)}
-                for i, v in enumerate(var_names):
-                    if i < len(args) and kinds[i]:
-                        self.kinds[args[i]] = kinds[i]
-                if hooked.owner is not None:
-                    cvars["this_card"] = self.const(self.w.cards[hooked.owner])
-                try:
-                    parts = []
-                    if f.when is not None:
-                        parts.append(self.generate_pure(f.when, set(), cvars))
-                    if f.unless is not None:
-                        parts.append(f"not {self.generate_pure(f.unless, set(), cvars)}")
-                    test = " and ".join(parts) or "True"
-                except Unsupported:
-                    test = None
+            test = self.forbid_test(hooked, f, args, kinds)
             if test is None:
-                test = f"{self.const(fallback)}(g, ({', '.join(args)}{',' if len(args) == 1 else ''}))"
+                test = f"{self.const(fallback)}(g, {values})"
             if hooked.owner is not None:
                 test = f"_card_in_play(g, {hooked.owner}) and {test}"
             lines.append(f"    if {test}:\n        return True\n")
@@ -271,10 +255,29 @@ class Generator:
         body = "".join(lines) + "    return False\n"
         if self.inlined:
             body = ("    try:\n" + "".join("    " + ln for ln in body.splitlines(keepends=True))
-                    + f"    except AttributeError:\n        return {self.const(slow)}(g, ({', '.join(args)}"
-                    + f"{',' if len(args) == 1 else ''}))\n")
+                    + f"    except AttributeError:\n        return {self.const(slow)}(g, {values})\n")
         source = f"def {fn_name}(g{params}):\n{body}"
         return self.ns.define(source, fn_name, f"restrictions of {choice.key}")
+
+    def forbid_test(self, hooked, f: A.Forbid, args: list[str], kinds: list) -> str | None:
+        """One `forbid` clause as a Python test of the option's values (None
+        when part of it is left to the closures)."""
+        var_names = [v.text for v in f.vars]
+        cvars = {v: args[i] for i, v in enumerate(var_names) if i < len(args)}
+        for i in range(min(len(var_names), len(args))):
+            if kinds[i]:
+                self.kinds[args[i]] = kinds[i]
+        if hooked.owner is not None:
+            cvars["this_card"] = self.const(self.w.cards[hooked.owner])
+        try:
+            parts = []
+            if f.when is not None:
+                parts.append(self.generate_pure(f.when, set(), cvars))
+            if f.unless is not None:
+                parts.append(f"not {self.generate_pure(f.unless, set(), cvars)}")
+        except Unsupported:
+            return None
+        return " and ".join(parts) or "True"
 
     def generate_pure(self, e, names, cvars) -> str:
         """`gen`, except that an expression drawing on chance reads no
@@ -401,19 +404,21 @@ class Generator:
         cond = self.gen(e.where, names, inner)
         return f"_reach(g, {self.const(e.span)}, {source}, (lambda {py}: {cond}))"
 
-    def g_ListComp(self, e: A.ListComp, names, cvars):
+    def comprehension(self, e, names, cvars) -> tuple[str, str]:
+        """The item and the `for … in … if …` clause of a list comprehension
+        or an aggregate."""
         source = self.gen(e.source, names, cvars)
         py, inner = self.comprehension_var(e.var.text, cvars, e.source)
         item = self.gen(e.item, names, inner)
         cond = f" if {self.gen(e.where, names, inner)}" if e.where is not None else ""
-        return f"[{item} for {py} in iterate(g, {source}){cond}]"
+        return item, f"for {py} in iterate(g, {source}){cond}"
+
+    def g_ListComp(self, e: A.ListComp, names, cvars):
+        item, loop = self.comprehension(e, names, cvars)
+        return f"[{item} {loop}]"
 
     def g_Aggregate(self, e: A.Aggregate, names, cvars):
-        source = self.gen(e.source, names, cvars)
-        py, inner = self.comprehension_var(e.var.text, cvars, e.source)
-        item = self.gen(e.item, names, inner)
-        cond = f" if {self.gen(e.where, names, inner)}" if e.where is not None else ""
-        loop = f"for {py} in iterate(g, {source}){cond}"
+        item, loop = self.comprehension(e, names, cvars)
         func = e.func
         if func == "any":
             return f"any({item} {loop})"

@@ -20,8 +20,8 @@ from attrs import define, field
 
 from . import rng
 from .compile import ChoiceSpec
-from .errors import DeadEnd, GameError, IllegalOption, StepBudgetExceeded
 from .deps import entity_area
+from .errors import DeadEnd, GameError, IllegalOption, StepBudgetExceeded
 from .values import Entity, copy_data, decode, encode, text_of
 
 STATE_FORMAT = "pogdsl-state/1"

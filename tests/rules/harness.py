@@ -21,6 +21,22 @@ from pogdsl.runtime.values import Entity
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def play_randomly(w, seed: int, decisions: int, log: bool = False) -> Game:
+    """A new game of world `w`, played for up to `decisions` decisions by a
+    seeded random chooser that follows the options' weights when given."""
+    import random
+
+    game = Game.new(w, seed=seed, log=log)
+    rng = random.Random(seed)
+    d = game.run()
+    for _ in range(decisions):
+        if d is None:
+            break
+        pick = rng.choices(range(len(d.options)), weights=d.weights)[0] if d.weights else rng.randrange(len(d.options))
+        d = game.choose(pick + 1)
+    return game
+
+
 @lru_cache(maxsize=None)
 def world(scenario: str = "campaign"):
     from pogdsl.runtime.world import build_world

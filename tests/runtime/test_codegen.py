@@ -8,17 +8,21 @@ in the corners (laziness, aggregates, comprehension variables, errors).
 
 from __future__ import annotations
 
-import random
+import sys
+from pathlib import Path
 
 import pytest
 
 from pogdsl.compiler import scenario_graph
 from pogdsl.runtime import codegen
 from pogdsl.runtime.errors import GameError
-from pogdsl.runtime.interpreter import Game
 from pogdsl.runtime.world import build_world
 from pogdsl.syntax import ast as A
 from pogdsl.syntax.parser import parse_text
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rules.harness import play_randomly  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -38,15 +42,7 @@ def world(campaign, monkeypatch, closures: bool):
 
 
 def play(w, seed: int, decisions: int):
-    game = Game.new(w, seed=seed, log=True)
-    rng = random.Random(seed)
-    d = game.run()
-    for _ in range(decisions):
-        if d is None:
-            break
-        pick = rng.choices(range(len(d.options)), weights=d.weights)[0] if d.weights else rng.randrange(len(d.options))
-        d = game.choose(pick + 1)
-    return game
+    return play_randomly(w, seed, decisions, log=True)
 
 
 @pytest.mark.parametrize("seed", [4, 11])

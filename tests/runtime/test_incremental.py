@@ -17,23 +17,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pogdsl.runtime import builtins as B  # noqa: E402
 from pogdsl.runtime.interpreter import Game  # noqa: E402
-from rules.harness import world  # noqa: E402
+from rules.harness import play_randomly, world  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def campaign():
     return world()
-
-
-def _random_game(w, seed: int, decisions: int) -> Game:
-    game = Game.new(w, seed=seed, log=False)
-    rng = random.Random(seed)
-    d = game.run()
-    for _ in range(decisions):
-        if d is None:
-            break
-        d = game.choose(rng.randrange(len(d.options)) + 1)
-    return game
 
 
 def _fresh(game: Game, name: str, args: tuple):
@@ -80,7 +69,7 @@ def test_remembered_supply_values_equal_fresh_ones_along_a_game(campaign, seed):
 def test_an_unchanged_result_keeps_its_object_and_its_revision(campaign):
     """Early cut-off: after a board change that leaves a supply region as it
     was, the region is the same object, marked as changed no later than before."""
-    game = _random_game(campaign, 5, 60)
+    game = play_randomly(campaign, 5, 60)
     cp = campaign.by_kind["side"]["cp"]
     net = campaign.by_kind["supply_net"]["cp_lines"]
     region = B.value_of(game, "supply_region", (net,))
@@ -98,7 +87,7 @@ def test_an_unchanged_result_keeps_its_object_and_its_revision(campaign):
 
 
 def test_a_space_filter_is_patched_not_recomputed(campaign, monkeypatch):
-    game = _random_game(campaign, 2, 40)
+    game = play_randomly(campaign, 2, 40)
     cp = campaign.by_kind["side"]["cp"]
     B.value_of(game, "supply_open_spaces", (cp,))
     calls = []
