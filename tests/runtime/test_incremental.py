@@ -117,3 +117,15 @@ def test_cached_and_uncached_games_agree_over_long_play(campaign):
             out.append(game.state_hash())
         return out
     assert hashes(True) == hashes(False)
+
+
+def test_an_inline_read_of_none_is_the_closures_located_error(campaign):
+    """Generated code reads attributes inline; on `none` it hands over to the
+    closure, which reports the located game error (never an AttributeError)."""
+    from pogdsl.runtime.errors import GameError
+
+    game = Game.new(campaign, seed=1, log=False)  # set-up not yet run: every unit is off the map
+    off_map = next(u for u in campaign.units if u.data.nation.key == "sb" and game.s["loc"][u.index] is None)
+    with pytest.raises(GameError) as info:
+        B.value_of(game, "always_supplied", (off_map,))
+    assert "of none" in str(info.value) and info.value.span is not None
