@@ -209,7 +209,7 @@ def _patch_filter(g, space_filter, entry: list, args: tuple) -> bool:
     finally:
         g.calls = outer
     if flipped:
-        entry[RESULT] = [s for s, m in zip(spaces, member) if m]
+        entry[RESULT] = Found(s for s, m in zip(spaces, member) if m)
         entry[CHANGED] = g.clock
     entry[CHECKED] = g.clock
     return True
@@ -255,6 +255,7 @@ def _recompute(g, key, name: str, args: tuple, old: list | None) -> list:
     if space_filter is not None:
         # Kept up to date one space at a time: its areas say when to look.
         own, others, _ = space_filter
+        result = Found(result)  # tested for membership by the searches through it
         member = bytearray(len(g.w.spaces))
         for s in result:
             member[s.index] = 1
@@ -309,19 +310,49 @@ def reach(g, span, start, cond):
     """`reach(t from start where cond)`: the start spaces, then every space
     joined to them by lines through spaces where `cond(t)` holds, in the order
     found (breadth first)."""
-    starts = start if isinstance(start, list) else [start]
     spaces = g.w.spaces
+    order, seen = _starts(span, start)
+    if cond is None:
+        return _spread(g, order, seen, lambda j, only: True)
+    return _spread(g, order, seen, lambda j, only: cond(spaces[j]))
+
+
+def reach_within(g, span, start, region):
+    """`reach(t from start where t in region)` with a region that does not
+    depend on t: the membership test is one set lookup by space index, the
+    set built once per region object (a remembered region is shared by every
+    search through it)."""
+    if not isinstance(region, list):
+        return reach(g, span, start, lambda t: t in iterate(g, region))
+    allowed = _space_indexes(region)
+    order, seen = _starts(span, start)
+    return _spread(g, order, seen, lambda j, only: j in allowed)
+
+
+def _space_indexes(region: list) -> frozenset:
+    """The indexes of the spaces in a list, kept on a Found (a remembered
+    region is shared by every search through it)."""
+    try:
+        return region._indexes
+    except AttributeError:
+        pass
+    allowed = frozenset(s.index for s in region if getattr(s, "kind", None) == "space")
+    if isinstance(region, Found):
+        region._indexes = allowed
+    return allowed
+
+
+def _starts(span, start) -> tuple[Found, set]:
+    """The start spaces of a search, each once, and the set of their indexes."""
     seen = set()
     order = Found()
-    for s in starts:
+    for s in start if isinstance(start, list) else [start]:
         if s is None or getattr(s, "kind", None) != "space":
             raise GameError(f"reach starts from spaces, not {text_of(s)}", span)
         if s.index not in seen:
             seen.add(s.index)
             order.append(s)
-    if cond is None:
-        return _spread(g, order, seen, lambda j, only: True)
-    return _spread(g, order, seen, lambda j, only: cond(spaces[j]))
+    return order, seen
 
 
 def _spread(g, order: Found, seen: set, admit) -> Found:
@@ -517,7 +548,7 @@ def adjacent_open(g, span, s, ns):
 
 def reach_along(g, span, ns, starts, within):
     keys = {n.key for n in iterate(g, ns) if n is not None}
-    allowed = {s.index for s in iterate(g, within)}
+    allowed = _space_indexes(iterate(g, within))
     order, seen = Found(), set()
     for s in (starts if isinstance(starts, list) else [starts]):
         if s is not None and s.index not in seen:

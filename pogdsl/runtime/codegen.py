@@ -22,14 +22,18 @@ the closures.  Any expression thus runs one way or the other, never half.
 
 from __future__ import annotations
 
+import itertools
 import linecache
+import re
+
+import attrs
 
 from ..semantics.vocabulary import ATTRIBUTES as VOCAB_ATTRIBUTES
 from ..semantics.vocabulary import FUNCTIONS as VOCAB_FUNCTIONS
 from ..syntax import ast as A
 from . import builtins as B
 from .errors import GameError
-from .values import ScopedState, text_of
+from .values import Entity, ScopedState, text_of
 
 
 class Unsupported(Exception):
@@ -85,7 +89,7 @@ class Namespace:
         self.env: dict[str, object] = {
             "B": B, "value_of": B.value_of, "iterate": B.iterate, "index": B.index,
             "_ordered": ordered_compare, "_divide": divide, "_aggregate_call": _aggregate_call,
-            "_aggregate_many": _aggregate_many, "_reach": B.reach, "_read_scoped": B.read_scoped,
+            "_aggregate_many": _aggregate_many, "_reach": B.reach, "_reach_within": B.reach_within, "_read_scoped": B.read_scoped,
             "_card_in_play": _card_in_play,
         }
         self.count = 0
@@ -158,6 +162,11 @@ class Generator:
         self.frameless = False  # a value or restriction checker: there is no frame `l` to hand a closure
         self.saw_random = False
         self.fresh = 0
+        # In a space filter's test: the Python name of the space tested.  A
+        # value called with it is worked out directly, not remembered: the
+        # filter already keeps the result per space, and an entry per space
+        # would cost more than the test.
+        self.per_space: str | None = None
 
     # ------------------------------------------------------------------ entry
     def function(self, e: A.Expr, names: set[str], slow=None):
@@ -213,22 +222,30 @@ class Generator:
         fn.source = body
         return fn
 
-    def filter_condition(self, decl: A.ValueDecl):
+    def filter_condition(self, decl: A.ValueDecl, slow):
         """`C(g, t, a, b)`: the test of a value `[t for t in spaces where C]`,
-        for one space t (see deps.space_filter)."""
-        self.inline_ok = False  # no closure to fall back on: reads go through the getters
+        for one space t (see deps.space_filter).  `slow(g, t, a, b)` is its
+        closure form."""
+        self.inline_ok = True
         self.frameless = True
         e = decl.expr
         cvars = {e.var.text: "t"}
         self.kinds["t"] = "space"
+        self.per_space = "t"
         args = []
         for prm in decl.params:
             py = self.pyname(prm.name.text)
             cvars[prm.name.text] = py
             args.append(py)
-        body = self.gen(e.where, set(), cvars)
+        body = self.generate_pure(e.where, set(), cvars)
         fn_name = self.ns.fresh("_filter")
-        source = f"def {fn_name}(g, t{''.join(', ' + a for a in args)}):\n    return {body}\n"
+        params = "".join(", " + a for a in args)
+        source = f"def {fn_name}(g, t{params}):\n"
+        if self.inlined:
+            source += (f"    try:\n        return {body}\n"
+                       f"    except AttributeError:\n        return {self.const(slow)}(g, t{params})\n")
+        else:
+            source += f"    return {body}\n"
         return self.ns.define(source, fn_name, f"test of value {decl.key} at {decl.span.file}:{decl.span.line}")
 
     def forbid_function(self, choice: A.ChoiceDecl, entries: list, slow):
@@ -236,14 +253,71 @@ class Generator:
         these values, every condition inline with the option's values as
         Python arguments.  A condition left to the closures is called with a
         frame built for it (`entry_fallback`); `slow(g, values)` answers if an
-        attribute read inline meets a wrong kind or none."""
+        attribute read inline meets a wrong kind or none.
+
+        When the choice has parameters of a small closed type (an enum, a
+        side), F dispatches on their values to a version of itself written
+        for those values (`specialize`): a clause guarded by `mode == by_sea`
+        is not even looked at for an overland option."""
+        general = self._forbid_variant(choice, entries, slow, {}, "")
+        positions = self.specialized_params(choice, entries)
+        if not positions:
+            return general
+        variants = {}
+        for combo in itertools.product(*(self.w.by_kind[choice.params[i].type.text].values()
+                                         for i in positions)):
+            fixed = dict(zip(positions, combo))
+            label = ", ".join(m.key for m in combo)
+            variants[combo if len(combo) > 1 else combo[0]] = \
+                self._forbid_variant(choice, entries, slow, fixed, f" when {label}")
+        args = [f"o{i}" for i in range(len(choice.params))]
+        params = "".join(", " + a for a in args)
+        key = (f"({', '.join(args[i] for i in positions)})" if len(positions) > 1 else args[positions[0]])
+        fn_name = self.ns.fresh("_forbid")
+        source = (f"def {fn_name}(g{params}):\n"
+                  f"    try:\n        f = {self.const(variants)}.get({key}, {self.const(general)})\n"
+                  f"    except TypeError:\n        f = {self.const(general)}\n"
+                  f"    return f(g{params})\n")
+        return self.ns.define(source, fn_name, f"restrictions of {choice.key} (dispatch)")
+
+    def specialized_params(self, choice: A.ChoiceDecl, entries: list) -> list[int]:
+        """The parameters (at most two) worth a version of F per value: of an
+        enum type or a side, and compared with a constant by some clause."""
+        counts = {}
+        for i, prm in enumerate(choice.params):
+            if prm.type is None or prm.is_list:
+                continue
+            members = self.w.by_kind.get(prm.type.text)
+            if not members or len(members) > SPECIALIZE_AT_MOST or prm.type.text in ("card", "space", "unit"):
+                continue
+            n = 0
+            for _, f, _ in entries:
+                if i < len(f.vars):
+                    n += _constant_tests(f.when, f.vars[i].text) + _constant_tests(f.unless, f.vars[i].text)
+            if n:
+                counts[i] = n
+        return sorted(sorted(counts, key=lambda i: -counts[i])[:2])
+
+    def _forbid_variant(self, choice: A.ChoiceDecl, entries: list, slow, fixed: dict, label: str):
+        """F for options whose parameters at the `fixed` positions hold the
+        given values: the clauses that cannot forbid such an option are left
+        out, and the tests of those parameters are decided in advance."""
         self.inline_ok = True
         self.frameless = True
+        self.inlined = False
         args = [f"o{i}" for i in range(len(choice.params))]
         kinds = [p.type.text if p.type is not None and not p.is_list else None for p in choice.params]
         values = "(" + "".join(a + ", " for a in args) + ")"
         lines = []
         for hooked, f, fallback in entries:
+            if fixed:
+                bound = {f.vars[i].text: v for i, v in fixed.items() if i < len(f.vars)}
+                known = self._denotes(f)
+                when = specialize(f.when, bound, known) if f.when is not None else None
+                unless = specialize(f.unless, bound, known) if f.unless is not None else None
+                if _is_bool(when, False) or _is_bool(unless, True):
+                    continue  # it cannot forbid these options
+                f = attrs.evolve(f, when=when, unless=unless)
             test = self.forbid_test(hooked, f, args, kinds)
             if test is None:
                 test = f"{self.const(fallback)}(g, {values})"
@@ -257,7 +331,20 @@ class Generator:
             body = ("    try:\n" + "".join("    " + ln for ln in body.splitlines(keepends=True))
                     + f"    except AttributeError:\n        return {self.const(slow)}(g, {values})\n")
         source = f"def {fn_name}(g{params}):\n{body}"
-        return self.ns.define(source, fn_name, f"restrictions of {choice.key}")
+        return self.ns.define(source, fn_name, f"restrictions of {choice.key}{label}")
+
+    def _denotes(self, f: A.Forbid):
+        """name → the entity a bare name means inside this clause (None for
+        the clause's own variables, state, values and other names)."""
+        own = {v.text for v in f.vars} | {"this_card", "turn"}
+        w, values = self.w, self.compiler.p.decls["value"]
+
+        def denotes(name: str):
+            if name in own or name in w.state_decls or name in values or name in B.CONSTANTS:
+                return None
+            value = w.names.get(name)
+            return value if isinstance(value, Entity) else None
+        return denotes
 
     def forbid_test(self, hooked, f: A.Forbid, args: list[str], kinds: list) -> str | None:
         """One `forbid` clause as a Python test of the option's values (None
@@ -399,6 +486,12 @@ class Generator:
         source = self.gen(e.source, names, cvars)
         if e.where is None:
             return f"_reach(g, {self.const(e.span)}, {source}, None)"
+        w = e.where
+        if (isinstance(w, A.Member) and not w.negated and isinstance(w.item, A.Ref)
+                and w.item.name.text == e.var.text and not _mentions(w.container, e.var.text)):
+            # `where t in R`, R the same for every t: worked out once, then a set lookup
+            region = self.gen(w.container, names, cvars)
+            return f"_reach_within(g, {self.const(e.span)}, {source}, {region})"
         py, inner = self.comprehension_var(e.var.text, cvars)
         self.kinds[py] = "space"
         cond = self.gen(e.where, names, inner)
@@ -514,6 +607,9 @@ class Generator:
             return f"{fn}(g, {self.const(e.span)}{''.join(', ' + a for a in args)})"
         if name in self.compiler.p.decls["value"]:
             if self.direct_values:
+                if (self.per_space is not None and not self.w.modifiers.get(name)
+                        and any(re.search(rf"\b{self.per_space}\b", a) for a in args)):
+                    return f"F_{name}(g{''.join(', ' + a for a in args)})"
                 return f"V_{name}(g{''.join(', ' + a for a in args)})"
             packed = "(" + "".join(a + ", " for a in args) + ")"
             return f"value_of(g, {name!r}, {packed})"
@@ -553,6 +649,123 @@ class Generator:
     def g_BoolOp(self, e: A.BoolOp, names, cvars):
         parts = [self.gen(o, names, cvars) for o in e.operands]
         return "bool(" + f" {e.op} ".join(parts) + ")"
+
+
+# A parameter with more values than this gets no version of F per value.
+SPECIALIZE_AT_MOST = 8
+
+
+def _is_bool(e, value: bool) -> bool:
+    return isinstance(e, A.BoolLit) and e.value is value
+
+
+def _constant_tests(e, var: str) -> int:
+    """How many `var == X`, `var != X` or `var in [X, …]` tests the and/or/not
+    skeleton of `e` holds (the ones `specialize` can decide)."""
+    if isinstance(e, A.BoolOp):
+        return sum(_constant_tests(o, var) for o in e.operands)
+    if isinstance(e, A.Not):
+        return _constant_tests(e.operand, var)
+    if isinstance(e, A.CondExpr):
+        return sum(_constant_tests(x, var) for x in (e.cond, e.then, e.otherwise))
+    if isinstance(e, A.Compare) and e.op in ("==", "!="):
+        return int(_is_ref(e.left, var) or _is_ref(e.right, var))
+    if isinstance(e, A.Member):
+        return int(_is_ref(e.item, var) and isinstance(e.container, A.ListLit))
+    return 0
+
+
+def _is_ref(e, var: str) -> bool:
+    return isinstance(e, A.Ref) and e.name.text == var
+
+
+def specialize(e, bound: dict, denotes):
+    """`e` with its variables in `bound` fixed to those entities: a test of
+    such a variable against a named constant (`mode == by_sea`, `p != cp`,
+    `mode in [overland, by_sea]`) becomes true or false, and the and/or/not/
+    if skeleton around it is simplified.  Only that skeleton is walked, so
+    nothing inside a comprehension (where a name could be rebound) changes.
+    Entities compare by identity, so the decision is exact."""
+    if isinstance(e, A.BoolOp):
+        parts = []
+        for o in e.operands:
+            o = specialize(o, bound, denotes)
+            if isinstance(o, A.BoolLit):
+                if o.value is (e.op == "or"):  # decides the whole…
+                    if not parts:
+                        return A.BoolLit(e.span, o.value)
+                    parts.append(o)  # …once the operands before it have run, as they did
+                    break
+                continue  # neutral: true in an `and`, false in an `or`
+            parts.append(o)
+        if not parts:
+            return A.BoolLit(e.span, e.op == "and")
+        # One operand left: still as bool(…), as `and`/`or` give a truth value.
+        return A.BoolOp(e.span, e.op, parts) if len(parts) > 1 or not _truth_valued(parts[0]) else parts[0]
+    if isinstance(e, A.Not):
+        o = specialize(e.operand, bound, denotes)
+        return A.BoolLit(e.span, not o.value) if isinstance(o, A.BoolLit) else A.Not(e.span, o)
+    if isinstance(e, A.CondExpr):
+        c = specialize(e.cond, bound, denotes)
+        if isinstance(c, A.BoolLit):
+            return specialize(e.then if c.value else e.otherwise, bound, denotes)
+        return A.CondExpr(e.span, c, specialize(e.then, bound, denotes), specialize(e.otherwise, bound, denotes))
+    if isinstance(e, A.Compare) and e.op in ("==", "!="):
+        decided = _decide_equal(e.left, e.right, bound, denotes)
+        if decided is None:
+            decided = _decide_equal(e.right, e.left, bound, denotes)
+        if decided is not None:
+            return A.BoolLit(e.span, decided == (e.op == "=="))
+        return e
+    if isinstance(e, A.Member) and isinstance(e.item, A.Ref) and e.item.name.text in bound \
+            and isinstance(e.container, A.ListLit):
+        value = bound[e.item.name.text]
+        members = [_constant(i, denotes) for i in e.container.items]
+        if all(m is not _UNKNOWN for m in members):
+            return A.BoolLit(e.span, any(m is value for m in members) != e.negated)
+    return e
+
+
+_UNKNOWN = object()
+
+
+def _constant(e, denotes):
+    if isinstance(e, A.NoneLit):
+        return None
+    if isinstance(e, A.Ref):
+        value = denotes(e.name.text)
+        if value is not None:
+            return value
+    return _UNKNOWN
+
+
+def _decide_equal(var_side, other, bound, denotes) -> bool | None:
+    if not (isinstance(var_side, A.Ref) and var_side.name.text in bound):
+        return None
+    constant = _constant(other, denotes)
+    if constant is _UNKNOWN:
+        return None
+    return bound[var_side.name.text] is constant
+
+
+def _truth_valued(e) -> bool:
+    """Whether `e` surely gives true or false (not another value that an
+    `and`/`or` would have turned into one)."""
+    return isinstance(e, (A.BoolLit, A.Compare, A.Member, A.Not, A.BoolOp))
+
+
+def _mentions(e, name: str) -> bool:
+    """Whether the expression refers to `name` anywhere (shadowing ignored:
+    a false yes only costs an optimisation)."""
+    if isinstance(e, A.Ref):
+        return e.name.text == name
+    if isinstance(e, A.Name):
+        return e.text == name
+    if isinstance(e, (list, tuple)):
+        return any(_mentions(x, name) for x in e)
+    if not isinstance(e, A.Expr):
+        return False
+    return any(_mentions(getattr(e, f.name), name) for f in attrs.fields(type(e)))
 
 
 def generate(compiler, e: A.Expr, names: set[str], slow=None):

@@ -141,6 +141,7 @@ class Compiler:
         self.ns.env["_remembered"] = B.remembered
         w.rebind_uncached = self.bind_uncached
         for name, (params, fn) in w.values.items():
+            self.ns.env[f"F_{name}"] = fn  # the value worked out, never remembered
             if name not in w.value_costly and not w.modifiers.get(name):
                 self.ns.env[f"V_{name}"] = fn
                 continue
@@ -197,11 +198,21 @@ class Compiler:
             found = space_filter(deps, decl)
             if found is None or not found[0]:
                 continue
+            var = decl.expr.var.text
+            params = [prm.name.text for prm in decl.params]
+            closure = self.lazy_closure(decl.expr.where, {var, *params})
+
+            def slow(g, t, *args, _closure=closure, _var=var, _params=params):
+                return _closure(g, {_var: t, **dict(zip(_params, args))})
             try:
-                cond = Generator(self).filter_condition(decl)
+                cond = Generator(self).filter_condition(decl, slow)
             except (Unsupported, RecursionError, SyntaxError):
                 continue
             w.space_filters[name] = (found[0], found[1], cond)
+            # The full scan tests each space as the patches do: the values it
+            # calls for one space are worked out, not remembered per space.
+            w.values[name] = (w.values[name][0], _scan_with(w.spaces, cond))
+            self.ns.env[f"F_{name}"] = w.values[name][1]
 
     def bind_uncached(self, name: str) -> None:
         """`V_name` for a value no longer remembered: worked out at each call,
@@ -830,6 +841,13 @@ def _generated_render(groups: list, world):
     except SyntaxError:
         return None
     return env["_render"]
+
+
+def _scan_with(spaces: list, cond):
+    """A space filter's value: the spaces passing its test, in map order."""
+    def scan(g, *args):
+        return [t for t in spaces if cond(g, t, *args)]
+    return scan
 
 
 def _render_chain(g, value, attrs, getters):

@@ -46,7 +46,7 @@ class Found(list):
     identity, so the set holds their ids.  Built once, on the first test: a
     search's result is a value and never changes afterwards."""
 
-    __slots__ = ("_ids",)
+    __slots__ = ("_ids", "_indexes")
 
     def __contains__(self, item) -> bool:
         try:

@@ -21,9 +21,10 @@ from pogdsl.runtime.values import Entity
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def play_randomly(w, seed: int, decisions: int, log: bool = False) -> Game:
+def play_randomly(w, seed: int, decisions: int, log: bool = False, each=None) -> Game:
     """A new game of world `w`, played for up to `decisions` decisions by a
-    seeded random chooser that follows the options' weights when given."""
+    seeded random chooser that follows the options' weights when given.
+    `each(game, decision)`, if given, looks at every decision first."""
     import random
 
     game = Game.new(w, seed=seed, log=log)
@@ -32,6 +33,8 @@ def play_randomly(w, seed: int, decisions: int, log: bool = False) -> Game:
     for _ in range(decisions):
         if d is None:
             break
+        if each is not None:
+            each(game, d)
         pick = rng.choices(range(len(d.options)), weights=d.weights)[0] if d.weights else rng.randrange(len(d.options))
         d = game.choose(pick + 1)
     return game

@@ -123,3 +123,60 @@ def test_an_unbound_local_is_a_game_error_naming_it():
     with pytest.raises(GameError) as info:
         fn(_FakeGame({}), {"a": 1})
     assert "'b' has no value yet here" in str(info.value)
+
+
+# ------------------------------------------------------------------ specialisation of restriction checkers
+
+def _clause(text: str):
+    return parse_text(f"value v(mode: int, p: int, t: int) cites 1.0 = {text}\n", "s.pog")[0].decls[0].expr
+
+
+def _specialised(text: str, mode) -> str:
+    overland, by_sea, cp = object(), object(), object()
+    entities = {"overland": overland, "by_sea": by_sea, "cp": cp}
+    fixed = {"overland": overland, "by_sea": by_sea}[mode]
+    e = codegen.specialize(_clause(text), {"mode": fixed}, entities.get)
+    return type(e).__name__ if not isinstance(e, A.BoolLit) else str(e.value)
+
+
+@pytest.mark.parametrize("text, mode, expected", [
+    ("mode == by_sea and t > 1", "overland", "False"),     # the guard fails: the clause cannot forbid
+    ("mode == by_sea and t > 1", "by_sea", "Compare"),     # the guard holds: only the rest is left
+    ("mode in [overland, by_sea]", "by_sea", "True"),
+    ("mode not in [overland]", "overland", "False"),
+    ("mode != overland or p == cp", "overland", "Compare"),
+    ("not (mode == by_sea)", "overland", "True"),
+    ("(if mode == by_sea then t > 1 else false)", "overland", "False"),
+    ("t > 1 and mode == by_sea", "overland", "BoolOp"),    # t > 1 ran first before: it still runs first
+    ("mode == p", "overland", "Compare"),                   # not a named constant: left alone
+    ("any(mode == by_sea for mode in [1])", "overland", "Aggregate"),  # a rebound name is not touched
+])
+def test_specialize_decides_tests_of_a_fixed_parameter(text, mode, expected):
+    assert _specialised(text, mode) == expected
+
+
+def test_specialized_checkers_forbid_exactly_what_the_restriction_walk_forbids(campaign, monkeypatch):
+    """Candidate by candidate, at every decision of random games: the
+    generated checker (one version per side and SR mode for redeploy_to, per
+    action for take_action) and the walk over the restrictions agree."""
+    w = world(campaign, monkeypatch, closures=False)
+    dispatched = [c for c, fn in w.forbid_any.items() if "dispatch" in fn.__code__.co_filename]
+    assert {"redeploy_to", "take_action"} <= set(dispatched)
+    checked = {}
+
+    def compare(g, d):
+        spec = g._pending_spec()
+        fn = w.forbid_any.get(spec.name)
+        if fn is None:
+            return
+        g.memo = {}
+        try:
+            for values in g._candidates(spec, g.s["stack"][-1]["l"]):
+                assert fn(g, *values) == bool(g._forbidden(spec.name, values)), (spec.name, values)
+                checked[spec.name] = checked.get(spec.name, 0) + 1
+        finally:
+            g.memo = None
+
+    for seed in (2, 9):
+        play_randomly(w, seed, 500, each=compare)
+    assert checked.get("redeploy_to", 0) > 50 and checked.get("take_action", 0) > 50

@@ -44,6 +44,30 @@ def test_supply_open_spaces_is_a_space_filter(campaign):
     own, others, _ = campaign.space_filters["supply_open_spaces"]
     assert own == {"board", "var:besieged"}
     assert "board" not in others
+    assert "sr_open_spaces" in campaign.space_filters
+
+
+def test_a_space_filter_tests_each_space_without_remembering_it(campaign):
+    """sr_open_spaces calls sr_open for each space: through the filter that
+    call is worked out, not remembered once per space."""
+    game = Game.new(campaign, seed=5, log=False)
+    game.run()
+    B.value_of(game, "sr_open_spaces", (campaign.sides[0],))
+    assert ("sr_open_spaces", (campaign.sides[0],)) in game.vcache
+    assert not any(key[0] == "sr_open" for key in game.vcache)
+
+
+def test_a_search_through_a_region_matches_one_testing_each_space(campaign):
+    """`reach(t from S where t in R)` runs as a set lookup (reach_within):
+    the same spaces in the same order as the test written out."""
+    game = Game.new(campaign, seed=6, log=False)
+    game.run()
+    spaces = campaign.spaces
+    region = [s for s in spaces if s.index % 3 != 0]
+    for start in spaces[::17]:
+        expected = B.reach(game, None, [start], lambda t: t in region)
+        assert list(B.reach_within(game, None, [start], region)) == list(expected)
+    assert list(B.reach_within(game, None, [spaces[1]], None)) == [spaces[1]]  # none: an empty region
 
 
 @pytest.mark.parametrize("seed", [3, 8])
@@ -59,8 +83,18 @@ def test_remembered_supply_values_equal_fresh_ones_along_a_game(campaign, seed):
             remembered = B.value_of(game, "supply_open_spaces", (p,))
             assert remembered == _fresh(game, "supply_open_spaces", (p,))
             assert B.value_of(game, "space_region", (p,)) == _fresh(game, "space_region", (p,))
+            assert B.value_of(game, "sr_open_spaces", (p,)) == _fresh(game, "sr_open_spaces", (p,))
         for u in rng.sample(units, 5):
             assert B.value_of(game, "in_supply", (u,)) == _fresh(game, "in_supply", (u,)), u.key
+            if u.data.side is not None and game.s["loc"][u.index] is not None \
+                    and 0 <= game.s["loc"][u.index] < len(campaign.spaces):
+                side = u.data.side
+                region = B.value_of(game, "sr_region", (side, u))
+                assert region == _fresh(game, "sr_region", (side, u))
+                # The region searched space by space, each space tested on its own:
+                start = campaign.spaces[game.s["loc"][u.index]]
+                by_test = B.reach(game, None, [start], lambda t: B.value_of(game, "sr_open", (side, t)))
+                assert list(region) == list(by_test), u.key
         d = game.choose(rng.randrange(len(d.options)) + 1)
         checked += 1
     assert checked > 100  # a random game may end early (a peace accepted)
