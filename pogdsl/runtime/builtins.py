@@ -71,6 +71,8 @@ def value_of(g, name: str, args: tuple):
     w = g.w
     if name not in w.value_costly:
         return _value_of(g, name, args)
+    if name in w.static_values:
+        return static_value(g, name, args)
     plan = w.value_areas.get(name)
     if name in w.uncached:
         calls = g.calls
@@ -91,6 +93,36 @@ def value_of(g, name: str, args: tuple):
         except TypeError:
             return _memoised(g, name, args)
     return remembered(g, key, entry, name, args)
+
+
+def static_value(g, name: str, args: tuple):
+    """A value that reads no state (deps.py finds no area behind it): its
+    result at these arguments is the same in every game of the world, so it
+    is worked out once per world.  A game that remembers nothing
+    (`cache_values` off, or a trace kept) works it out each time."""
+    if not g.cache_values or g.trace is not None:
+        return _value_of(g, name, args)
+    store = g.w.static_results
+    try:
+        key = (name, args)
+        return store[key]
+    except KeyError:
+        pass
+    except TypeError:  # a list argument: keyed by its items
+        try:
+            key = (name, _frozen(args))
+            return store[key]
+        except KeyError:
+            pass
+        except TypeError:
+            return _value_of(g, name, args)
+    outer = g.calls
+    g.calls = None  # nothing it calls can change: the caller need not note it
+    try:
+        result = store[key] = _value_of(g, name, args)
+    finally:
+        g.calls = outer
+    return result
 
 
 def remembered(g, key, entry, name: str, args: tuple):

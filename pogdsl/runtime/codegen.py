@@ -223,9 +223,10 @@ class Generator:
         return fn
 
     def filter_condition(self, decl: A.ValueDecl, slow):
-        """`C(g, t, a, b)`: the test of a value `[t for t in spaces where C]`,
-        for one space t (see deps.space_filter).  `slow(g, t, a, b)` is its
-        closure form."""
+        """`C(g, t, a, b)`, the test of a value `[t for t in spaces where C]`
+        for one space t (see deps.space_filter), and `S(g, a, b)`, the value
+        itself: the test of every space, inline.  `slow(g, t, a, b)` is the
+        test's closure form."""
         self.inline_ok = True
         self.frameless = True
         e = decl.expr
@@ -238,15 +239,21 @@ class Generator:
             cvars[prm.name.text] = py
             args.append(py)
         body = self.generate_pure(e.where, set(), cvars)
-        fn_name = self.ns.fresh("_filter")
         params = "".join(", " + a for a in args)
-        source = f"def {fn_name}(g, t{params}):\n"
+        where = f"value {decl.key} at {decl.span.file}:{decl.span.line}"
+        test, scan = self.ns.fresh("_filter"), self.ns.fresh("_scan")
+        slow_scan = _slow_scan(self.w.spaces, slow)
         if self.inlined:
-            source += (f"    try:\n        return {body}\n"
-                       f"    except AttributeError:\n        return {self.const(slow)}(g, t{params})\n")
+            test_source = (f"def {test}(g, t{params}):\n    try:\n        return {body}\n"
+                           f"    except AttributeError:\n        return {self.const(slow)}(g, t{params})\n")
+            scan_source = (f"def {scan}(g{params}):\n"
+                           f"    try:\n        return [t for t in {self.const(self.w.spaces)} if {body}]\n"
+                           f"    except AttributeError:\n        return {self.const(slow_scan)}(g{params})\n")
         else:
-            source += f"    return {body}\n"
-        return self.ns.define(source, fn_name, f"test of value {decl.key} at {decl.span.file}:{decl.span.line}")
+            test_source = f"def {test}(g, t{params}):\n    return {body}\n"
+            scan_source = f"def {scan}(g{params}):\n    return [t for t in {self.const(self.w.spaces)} if {body}]\n"
+        return (self.ns.define(test_source, test, f"test of {where}"),
+                self.ns.define(scan_source, scan, f"scan of {where}"))
 
     def forbid_function(self, choice: A.ChoiceDecl, entries: list, slow):
         """`F(g, v1, v2, …)`: whether any restriction forbids the option with
@@ -653,6 +660,11 @@ class Generator:
 
 # A parameter with more values than this gets no version of F per value.
 SPECIALIZE_AT_MOST = 8
+
+
+def _slow_scan(spaces: list, slow):
+    """A space filter's scan through its closures (to report a located error)."""
+    return lambda g, *args: [t for t in spaces if slow(g, t, *args)]
 
 
 def _is_bool(e, value: bool) -> bool:

@@ -148,7 +148,10 @@ class Compiler:
             args = [f"a{i}" for i in range(len(params))]
             packed = "(" + "".join(a + ", " for a in args) + ")"
             head = f"def V_{name}(g{''.join(', ' + a for a in args)}):\n"
-            if name in w.value_areas:
+            if name in w.static_values:
+                self.ns.env["_static_value"] = B.static_value
+                source = head + f"    return _static_value(g, {name!r}, {packed})\n"
+            elif name in w.value_areas:
                 # The common cases inline: a result already checked at this
                 # revision, or one whose every area (its own and those of all
                 # the values it may call, w.value_deps) is unchanged since it
@@ -205,13 +208,13 @@ class Compiler:
             def slow(g, t, *args, _closure=closure, _var=var, _params=params):
                 return _closure(g, {_var: t, **dict(zip(_params, args))})
             try:
-                cond = Generator(self).filter_condition(decl, slow)
+                cond, scan = Generator(self).filter_condition(decl, slow)
             except (Unsupported, RecursionError, SyntaxError):
                 continue
             w.space_filters[name] = (found[0], found[1], cond)
             # The full scan tests each space as the patches do: the values it
             # calls for one space are worked out, not remembered per space.
-            w.values[name] = (w.values[name][0], _scan_with(w.spaces, cond))
+            w.values[name] = (w.values[name][0], scan)
             self.ns.env[f"F_{name}"] = w.values[name][1]
 
     def bind_uncached(self, name: str) -> None:
@@ -841,13 +844,6 @@ def _generated_render(groups: list, world):
     except SyntaxError:
         return None
     return env["_render"]
-
-
-def _scan_with(spaces: list, cond):
-    """A space filter's value: the spaces passing its test, in map order."""
-    def scan(g, *args):
-        return [t for t in spaces if cond(g, t, *args)]
-    return scan
 
 
 def _render_chain(g, value, attrs, getters):

@@ -92,6 +92,10 @@ class World:
     state_start: dict[str, object] = field(factory=dict)
     value_deps: dict[str, tuple | None] = field(factory=dict)  # None: never cached across decisions
     value_costly: set = field(factory=set)  # values worth remembering at all
+    # Values that read no state at all (`sr_port_spaces(p)`): worked out once
+    # per world and shared by all its games (builtins.static_value).
+    static_values: set = field(factory=set)
+    static_results: dict = field(factory=dict)
     # Values kept up to date one space at a time: name → (areas of the space
     # its test reads, the other areas it reads, the test).
     space_filters: dict = field(factory=dict)
@@ -249,6 +253,8 @@ def _value_dependencies(w: World) -> None:
         if costly:
             w.value_costly.add(name)
         w.value_deps[name] = tuple(sorted(areas)) if costly and UNCACHEABLE not in areas else None
+        if costly and not areas and not w.modifiers.get(name):
+            w.static_values.add(name)
     cached = {name for name, areas in w.value_deps.items() if areas is not None}
     for name in cached:
         areas = deps.direct(name, cached)

@@ -163,3 +163,18 @@ def test_an_inline_read_of_none_is_the_closures_located_error(campaign):
     with pytest.raises(GameError) as info:
         B.value_of(game, "always_supplied", (off_map,))
     assert "of none" in str(info.value) and info.value.span is not None
+
+
+def test_a_value_reading_no_state_is_worked_out_once_per_world(campaign):
+    """sr_port_spaces(p) reads only the map's static facts: every game of the
+    world shares one result, equal to the value worked out afresh; values
+    that read state are not shared."""
+    assert "sr_port_spaces" in campaign.static_values
+    assert "supply_open_spaces" not in campaign.static_values and "in_supply" not in campaign.static_values
+    one = Game.new(campaign, seed=1, log=False)
+    two = Game.new(campaign, seed=2, log=False)
+    side = campaign.sides[0]
+    first = B.value_of(one, "sr_port_spaces", (side,))
+    assert B.value_of(two, "sr_port_spaces", (side,)) is first
+    assert first == _fresh(two, "sr_port_spaces", (side,))
+    assert ("sr_port_spaces", (side,)) not in one.vcache  # nothing to keep up to date per game
