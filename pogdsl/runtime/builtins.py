@@ -110,7 +110,7 @@ def static_value(g, name: str, args: tuple):
         pass
     except TypeError:  # a list argument: keyed by its items
         try:
-            key = (name, _frozen(args))
+            key = (name, _frozen(args, identity=False))
             return store[key]
         except KeyError:
             pass
@@ -159,7 +159,7 @@ def _areas(w, name: str, args: tuple) -> tuple:
 # A remembered value that is found still good in fewer than this share of its
 # calls, once it has been called this often, is worked out afresh from then on
 # (remembering it costs more than it saves; see _stop_remembering).
-REVIEW_AFTER, WORTH_KEEPING = 3000, 0.05
+REVIEW_AFTER, WORTH_KEEPING = 1000, 0.5
 
 
 def _stop_remembering(g, name: str) -> None:
@@ -173,11 +173,20 @@ def _stop_remembering(g, name: str) -> None:
         rebind(name)
 
 
-def _frozen(args: tuple) -> tuple:
+def _frozen(args: tuple, identity: bool = True) -> tuple:
     """A key for arguments that include lists: each list is keyed by its
-    items.  (Keying a long list by its identity would be cheaper, but a list
-    built afresh at each call, `land + ports`, would then never be found.)"""
-    return tuple(tuple(a) if isinstance(a, list) else a for a in args)
+    items — a list built afresh at each call, `land + ports`, is found again
+    — except a search's result (Found), keyed by its identity: it is the
+    remembered result of a value, passed again and again while it holds
+    (early cut-off keeps the object), and it can be long.  The entry keeps
+    the arguments, so that object lives, and its id names no other, while
+    the entry does.  `identity` False keys every list by its items (for a
+    store that does not keep the arguments)."""
+    return tuple((_BY_IDENTITY, id(a)) if identity and type(a) is Found else tuple(a) if isinstance(a, list)
+                 else a for a in args)
+
+
+_BY_IDENTITY = object()  # marks a key part that is an object's id, never equal to an argument
 
 
 # Past this many remembered results the cache starts again from empty: stale
@@ -677,6 +686,20 @@ def _unit_factors(g, u):
     return d.reduced if (g.s["reduced"][u.index] and d.reduced) else d.full
 
 
+def _unit_space(g, u):
+    i = g.s["loc"][u.index]
+    if i is not None and i >= 0:
+        spaces = g.w.spaces
+        if i < len(spaces):
+            return spaces[i]
+    return None
+
+
+def _unit_on_map(g, u) -> bool:
+    i = g.s["loc"][u.index]
+    return i is not None and 0 <= i < len(g.w.spaces)
+
+
 def _unit_attr(attr):
     def loc(g, u):
         return g.s["loc"][u.index]
@@ -692,9 +715,8 @@ def _unit_attr(attr):
         "full_cf": lambda g, u: u.data.full[0],
         "reduced": lambda g, u: g.s["reduced"][u.index],
         "location": lambda g, u: g.w.place_entity(loc(g, u)),
-        "space": lambda g, u: g.w.spaces[loc(g, u)] if loc(g, u) is not None and 0 <= loc(g, u) < len(g.w.spaces)
-        else None,
-        "on_map": lambda g, u: loc(g, u) is not None and 0 <= loc(g, u) < len(g.w.spaces),
+        "space": _unit_space,
+        "on_map": _unit_on_map,
         "near_east": lambda g, u: u.data.near_east,
         "never_replaced": lambda g, u: u.data.never_replaced,
         "rp": lambda g, u: u.data.rp,

@@ -159,17 +159,24 @@ class Compiler:
                 # changed.  Values reading the board skip the second test: the
                 # board changes with nearly every step.
                 areas = w.value_deps[name]
-                unchanged = ""
+                stats = self.ns.const(w.cache_stats[name])
                 if "board" not in areas:
                     tests = " and ".join(f"ver.get({a!r}, 0) <= c" for a in areas) or "True"
                     unchanged = (f"        ver = g.ver\n"
                                  f"        if {tests}:\n            entry[1] = g.clock\n"
+                                 f"            {stats}[0] += 1\n            {stats}[1] += 1\n"
                                  "            if g.calls is not None:\n                g.calls.append(key)\n"
                                  "            return entry[0]\n")
-                stats = self.ns.const(w.cache_stats[name])
-                unchanged = unchanged.replace("            return entry[0]\n",
-                                              f"            {stats}[0] += 1\n            {stats}[1] += 1\n"
-                                              "            return entry[0]\n")
+                else:
+                    # A result that called no remembered value is still good
+                    # if none of its own areas (`loc:17`, …) was written since.
+                    unchanged = ("        if not entry[3]:\n            ver = g.ver\n"
+                                 "            for a in entry[5]:\n                if ver.get(a, 0) > c:\n"
+                                 "                    break\n"
+                                 "            else:\n                entry[1] = g.clock\n"
+                                 f"                {stats}[0] += 1\n                {stats}[1] += 1\n"
+                                 "                if g.calls is not None:\n                    g.calls.append(key)\n"
+                                 "                return entry[0]\n")
                 source = (head + f"    key = ({name!r}, {packed})\n"
                           "    try:\n        entry = g.vcache.get(key)\n"
                           "    except TypeError:\n        entry = None\n"

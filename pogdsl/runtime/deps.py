@@ -91,13 +91,14 @@ class Dependencies:
         decl = self.w.program.decls["value"][name]
         found: set[str] = set()
         local = {p.name.text for p in decl.params}
-        self._expr(decl.expr, local, found)
+        walkable = {p.name.text for p in decl.params if not p.is_list}
+        self._expr(decl.expr, local, found, walkable)
         for hooked, contribution, _, _ in self.w.modifiers.get(name, ()):
             if hooked.owner is not None:
                 found.add(IN_PLAY)  # active only while its card is in play
             names = {v.text for v in contribution.vars}
-            self._expr(contribution.expr, names, found)
-            self._expr(contribution.when, names, found)
+            self._expr(contribution.expr, names, found, names)
+            self._expr(contribution.when, names, found, names)
         self._visiting.discard(name)
         result = frozenset(found)
         self.areas[name] = result
@@ -121,7 +122,8 @@ class Dependencies:
         decl = self.w.program.decls["value"][name]
         params = {p.name.text: i for i, p in enumerate(decl.params)}
         found: set = set()
-        _Reads(self, cached, found).visit(decl.expr, params)
+        lists = frozenset(i for i, p in enumerate(decl.params) if p.is_list)
+        _Reads(self, cached, found, lists).visit(decl.expr, params)
         for hooked, contribution, _, _ in self.w.modifiers.get(name, ()):
             if hooked.owner is not None:
                 found.add(IN_PLAY)  # active only while its card is in play
@@ -132,10 +134,16 @@ class Dependencies:
         self._direct[key] = result
         return result
 
-    def _expr(self, e, local: set[str], found: set[str]) -> None:
+    def _expr(self, e, local: set[str], found: set[str], walkable: set[str] = frozenset()) -> None:
+        """`walkable`: the parameters that may be a space, box or pile, whose
+        walking (`x in s`, `for u in s`) reads units or cards."""
         if e is None:
             return
         for node in A.walk_exprs(e):
+            walked = node.container if isinstance(node, A.Member) else \
+                node.source if isinstance(node, (A.ListComp, A.Aggregate, A.Reach)) else None
+            if isinstance(walked, A.Ref) and walked.name.text in walkable:
+                found.update({BOARD, CARDS})
             if isinstance(node, A.Ref):
                 self._name(node.name.text, local, found)
             elif isinstance(node, A.Attr):
@@ -178,8 +186,9 @@ class _Reads:
     """Walks one expression for `Dependencies.direct`, with its scopes: a
     parameter shadowed by a comprehension's variable is not that parameter."""
 
-    def __init__(self, deps: Dependencies, cached: set[str], found: set):
+    def __init__(self, deps: Dependencies, cached: set[str], found: set, lists: frozenset = frozenset()):
         self.deps, self.cached, self.found = deps, cached, found
+        self.lists = lists  # the parameters declared as lists: walking one reads no state
         self.w = deps.w
 
     def visit(self, e, params: dict[str, int], local: frozenset = frozenset()) -> None:
@@ -219,7 +228,7 @@ class _Reads:
         """Walking a parameter itself (`for u in s`, `x in s`): a space or box
         yields its units, a pile its cards."""
         i = self.param(e, params, local)
-        if i is not None:
+        if i is not None and i not in self.lists:
             self.found.update({(i, BOARD), CARDS})
 
     def param(self, e, params, local) -> int | None:

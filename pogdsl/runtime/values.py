@@ -68,6 +68,8 @@ class ScopedState:
 
 def text_of(value) -> str:
     """How a value reads in an option or a log line."""
+    if type(value) is Entity:  # the common case first: option texts are mostly entities
+        return value.key
     if value is None:
         return "none"
     if value is True:

@@ -178,3 +178,22 @@ def test_a_value_reading_no_state_is_worked_out_once_per_world(campaign):
     assert B.value_of(two, "sr_port_spaces", (side,)) is first
     assert first == _fresh(two, "sr_port_spaces", (side,))
     assert ("sr_port_spaces", (side,)) not in one.vcache  # nothing to keep up to date per game
+
+
+def test_walking_a_list_argument_reads_no_state(campaign):
+    """`t in region` of a `region: list of space` parameter reads the list
+    given, not the board: reaches_region stays good while units move, as long
+    as the region object passed is the same."""
+    whole, own = campaign.value_areas["reaches_region"]
+    assert "board" not in whole and not own
+
+
+def test_a_search_result_argument_is_keyed_by_identity_other_lists_by_items():
+    from pogdsl.runtime.values import Found
+
+    region = Found([1, 2, 3])
+    same_items = Found([1, 2, 3])
+    assert B._frozen((region, 4)) == B._frozen((region, 4))
+    assert B._frozen((region, 4)) != B._frozen((same_items, 4))
+    assert B._frozen(([1, 2], 4)) == B._frozen(([1, 2], 4))  # a list built afresh is found again
+    assert B._frozen((region,), identity=False) == B._frozen((same_items,), identity=False)
