@@ -93,7 +93,7 @@ def test_remembered_supply_values_equal_fresh_ones_along_a_game(campaign, seed):
                 assert region == _fresh(game, "sr_region", (side, u))
                 # The region searched space by space, each space tested on its own:
                 start = campaign.spaces[game.s["loc"][u.index]]
-                by_test = B.reach(game, None, [start], lambda t: B.value_of(game, "sr_open", (side, t)))
+                by_test = B.reach(game, None, [start], lambda t, p=side: B.value_of(game, "sr_open", (p, t)))
                 assert list(region) == list(by_test), u.key
         d = game.choose(rng.randrange(len(d.options)) + 1)
         checked += 1
