@@ -1,8 +1,12 @@
 """How fast the interpreter plays: random games on one core.
 
 Figures printed:
-  * decisions per second over whole random games (as `pogdsl simulate` plays
-    them: random agents, no log), on one core;
+  * decisions per second over whole random games, on one core, two ways: as
+    `pogdsl simulate` plays them (random players answer inside the
+    interpreter, which tries options in a random order instead of listing
+    them all: runtime/sampling.py; no log), and with every decision's legal
+    options listed first and a random pick from the list (other games of
+    the same kind: the draws differ);
   * the latency of a step of play: one `choose()` call, which runs the game
     from a decision to the next one and lists that decision's legal options
     (p50, p99, max);
@@ -82,24 +86,27 @@ def main() -> int:
     print(f"scenario {opened.key} (root {root}): compiled and built in {built:.2f} s; "
           f"{len(world.spaces)} spaces, {len(world.units)} units, {len(world.cards)} cards")
 
-    # 1. Throughput: whole games, as simulate plays them.
-    decisions = failures = 0
-    start = time.perf_counter()
-    for i in range(args.games):
-        seed = game_seed(args.seed, i)
-        agents = {s.key: RandomAgent(agent_seed(seed, s.key)) for s in world.sides}
-        g = opened.new_game(seed, log=args.log)
-        try:
-            d = g.run()
-            while d is not None:
-                d = g.choose(agents[d.by].pick(d.options) + 1)
-        except GameError:
-            failures += 1
-        decisions += g.s["decisions"]
-    seconds = time.perf_counter() - start
-    print(f"\nthroughput, one core: {args.games} games, {decisions} decisions in {seconds:.2f} s "
-          f"= {decisions / seconds:,.0f} decisions/s, {args.games / seconds:,.1f} games/s"
-          + (f" ({failures} games failed)" if failures else ""))
+    # 1. Throughput: whole games, as simulate plays them, then listing every decision.
+    for label, listing in (("as simulate plays", False), ("listing every decision", True)):
+        decisions = failures = 0
+        start = time.perf_counter()
+        for i in range(args.games):
+            seed = game_seed(args.seed, i)
+            agents = {s.key: RandomAgent(agent_seed(seed, s.key)) for s in world.sides}
+            g = opened.new_game(seed, log=args.log)
+            if not listing:
+                g.samplers = agents
+            try:
+                d = g.run()
+                while d is not None:
+                    d = g.choose(agents[d.by].pick(d.options, d.weights) + 1)
+            except GameError:
+                failures += 1
+            decisions += g.s["decisions"]
+        seconds = time.perf_counter() - start
+        print(f"\nthroughput, one core, {label}: {args.games} games, {decisions} decisions in {seconds:.2f} s "
+              f"= {decisions / seconds:,.0f} decisions/s, {args.games / seconds:,.1f} games/s"
+              + (f" ({failures} games failed)" if failures else ""))
 
     # 2. Latency per decision: the choose() call, and re-listing the options alone.
     step_times: list[float] = []
@@ -134,7 +141,7 @@ def main() -> int:
                     copy_times.append(t1 - t0)
                     json_times.append(t2 - t1)
                     hash_times.append(t3 - t2)
-                answer = agents[d.by].pick(d.options) + 1
+                answer = agents[d.by].pick(d.options, d.weights) + 1
                 t0 = time.perf_counter()
                 d = g.choose(answer)
                 step_times.append(time.perf_counter() - t0)

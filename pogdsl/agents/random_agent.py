@@ -8,22 +8,33 @@ does not change what the agent picks."""
 
 from __future__ import annotations
 
-import random
-
+from ..runtime import rng, sampling
 from .base import Agent
 
 
 class RandomAgent(Agent):
+    """A random player.  Its generator is a PCG32 state (`state`), so the
+    interpreter can draw for it without listing a decision's options
+    (`Game.samplers`, runtime/sampling.py), and a listed decision is answered
+    by the same draws (`Game.sample_pending`): the same seed plays the same
+    game whether its decisions were listed or not."""
+
     def __init__(self, seed: int = 0):
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.state = rng.seed_state(seed)
         self.label = f"random:{seed}"
 
     def pick(self, options, weights=None) -> int:
-        """The 0-based index of an option."""
-        if weights:
-            return self.rng.choices(range(len(options)), weights=weights)[0]
-        return self.rng.randrange(len(options))
+        """The 0-based index of one of `options`, all legal: uniformly, or by
+        `weights`."""
+        self.state, index = sampling.pick_index(len(options), weights or None, self.state)
+        return index
 
     def choose(self, session, decision):
-        return self.pick(decision.options, decision.weights) + 1
+        drawn = session.game.sample_pending(self.state)
+        if drawn is None:  # no choice to draw from (a decision made up by a caller): pick from its list
+            return self.pick(decision.options, decision.weights) + 1
+        state, index, real = drawn
+        if real:
+            self.state = state
+        return index + 1

@@ -90,7 +90,9 @@ def register(sub) -> None:
         description="Play N games of SCENARIO with random agents on a local process pool and print the win "
                     "counts, how games ended, and decisions per second. Game i uses a seed derived from --seed "
                     "and i, so the same --seed gives the same results (apart from timings) with any number of "
-                    "workers. A game that reaches a dead end (a choice with no legal option), runs more than "
+                    "workers. Random players answer without listing every option: they try options in a random order "
+                    "until one is legal, which picks as a uniform (or weighted) draw from the list would. "
+                    "A game that reaches a dead end (a choice with no legal option), runs more than "
                     "--max-steps steps without a decision, or more than --max-decisions decisions is reported as "
                     "a failure with its seed.",
         epilog="Exit status: 0 all games finished, 1 some failed (or the sources have errors), 2 wrong usage.")

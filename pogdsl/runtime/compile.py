@@ -785,7 +785,7 @@ def template(text: str, params: list[str], world=None) -> Callable:
     if world is not None:
         fast = _generated_render(groups, world)
         if fast is not None:
-            return fast
+            return _remembering(fast) if _reads_no_state(groups, world) else fast
 
     def render(values, g=None) -> str:
         out = []
@@ -851,6 +851,36 @@ def _generated_render(groups: list, world):
     except SyntaxError:
         return None
     return env["_render"]
+
+
+def _reads_no_state(groups: list, world) -> bool:
+    """Whether a choice's text depends on its values alone: no attribute it
+    shows is read from the changing state (deps.DYNAMIC_ATTRIBUTES, scoped
+    state variables)."""
+    from .deps import DYNAMIC_ATTRIBUTES
+
+    shown = {a for _, parts in groups for p in parts if not isinstance(p, str) for a in p[1]}
+    return not (shown & DYNAMIC_ATTRIBUTES) and not any(a in world.state_decls for a in shown)
+
+
+def _remembering(render):
+    """A render that keeps the text of each tuple of values it has shown:
+    a random player's offer renders every candidate, most of them again and
+    again.  Values that cannot be keys (lists) are rendered each time."""
+    texts: dict = {}
+
+    def remembered(values, g=None):
+        try:
+            return texts[values]
+        except KeyError:
+            if g is None:  # without a game attributes are not read: not the text to keep
+                return render(values, g)
+            text = texts[values] = render(values, g)
+            return text
+        except TypeError:
+            return render(values, g)
+    remembered.texts = texts
+    return remembered
 
 
 def _render_chain(g, value, attrs, getters):

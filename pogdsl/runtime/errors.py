@@ -27,6 +27,10 @@ class StepBudgetExceeded(GameError):
     """The game ran more steps than its budget: a runaway loop in the sources."""
 
 
+class DecisionBudgetExceeded(GameError):
+    """Random players took more decisions than their budget and the game is not over."""
+
+
 class IllegalOption(Exception):
     """An answer that is not one of the legal options; the state is unchanged."""
 

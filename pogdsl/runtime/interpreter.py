@@ -18,15 +18,16 @@ import json
 
 from attrs import define, field
 
-from . import rng
+from . import rng, sampling
 from .compile import ChoiceSpec
 from .deps import entity_area
-from .errors import DeadEnd, GameError, IllegalOption, StepBudgetExceeded
+from .errors import DeadEnd, DecisionBudgetExceeded, GameError, IllegalOption, StepBudgetExceeded
 from .values import Entity, copy_data, decode, encode, text_of
 
 STATE_FORMAT = "pogdsl-state/1"
 CHANGES_KEPT = 4096  # entries of Game.changed kept (older ones are dropped half at a time)
 DRIVER = "driver"
+TAKEN = object()  # what an offer returns when a random player took the decision at once (see offer_sampled)
 
 
 @define
@@ -84,6 +85,11 @@ class Game:
         self.history: list[dict] = []
         self.keep_history = False
         self._segment: str | None = None
+        # Random players that answer their side's decisions inside run(), by
+        # side key: objects with a PCG32 `state` (see _offer_sampled); they
+        # stop with DecisionBudgetExceeded past `max_decisions` decisions.
+        self.samplers: dict | None = None
+        self.max_decisions: int | None = None
 
     # A trace shows every modifier as it applies, and values remembered earlier
     # would not show theirs: switching either setting forgets them.
@@ -147,7 +153,8 @@ class Game:
                 raise StepBudgetExceeded(f"more than {budget} steps without a decision: a loop that never ends?",
                                          step.span, step.cites)
             try:
-                step.run(self, frame)
+                if step.run(self, frame) is TAKEN:
+                    steps = 0  # the budget counts steps between two decisions
             except GameError as err:
                 if err.span is None:
                     err.span = step.span
@@ -256,9 +263,13 @@ class Game:
             self.trace.append(("segment", name, list(cites)))
 
     # ================================================================ decisions
-    def offer(self, spec: ChoiceSpec, frame: dict) -> Decision | None:
+    def offer(self, spec: ChoiceSpec, frame: dict):
         l = frame["l"]
         side = spec.by(self, l)
+        if self.samplers is not None and self.trace is None and not self.keep_history:
+            sampler = self.samplers.get(side.key if isinstance(side, Entity) else text_of(side))
+            if sampler is not None:
+                return self._offer_sampled(spec, frame, side, sampler)
         self.memo = {}
         try:
             candidates = self._candidates(spec, l)
@@ -289,8 +300,7 @@ class Game:
         weights = None
         if spec.weight is not None:
             # The optional "done" option weighs 1; the others as the choice says.
-            weights = [max(0, int(spec.weight(self, dict(zip(spec.params, v))))) if any(x is not None for x in v)
-                       else 1 for _, v in options]
+            weights = [self._weight_of(spec, v) for _, v in options]
             if not any(weights):
                 weights = None
         self.s["pending"] = {
@@ -299,6 +309,127 @@ class Game:
             "rules": list(spec.cites), "prompt": spec.prompt, "where": str(spec.span), "weights": weights,
         }
         return self.decision()
+
+    def _weight_of(self, spec: ChoiceSpec, values) -> int:
+        """How a random player favours an option; the optional "done" option weighs 1."""
+        if values.count(None) == len(values):
+            return 1
+        return max(0, int(spec.weight(self, dict(zip(spec.params, values)))))
+
+    # ------------------------------------------------ random players, answering at once
+    def _offer_sampled(self, spec: ChoiceSpec, frame: dict, side, sampler):
+        """A decision of a side played by a random player, taken at once: the
+        options are tried in a random order until one is legal, and one more
+        to know the decision is a real one (sampling.py).  The pick has the
+        distribution a pick from the listed options has, and the game goes on
+        exactly as if the player had been offered the list and answered."""
+        self.memo = {}
+        try:
+            groups = self._option_groups(spec, self._candidates(spec, frame["l"]))
+            taken: dict[int, tuple | None] = {}
+            forbids = self.w.forbid_any.get(spec.name)
+            optional = len(groups) - 1 if spec.optional else None
+
+            def legal(i: int) -> bool:
+                if i not in taken:
+                    if i == optional:
+                        taken[i] = groups[i][1][0]
+                    elif forbids is not None:
+                        taken[i] = next((v for v in groups[i][1] if not forbids(self, *v)), None)
+                    else:
+                        taken[i] = next((v for v in groups[i][1] if not self._forbidden(spec.name, v)), None)
+                return taken[i] is not None
+
+            weights = self._group_weights(spec, groups, legal, taken)
+            state, picked, other = sampling.sample(len(groups), weights, legal, sampler.state)
+        finally:
+            self.memo = None
+        if picked is None:
+            raise DeadEnd(f"{text_of(side)} must choose '{spec.name}' but no option is legal", spec.span,
+                          spec.cites)
+        text, values = groups[picked][0], taken[picked]
+        by = side.key if isinstance(side, Entity) else text_of(side)
+        if other is None and not self.ask_forced:
+            self._bind(spec, frame, values)
+            self.log(f"{text_of(side)}: {text} (the only option)", spec.cites, quiet=True)
+            return None
+        if self.max_decisions is not None and self.s["decisions"] >= self.max_decisions:
+            raise DecisionBudgetExceeded(f"more than {self.max_decisions} decisions and the game is not over",
+                                         spec.span, spec.cites)
+        if other is not None:  # a random player's generator advances on real decisions only
+            sampler.state = state
+        self._bind(spec, frame, values)
+        self.s["decisions"] += 1
+        if self.log_enabled:
+            self.log(f"{by} chose: {text}", list(spec.cites))
+        return TAKEN
+
+    def _option_groups(self, spec: ChoiceSpec, candidates: list[tuple]) -> list[tuple[str, list[tuple]]]:
+        """The candidates by text, in order of first appearance (one option
+        per text, as offer keeps them), and the optional "done" option last."""
+        groups: dict[str, list[tuple]] = {}
+        for values in candidates:
+            groups.setdefault(spec.text(values, self), []).append(values)
+        out = list(groups.items())
+        if spec.optional:
+            out.append((spec.optional_label, [tuple(None for _ in spec.vars)]))
+        return out
+
+    def _group_weights(self, spec: ChoiceSpec, groups, legal, taken: dict) -> list[int] | None:
+        """Each option's weight: its first legal candidate's, or its first
+        candidate's when none is legal (legality is asked only when the
+        candidates of a text weigh differently)."""
+        if spec.weight is None:
+            return None
+        out = []
+        for i, (_, members) in enumerate(groups):
+            if len(members) == 1:
+                out.append(self._weight_of(spec, members[0]))
+                continue
+            weights = {self._weight_of(spec, v) for v in members}
+            if len(weights) == 1:
+                out.append(weights.pop())
+            else:
+                legal(i)
+                out.append(self._weight_of(spec, taken[i] if taken[i] is not None else members[0]))
+        return out
+
+    def sample_pending(self, state: int) -> tuple[int, int, bool] | None:
+        """A random player's answer to the decision already listed: (new
+        generator state, 0-based option, whether it was a real decision).
+        It draws exactly as _offer_sampled draws, with the listing telling
+        what is legal, so a random player answers a listed decision and an
+        unlisted one alike.  None if the pending choice cannot be found."""
+        p = self.s["pending"]
+        spec = self._pending_spec() if p is not None else None
+        if spec is None or spec.name != p["choice"]:
+            return None
+        options, listed = p["options"], p["values"]
+        first: dict[str, int] = {}
+        for i, text in enumerate(options):
+            first.setdefault(text, i)
+        self.memo = {}
+        try:
+            groups = self._option_groups(spec, self._candidates(spec, self.s["stack"][-1]["l"]))
+        finally:
+            self.memo = None
+        optional = len(groups) - 1 if spec.optional else None
+        index: dict[int, int] = {}
+        taken: dict[int, tuple | None] = {}
+
+        def legal(i: int) -> bool:
+            if i not in taken:
+                j = len(options) - 1 if i == optional else first.get(groups[i][0])
+                taken[i] = tuple(listed[j]) if j is not None else None
+                if j is not None:
+                    index[i] = j
+            return taken[i] is not None
+
+        weights = self._group_weights(spec, groups, legal, taken)
+        state, picked, other = sampling.sample(len(groups), weights, legal, state)
+        if picked is None:
+            return None
+        return state, index[picked], other is not None
 
     def _candidates(self, spec: ChoiceSpec, l: dict) -> list[tuple]:
         """Every combination of the choice's sources (later sources may name
@@ -607,7 +738,7 @@ class Game:
     def copy(self) -> "Game":
         other = Game(self.w, copy_data(self.s), log=self.log_enabled, step_budget=self.step_budget,
                      ask_forced=self.ask_forced)
-        return other
+        return other  # without samplers: a random player's generator belongs to one game
 
 
 def state_hash(state: dict) -> str:

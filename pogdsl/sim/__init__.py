@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from ..runtime.errors import DeadEnd, GameError, StepBudgetExceeded
+from ..runtime.errors import DeadEnd, DecisionBudgetExceeded, GameError, StepBudgetExceeded
 
 DEFAULT_MAX_STEPS = 2_000_000
 DEFAULT_MAX_DECISIONS = 100_000
@@ -48,21 +48,16 @@ def play_random(opened, seed: int, *, max_steps: int = DEFAULT_MAX_STEPS,
     game = opened.new_game(seed, log=False, step_budget=max_steps)
     result = {"seed": seed, "winner": None, "reason": None, "decisions": 0, "turn": None, "hash": None,
               "error": None, "kind": None}
+    game.samplers = agents  # random players answer inside run(), without listing (runtime/sampling.py)
+    game.max_decisions = max_decisions
     try:
         d = game.run()
-        n = 0
-        while d is not None:
-            if n >= max_decisions:
-                raise _TooLong(f"more than {max_decisions} decisions and the game is not over")
-            agent = agents.get(d.by)
-            if agent is None:
-                raise GameError(f"a decision for '{d.by}', which is not a side")
-            d = game.choose(agent.pick(d.options, d.weights) + 1)
-            n += 1
+        if d is not None:
+            raise GameError(f"a decision for '{d.by}', which is not a side")
         outcome = game.outcome
         result.update(winner=outcome.winner, reason=outcome.reason)
-    except _TooLong as err:
-        result.update(error=str(err), kind="too_long")
+    except DecisionBudgetExceeded as err:
+        result.update(error=err.message, kind="too_long")
     except DeadEnd as err:
         result.update(error=str(err), kind="dead_end")
     except StepBudgetExceeded as err:
@@ -77,10 +72,6 @@ def play_random(opened, seed: int, *, max_steps: int = DEFAULT_MAX_STEPS,
     result["turn"] = game.s["turn"]
     result["hash"] = game.state_hash()
     return result
-
-
-class _TooLong(Exception):
-    pass
 
 
 def run_batch(task: tuple) -> list[dict]:

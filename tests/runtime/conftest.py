@@ -30,6 +30,13 @@ def rules():
     return open_scenario("toy_rules", RULES)
 
 
+@pytest.fixture(scope="session")
+def campaign_scenario():
+    from pogdsl.runtime.record import open_scenario
+
+    return open_scenario("campaign", REPO)
+
+
 def random_choices(game, seed: int, limit: int = 10_000):
     """Play a game to its end with a seeded random agent; yields before each
     decision (so a test can look at every decision point)."""

@@ -119,7 +119,7 @@ def test_the_trace_shows_restrictions_modifiers_triggers(rules):
     game.trace = []
     game.cache_values = False
     kinds = {}
-    for d in random_choices(game, 5):
+    for d in random_choices(game, 4):
         for kind, name, cites in game.trace:
             kinds.setdefault(kind, set()).add((name, tuple(cites)))
     assert ("no_three", ("3.2",)) in kinds["forbid"]

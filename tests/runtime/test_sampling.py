@@ -1,0 +1,160 @@
+"""Random players that answer without listing every option (runtime/sampling.py):
+the pick is always legal, distributed as a pick from the listed options, and
+a game played that way is the very game played by listing each decision."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from pogdsl.agents import RandomAgent, agent_seed, make_agent, play
+from pogdsl.runtime import rng
+from pogdsl.runtime.errors import DecisionBudgetExceeded
+from pogdsl.runtime.interpreter import Game
+from pogdsl.runtime.record import Session
+from pogdsl.runtime.sampling import pick_index, sample
+from pogdsl.sim import game_seed, play_random
+
+
+def _draws(count, weights, legal_set, n=6000, seed=3):
+    state = rng.seed_state(seed)
+    picks = Counter()
+    for _ in range(n):
+        state, picked, _ = sample(count, weights, lambda i: i in legal_set, state)
+        picks[picked] += 1
+    return picks
+
+
+def test_a_pick_is_uniform_over_the_legal_options_only():
+    picks = _draws(8, None, {1, 4, 5, 7})
+    assert set(picks) == {1, 4, 5, 7}
+    for i in (1, 4, 5, 7):
+        assert 1350 < picks[i] < 1650  # 1500 expected; a bias towards the order tried would show
+
+
+def test_a_pick_follows_the_weights_of_the_legal_options():
+    # Option 0 weighs 24 but is illegal: 1, 2 and 3 share the draws as 1 : 3 : 4.
+    picks = _draws(5, [24, 1, 3, 4, 0], {1, 2, 3, 4})
+    assert 4 not in picks  # weight 0 loses to any legal option of positive weight
+    assert 0 not in picks
+    assert 650 < picks[1] < 850 and 2050 < picks[2] < 2450 and 2800 < picks[3] < 3200
+
+
+def test_weights_all_zero_among_the_legal_options_count_as_none():
+    picks = _draws(4, [5, 0, 0, 0], {1, 2, 3})
+    assert set(picks) == {1, 2, 3}
+    assert all(1800 < picks[i] < 2200 for i in (1, 2, 3))
+
+
+def test_each_option_is_tested_once_and_a_second_legal_one_is_found():
+    asked = Counter()
+
+    def legal(i):
+        asked[i] += 1
+        return i in (2, 6)
+
+    _, picked, other = sample(7, None, legal, rng.seed_state(1))
+    assert {picked, other} == {2, 6}
+    assert max(asked.values()) == 1
+    _, picked, other = sample(3, None, lambda i: i == 1, rng.seed_state(1))
+    assert (picked, other) == (1, None)  # a single legal option: not a real decision
+    assert sample(3, None, lambda i: False, rng.seed_state(1))[1:] == (None, None)
+
+
+def test_pick_index_is_seeded():
+    a = [pick_index(10, None, rng.seed_state(s))[1] for s in range(50)]
+    b = [pick_index(10, None, rng.seed_state(s))[1] for s in range(50)]
+    assert a == b and len(set(a)) > 5
+
+
+def _listed_game(opened, seed):
+    """A game where every decision is listed and a random player answers it
+    from the list (as `play --ap random --cp random` does)."""
+    agents = {s.key: RandomAgent(agent_seed(seed, s.key)) for s in opened.world.sides}
+    game = opened.new_game(seed, log=False)
+    d = game.run()
+    while d is not None:
+        d = game.choose(agents[d.by].choose(_SessionOf(game), d))
+    return game
+
+
+class _SessionOf:
+    def __init__(self, game):
+        self.game = game
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_sampled_play_is_the_listed_game(rules, index):
+    seed = game_seed(5, index)
+    result = play_random(rules, seed)
+    listed = _listed_game(rules, seed)
+    assert result["error"] is None
+    assert result["hash"] == listed.state_hash()
+    assert result["decisions"] == listed.s["decisions"] > 0
+
+
+def test_sampled_play_is_the_listed_game_in_the_campaign(campaign_scenario):
+    seed = game_seed(1, 0)
+    result = play_random(campaign_scenario, seed)
+    listed = _listed_game(campaign_scenario, seed)
+    assert result["error"] is None and result["decisions"] > 500
+    assert result["hash"] == listed.state_hash()
+
+
+def test_play_with_random_agents_plays_the_simulated_game(rules):
+    seed = game_seed(9, 2)
+    session = Session.new(rules, seed)
+    agents = {s.key: make_agent("random", s.key, seed) for s in rules.world.sides}
+    assert play(session, agents, out=_Sink()) == "over"
+    assert session.decisions_made > 0
+    assert session.game.state_hash() == play_random(rules, seed)["hash"]
+
+
+class _Sink:
+    def write(self, text):
+        return len(text)
+
+    def flush(self):
+        pass
+
+
+def test_a_sampled_decision_is_logged_and_counted(rules):
+    seed = game_seed(5, 0)
+    game = rules.new_game(seed, log=True)
+    game.samplers = {s.key: RandomAgent(agent_seed(seed, s.key)) for s in rules.world.sides}
+    assert game.run() is None
+    chosen = [e for e in game.s["log"] if " chose: " in e["text"]]
+    assert len(chosen) == game.s["decisions"] > 0
+    assert all(e["rules"] for e in chosen)
+
+
+def test_the_decision_budget_stops_random_players(rules):
+    game = rules.new_game(1, log=False)
+    game.samplers = {s.key: RandomAgent(1) for s in rules.world.sides}
+    game.max_decisions = 3
+    with pytest.raises(DecisionBudgetExceeded, match="more than 3 decisions"):
+        game.run()
+    assert game.s["decisions"] == 3
+    result = play_random(rules, 1, max_decisions=3)
+    assert result["kind"] == "too_long" and "more than 3 decisions" in result["error"]
+
+
+def test_history_or_a_trace_turns_sampling_off(rules):
+    for setting in ("keep_history", "trace"):
+        game = rules.new_game(1, log=False)
+        game.samplers = {s.key: RandomAgent(1) for s in rules.world.sides}
+        if setting == "keep_history":
+            game.keep_history = True  # an undo needs the listed decision to go back to
+        else:
+            game.trace = []  # a trace shows every restriction of every option
+        d = game.run()
+        assert d is not None and len(d.options) > 1
+
+
+def test_a_side_without_a_sampler_is_still_asked(rules):
+    game = rules.new_game(1, log=False)
+    first = Game.new(rules.world, 1).run()
+    game.samplers = {s.key: RandomAgent(1) for s in rules.world.sides if s.key != first.by}
+    d = game.run()
+    assert d is not None and d.by == first.by
