@@ -21,7 +21,13 @@ from attrs import define, field
 from . import rng, sampling
 from .compile import ChoiceSpec
 from .deps import entity_area
-from .errors import DeadEnd, DecisionBudgetExceeded, GameError, IllegalOption, StepBudgetExceeded
+from .errors import (
+    DeadEnd,
+    DecisionBudgetExceeded,
+    GameError,
+    IllegalOption,
+    StepBudgetExceeded,
+)
 from .values import Entity, copy_data, decode, encode, text_of
 
 STATE_FORMAT = "pogdsl-state/1"

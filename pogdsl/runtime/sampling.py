@@ -28,7 +28,7 @@ generator advances on real decisions only, however the pick was found.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from . import rng
 

@@ -3,7 +3,9 @@
 Game i of a run with seed S plays with the game seed `game_seed(S, i)` and
 random agents seeded from that game seed and their side (the same seeds
 `pogdsl play --seed G --ap random --cp random` uses), so any game of a run,
-failed or not, can be played again on its own.
+failed or not, can be played again on its own, move for move: the agents
+answer inside the interpreter without listing the options
+(runtime/sampling.py), and draw the same way from a listed decision.
 
 Games are grouped in batches; a batch is one task for a worker, which builds
 the scenario's world once and keeps it.  The local process pool is the
@@ -19,7 +21,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from ..runtime.errors import DeadEnd, DecisionBudgetExceeded, GameError, StepBudgetExceeded
+from ..runtime.errors import (
+    DeadEnd,
+    DecisionBudgetExceeded,
+    GameError,
+    StepBudgetExceeded,
+)
 
 DEFAULT_MAX_STEPS = 2_000_000
 DEFAULT_MAX_DECISIONS = 100_000
