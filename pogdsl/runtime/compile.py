@@ -425,6 +425,9 @@ class Compiler:
         by = self.expr(node.by, names)
         inner = names | {v.text for v in node.vars}
         sources = [(b.var.text, self.expr(b.source, inner)) for b in node.bindings]
+        # A source of one item (`p in [player]`) binds that item: no list, no loop.
+        singles = {i: self.expr(b.source.items[0], inner) for i, b in enumerate(node.bindings)
+                   if isinstance(b.source, A.ListLit) and len(b.source.items) == 1}
         where = self.expr(node.where, inner) if node.where is not None else None
         params = [p.name.text for p in choice.params]
         weight = self.expr(choice.weight, set(params)) if choice.weight is not None else None
@@ -432,25 +435,31 @@ class Compiler:
                           node.optional_label or "done", template(choice.template, params, self.w),
                           step.cites, step.span, choice.note, params, weight)
         spec.source_names = [name for name, _ in sources]
-        spec.enumerate = self.enumerator(spec)
+        spec.enumerate = self.enumerator(spec, singles)
 
         def run(g, frame):
             return g.offer(spec, frame)
         run.spec = spec
         return run
 
-    def enumerator(self, spec: "ChoiceSpec"):
+    def enumerator(self, spec: "ChoiceSpec", singles: dict | None = None):
         """f(g, l) → the candidates of a choice: one nested Python loop per
         source, each binding its variable in the frame for the sources and
-        the `where` after it."""
+        the `where` after it.  `singles` maps the position of a source of
+        one item to that item's expression, bound without a loop."""
+        singles = singles or {}
         order = [name for name, _ in spec.sources]
         env = {"iterate": B.iterate}
         lines = ["def _enumerate(g, l):", "    out = []"]
         indent = "    "
         for i, (name, source) in enumerate(spec.sources):
-            env[f"s{i}"] = source
-            lines.append(f"{indent}for x{i} in iterate(g, s{i}(g, l)):")
-            indent += "    "
+            if i in singles:
+                env[f"s{i}"] = singles[i]
+                lines.append(f"{indent}x{i} = s{i}(g, l)")
+            else:
+                env[f"s{i}"] = source
+                lines.append(f"{indent}for x{i} in iterate(g, s{i}(g, l)):")
+                indent += "    "
             lines.append(f"{indent}l[{name!r}] = x{i}")
         picked = [f"x{order.index(v)}" if v in order else "None" for v in spec.vars]
         row = "(" + "".join(p + ", " for p in picked) + ")"

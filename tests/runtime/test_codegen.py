@@ -180,3 +180,49 @@ def test_specialized_checkers_forbid_exactly_what_the_restriction_walk_forbids(c
     for seed in (2, 9):
         play_randomly(w, seed, 500, each=compare)
     assert checked.get("redeploy_to", 0) > 50 and checked.get("take_action", 0) > 50
+
+
+def _loop_candidates(g, spec, l):
+    """A choice's candidates by a plain loop over every source, one item
+    sources included, then its `where`: the reference for the generated
+    enumerator."""
+    from pogdsl.runtime.builtins import iterate
+
+    names = [name for name, _ in spec.sources]
+    out = []
+
+    def walk(i):
+        if i == len(spec.sources):
+            if spec.where is None or spec.where(g, l):
+                out.append(tuple(l[v] if v in names else None for v in spec.vars))
+            return
+        name, source = spec.sources[i]
+        for x in iterate(g, source(g, l)):
+            l[name] = x
+            walk(i + 1)
+
+    saved = dict(l)
+    try:
+        walk(0)
+    finally:
+        l.clear()
+        l.update(saved)
+    return out
+
+
+def test_the_generated_candidates_equal_a_loop_over_every_source(campaign, monkeypatch):
+    """Sources of one item (`p in [player]`, `m in [moved]`) are bound without
+    a loop: the candidates are the same, in the same order, along random
+    games."""
+    w = world(campaign, monkeypatch, closures=False)
+    seen = {}
+
+    def compare(g, d):
+        spec = g._pending_spec()
+        l = g.s["stack"][-1]["l"]
+        assert g._candidates(spec, l) == _loop_candidates(g, spec, l), spec.name
+        seen[spec.name] = seen.get(spec.name, 0) + 1
+
+    for seed in (3, 11):
+        play_randomly(w, seed, 400, each=compare)
+    assert seen.get("redeploy_unit", 0) > 5 and seen.get("activate", 0) > 20
