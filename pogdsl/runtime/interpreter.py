@@ -273,7 +273,7 @@ class Game:
         l = frame["l"]
         side = spec.by(self, l)
         if self.samplers is not None and self.trace is None and not self.keep_history:
-            sampler = self.samplers.get(side.key if isinstance(side, Entity) else text_of(side))
+            sampler = self.samplers.get(_chooser(side))
             if sampler is not None:
                 return self._offer_sampled(spec, frame, side, sampler)
         self.memo = {}
@@ -281,12 +281,9 @@ class Game:
             candidates = self._candidates(spec, l)
             options: list[tuple[str, tuple]] = []
             seen: set[str] = set()
-            forbids = self.w.forbid_any.get(spec.name) if self.trace is None else None
+            allowed = self._allowed(spec)
             for values in candidates:
-                if forbids is not None:
-                    if forbids(self, *values):
-                        continue
-                elif self._forbidden(spec.name, values):
+                if not allowed(values):
                     continue
                 text = spec.text(values, self)
                 if text not in seen:  # identical text: interchangeable options
@@ -297,11 +294,9 @@ class Game:
         if spec.optional:
             options.append((spec.optional_label, tuple(None for _ in spec.vars)))
         if not options:
-            raise DeadEnd(f"{text_of(side)} must choose '{spec.name}' but no option is legal", spec.span,
-                          spec.cites)
+            raise self._dead_end(spec, side)
         if len(options) == 1 and not self.ask_forced:
-            self._bind(spec, frame, options[0][1])
-            self.log(f"{text_of(side)}: {options[0][0]} (the only option)", spec.cites, quiet=True)
+            self._take_only(spec, frame, side, *options[0])
             return None
         weights = None
         if spec.weight is not None:
@@ -310,11 +305,28 @@ class Game:
             if not any(weights):
                 weights = None
         self.s["pending"] = {
-            "by": side.key if isinstance(side, Entity) else text_of(side), "choice": spec.name,
+            "by": _chooser(side), "choice": spec.name,
             "vars": list(spec.vars), "options": [t for t, _ in options], "values": [list(v) for _, v in options],
             "rules": list(spec.cites), "prompt": spec.prompt, "where": str(spec.span), "weights": weights,
         }
         return self.decision()
+
+    def _allowed(self, spec: ChoiceSpec):
+        """values → whether no restriction forbids the option: the generated
+        checker, or the walk over the restrictions when a trace must show
+        which ones forbid."""
+        forbids = self.w.forbid_any.get(spec.name) if self.trace is None else None
+        if forbids is not None:
+            return lambda values: not forbids(self, *values)
+        return lambda values: not self._forbidden(spec.name, values)
+
+    def _dead_end(self, spec: ChoiceSpec, side) -> DeadEnd:
+        return DeadEnd(f"{text_of(side)} must choose '{spec.name}' but no option is legal", spec.span, spec.cites)
+
+    def _take_only(self, spec: ChoiceSpec, frame: dict, side, text: str, values) -> None:
+        """A decision with a single legal option is taken without asking."""
+        self._bind(spec, frame, values)
+        self.log(f"{text_of(side)}: {text} (the only option)", spec.cites, quiet=True)
 
     def _weight_of(self, spec: ChoiceSpec, values) -> int:
         """How a random player favours an option; the optional "done" option weighs 1."""
@@ -332,32 +344,17 @@ class Game:
         self.memo = {}
         try:
             groups = self._option_groups(spec, self._candidates(spec, frame["l"]))
-            taken: dict[int, tuple | None] = {}
-            forbids = self.w.forbid_any.get(spec.name)
-            optional = len(groups) - 1 if spec.optional else None
-
-            def legal(i: int) -> bool:
-                if i not in taken:
-                    if i == optional:
-                        taken[i] = groups[i][1][0]
-                    elif forbids is not None:
-                        taken[i] = next((v for v in groups[i][1] if not forbids(self, *v)), None)
-                    else:
-                        taken[i] = next((v for v in groups[i][1] if not self._forbidden(spec.name, v)), None)
-                return taken[i] is not None
-
-            weights = self._group_weights(spec, groups, legal, taken)
-            state, picked, other = sampling.sample(len(groups), weights, legal, sampler.state)
+            allowed = self._allowed(spec)
+            state, picked, other, taken = self._draw(
+                spec, groups, lambda text, members: next((v for v in members if allowed(v)), None), sampler.state)
         finally:
             self.memo = None
         if picked is None:
-            raise DeadEnd(f"{text_of(side)} must choose '{spec.name}' but no option is legal", spec.span,
-                          spec.cites)
+            raise self._dead_end(spec, side)
         text, values = groups[picked][0], taken[picked]
-        by = side.key if isinstance(side, Entity) else text_of(side)
+        by = _chooser(side)
         if other is None and not self.ask_forced:
-            self._bind(spec, frame, values)
-            self.log(f"{text_of(side)}: {text} (the only option)", spec.cites, quiet=True)
+            self._take_only(spec, frame, side, text, values)
             return None
         if self.max_decisions is not None and self.s["decisions"] >= self.max_decisions:
             raise DecisionBudgetExceeded(f"more than {self.max_decisions} decisions and the game is not over",
@@ -369,6 +366,24 @@ class Game:
         if self.log_enabled:
             self.log(f"{by} chose: {text}", list(spec.cites))
         return TAKEN
+
+    def _draw(self, spec: ChoiceSpec, groups: list, first_legal, state: int):
+        """A random player's draw among option groups (sampling.sample):
+        (new state, the group picked, another legal group, each group tried
+        → its first legal candidate or None).  `first_legal(text, members)`
+        says which candidate of a group is legal; the optional "done" always is."""
+        optional = len(groups) - 1 if spec.optional else None
+        taken: dict[int, tuple | None] = {}
+
+        def legal(i: int) -> bool:
+            if i not in taken:
+                members = groups[i][1]
+                taken[i] = members[0] if i == optional else first_legal(groups[i][0], members)
+            return taken[i] is not None
+
+        weights = self._group_weights(spec, groups, legal, taken)
+        state, picked, other = sampling.sample(len(groups), weights, legal, state)
+        return state, picked, other, taken
 
     def _option_groups(self, spec: ChoiceSpec, candidates: list[tuple]) -> list[tuple[str, list[tuple]]]:
         """The candidates by text, in order of first appearance (one option
@@ -419,23 +434,13 @@ class Game:
             groups = self._option_groups(spec, self._candidates(spec, self.s["stack"][-1]["l"]))
         finally:
             self.memo = None
-        optional = len(groups) - 1 if spec.optional else None
-        index: dict[int, int] = {}
-        taken: dict[int, tuple | None] = {}
-
-        def legal(i: int) -> bool:
-            if i not in taken:
-                j = len(options) - 1 if i == optional else first.get(groups[i][0])
-                taken[i] = tuple(listed[j]) if j is not None else None
-                if j is not None:
-                    index[i] = j
-            return taken[i] is not None
-
-        weights = self._group_weights(spec, groups, legal, taken)
-        state, picked, other = sampling.sample(len(groups), weights, legal, state)
+        state, picked, other, _ = self._draw(
+            spec, groups, lambda text, members: tuple(listed[first[text]]) if text in first else None, state)
         if picked is None:
             return None
-        return state, index[picked], other is not None
+        text = groups[picked][0]
+        index = len(options) - 1 if spec.optional and picked == len(groups) - 1 else first[text]
+        return state, index, other is not None
 
     def _candidates(self, spec: ChoiceSpec, l: dict) -> list[tuple]:
         """Every combination of the choice's sources (later sources may name
@@ -745,6 +750,11 @@ class Game:
         other = Game(self.w, copy_data(self.s), log=self.log_enabled, step_budget=self.step_budget,
                      ask_forced=self.ask_forced)
         return other  # without samplers: a random player's generator belongs to one game
+
+
+def _chooser(side) -> str:
+    """Who chooses, as a decision names them: a side's key, or the text of anything else."""
+    return side.key if isinstance(side, Entity) else text_of(side)
 
 
 def state_hash(state: dict) -> str:
