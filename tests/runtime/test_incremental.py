@@ -89,12 +89,14 @@ def test_remembered_supply_values_equal_fresh_ones_along_a_game(campaign, seed):
             if u.data.side is not None and game.s["loc"][u.index] is not None \
                     and 0 <= game.s["loc"][u.index] < len(campaign.spaces):
                 side = u.data.side
-                region = B.value_of(game, "sr_region", (side, u))
-                assert region == _fresh(game, "sr_region", (side, u))
-                # The region searched space by space, each space tested on its own:
+                network = B.value_of(game, "sr_network", (side, u))
+                assert network == _fresh(game, "sr_network", (side, u))
+                # The network searched again with each space tested on its own:
                 start = campaign.spaces[game.s["loc"][u.index]]
-                by_test = B.reach(game, None, [start], lambda t, p=side: B.value_of(game, "sr_open", (p, t)))
-                assert list(region) == list(by_test), u.key
+                open_ = [t for t in campaign.spaces if B.value_of(game, "sr_open", (side, t))]
+                nations = [u.data.nation, B.value_of(game, "sr_nation", (u,))]
+                by_test = B.reach_along(game, None, nations, [start], open_)
+                assert list(network) == list(by_test), u.key
         d = game.choose(rng.randrange(len(d.options)) + 1)
         checked += 1
     assert checked > 100  # a random game may end early (a peace accepted)
