@@ -232,8 +232,11 @@ class Compiler:
         packed = "(" + "".join(a + ", " for a in args) + ")"
         source = (f"def V_{name}(g{''.join(', ' + a for a in args)}):\n"
                   "    if g.calls is not None:\n"
-                  f"        g.calls.append((None, _areas(g.w, {name!r}, {packed})))\n"
-                  f"    return _value_of(g, {name!r}, {packed})\n")
+                  f"        g.calls.append((None, _areas(g.w, {name!r}, {packed})))\n")
+        if self.w.modifiers.get(name):
+            source += f"    return _value_of(g, {name!r}, {packed})\n"
+        else:  # nothing to add to its expression: called directly
+            source += f"    return F_{name}(g{''.join(', ' + a for a in args)})\n"
         self.ns.env["_value_of"] = B._value_of
         self.ns.env["_areas"] = B._areas
         self.ns.define(source, f"V_{name}", f"value {name} (not remembered)")
@@ -432,7 +435,8 @@ class Compiler:
         params = [p.name.text for p in choice.params]
         weight = self.expr(choice.weight, set(params)) if choice.weight is not None else None
         spec = ChoiceSpec(node.choice.text, [v.text for v in node.vars], by, sources, where, node.optional,
-                          node.optional_label or "done", template(choice.template, params, self.w),
+                          node.optional_label or "done", template(choice.template, params, self.w,
+                                   typed={p.name.text for p in choice.params if p.type is not None}),
                           step.cites, step.span, choice.note, params, weight)
         spec.source_names = [name for name, _ in sources]
         spec.enumerate = self.enumerator(spec, singles)
@@ -767,7 +771,7 @@ class ChoiceSpec:
     enumerate: Callable | None = None  # (g, l) → candidate tuples (Compiler.enumerator)
 
 
-def template(text: str, params: list[str], world=None) -> Callable:
+def template(text: str, params: list[str], world=None, typed: set[str] = frozenset()) -> Callable:
     """The option text of a choice: {param} (or {param.attr}) replaced by the
     option's values.  A part in [brackets] is left out when a value in it is
     none, so one choice can read "play 12 ops (Entrench)" or "automatic_op"."""
@@ -792,9 +796,9 @@ def template(text: str, params: list[str], world=None) -> Callable:
         return fn
 
     if world is not None:
-        fast = _generated_render(groups, world)
+        fast = _generated_render(groups, world, {params.index(p) for p in typed if p in params})
         if fast is not None:
-            return _remembering(fast) if _reads_no_state(groups, world) else fast
+            return fast
 
     def render(values, g=None) -> str:
         out = []
@@ -821,12 +825,25 @@ def template(text: str, params: list[str], world=None) -> Callable:
     return render
 
 
-def _generated_render(groups: list, world):
+def _generated_render(groups: list, world, typed: set[int] = frozenset()):
     """The option text of a choice as generated Python: the same result as
     `template`'s render, without walking the template at each option.  With
-    no game (`g` None) attributes are not read, as there."""
-    env = {"text_of": text_of, "_get": {}, "B": B}
-    lines = ["def _render(values, g=None):", "    out = []"]
+    no game (`g` None) attributes are not read, as there.
+
+    The text is a function of the values it shows (each placeholder's value,
+    attributes read), so it is remembered by them: a random player's offer
+    renders every candidate, most of them again and again.  The shown values
+    are keyed with their type when that matters (1, 1.0 and True are equal
+    keys but read "1", "1.0" and "yes"): a parameter of a declared type
+    (`typed`, by index) always holds values of one type, an attribute read
+    may not.  A list among them is not a key, and the text is then built
+    each time."""
+    env = {"text_of": text_of, "_get": {}, "_texts": {}, "_odd": frozenset({bool, float}),
+           "_LIMIT": TEXTS_REMEMBERED}
+    shown: list[str] = []
+    names: list[str] = []  # p0, p1…: the shown values, in order
+    plain: set[str] = set()  # shown values whose type is known: keyed as they are
+    lines = []
     for n, (optional, parts) in enumerate(groups):
         pieces = []
         tests = []
@@ -839,57 +856,71 @@ def _generated_render(groups: list, world):
             value = f"values[{i}]" if i is not None else "None"
             if optional:
                 tests.append(f"{value} is not None")
+            name = f"p{len(names)}"
+            names.append(name)
+            if not attrs and i in typed:
+                plain.add(name)
             if attrs:
-                getters = []
                 for attr in attrs:
                     env["_get"][attr] = B.attribute_getter(world, attr)
-                    getters.append(attr)
                 env.setdefault("_chain", _render_chain)
-                pieces.append(f"text_of(_chain(g, {value}, {getters!r}, _get))")
-            else:
-                pieces.append(f"text_of({value})")
+                if _reads_no_state(attrs, world):  # the same value always reads the same: keyed by the value
+                    shown.append(f"    {name} = {value}")
+                    pieces.append(f"text_of(_chain(g, {name}, {attrs!r}, _get))")
+                    continue
+                if len(attrs) == 1:  # the common case, without the loop of _chain
+                    env[f"_get_{name}"] = env["_get"][attrs[0]]
+                    shown.append(f"    {name} = {value}")
+                    shown.append(f"    if g is not None and {name} is not None:")
+                    shown.append(f"        {name} = _get_{name}(g, {name}, None)")
+                    pieces.append(f"text_of({name})")
+                    continue
+                value = f"_chain(g, {value}, {attrs!r}, _get)"
+            shown.append(f"    {name} = {value}")
+            pieces.append(f"text_of({name})")
         body = " + ".join(pieces) or "''"
         if tests:
             lines.append(f"    if {' and '.join(tests)}:")
             lines.append(f"        out.append({body})")
         else:
             lines.append(f"    out.append({body})")
-    lines.append("    return ' '.join(''.join(out).split())")
+    key = "(" + "".join(f"{p}, " if p in plain else f"({p} if {p}.__class__ not in _odd else ({p}.__class__, {p})), "
+                        for p in names) + ")"
+    source = ["def _render(values, g=None):", *shown,
+              f"    key = {key}",
+              "    try:",
+              "        return _texts[key]",
+              "    except KeyError:",
+              "        pass",
+              "    except TypeError:  # a list shown: not a key",
+              "        key = None",
+              "    out = []",
+              *lines,
+              "    text = ' '.join(''.join(out).split())",
+              "    if key is not None:",
+              "        if len(_texts) >= _LIMIT:",
+              "            _texts.clear()",
+              "        _texts[key] = text",
+              "    return text"]
     try:
-        exec(compile("\n".join(lines) + "\n", "<option text>", "exec"), env)  # noqa: S102
+        exec(compile("\n".join(source) + "\n", "<option text>", "exec"), env)  # noqa: S102
     except SyntaxError:
         return None
     return env["_render"]
 
 
-def _reads_no_state(groups: list, world) -> bool:
-    """Whether a choice's text depends on its values alone: no attribute it
-    shows is read from the changing state (deps.DYNAMIC_ATTRIBUTES, scoped
-    state variables)."""
+# Past this many texts remembered for one choice, its store starts again
+# from empty (shown values that come and go, like costs, would pile up).
+TEXTS_REMEMBERED = 50_000
+
+
+def _reads_no_state(attrs: list[str], world) -> bool:
+    """Whether attributes read in a row from a value give the same result in
+    every state: none of them is read from the changing state
+    (deps.DYNAMIC_ATTRIBUTES, scoped state variables)."""
     from .deps import DYNAMIC_ATTRIBUTES
 
-    shown = {a for _, parts in groups for p in parts if not isinstance(p, str) for a in p[1]}
-    return not (shown & DYNAMIC_ATTRIBUTES) and not any(a in world.state_decls for a in shown)
-
-
-def _remembering(render):
-    """A render that keeps the text of each tuple of values it has shown:
-    a random player's offer renders every candidate, most of them again and
-    again.  Values that cannot be keys (lists) are rendered each time."""
-    texts: dict = {}
-
-    def remembered(values, g=None):
-        try:
-            return texts[values]
-        except KeyError:
-            if g is None:  # without a game attributes are not read: not the text to keep
-                return render(values, g)
-            text = texts[values] = render(values, g)
-            return text
-        except TypeError:
-            return render(values, g)
-    remembered.texts = texts
-    return remembered
+    return not any(a in DYNAMIC_ATTRIBUTES or a in world.state_decls for a in attrs)
 
 
 def _render_chain(g, value, attrs, getters):

@@ -226,3 +226,53 @@ def test_the_generated_candidates_equal_a_loop_over_every_source(campaign, monke
     for seed in (3, 11):
         play_randomly(w, seed, 400, each=compare)
     assert seen.get("redeploy_unit", 0) > 5 and seen.get("activate", 0) > 20
+
+
+def test_remembered_option_texts_follow_the_state_and_the_type_of_what_they_show(campaign, monkeypatch):
+    """Option texts are remembered by the values they show: a value read
+    from the state (`{u.location}`) is part of the key, so a unit that moved
+    reads its new place; 1, 1.0 and True, equal as keys, still read apart
+    when a parameter has no declared type."""
+    from pogdsl.runtime.compile import template
+
+    w = world(campaign, monkeypatch, closures=False)
+    game = play_randomly(w, 3, 0)
+    untyped = template("pay {n}", ["n"], w)
+    assert [untyped((v,), game) for v in (1, True, 1.0, 1)] == ["pay 1", "pay yes", "pay 1.0", "pay 1"]
+    typed = template("pay {n}", ["n"], w, typed={"n"})
+    assert [typed((v,), game) for v in (2, 3, 2)] == ["pay 2", "pay 3", "pay 2"]
+    assert typed(([1, 2],), game) == "pay 1, 2"  # a list is no key: built each time
+
+    where = template("{u} in {u.location}", ["u"], w, typed={"u"})
+    u = next(x for x in w.units if game.s["loc"][x.index] is not None and game.s["loc"][x.index] >= 0)
+    first, other = game.s["loc"][u.index], next(s.index for s in w.spaces if s.index != game.s["loc"][u.index])
+    assert where((u,), game) == f"{u.key} in {w.spaces[first].key}"
+    game.s["loc"][u.index] = other
+    assert where((u,), game) == f"{u.key} in {w.spaces[other].key}"
+
+
+def test_generated_option_texts_equal_the_template_walk_along_games(campaign, monkeypatch):
+    """Every option listed in random games reads as the template, walked
+    part by part with nothing remembered, reads it."""
+    from pogdsl.runtime import compile as C
+    from pogdsl.runtime.values import decode
+
+    w = world(campaign, monkeypatch, closures=False)
+    walks = {}
+    checked = 0
+
+    def compare(g, d):
+        nonlocal checked
+        spec = g._pending_spec()
+        if spec.name not in walks:
+            decl = w.choices[spec.name]
+            walks[spec.name] = C.template(decl.template, [p.name.text for p in decl.params])
+        p = g.s["pending"]
+        for text, values in zip(p["options"], p["values"]):
+            if text != spec.optional_label or any(v is not None for v in values):
+                assert text == walks[spec.name](tuple(decode(values, w)), g), spec.name
+                checked += 1
+
+    for seed in (3, 11):
+        play_randomly(w, seed, 300, each=compare)
+    assert checked > 1000
