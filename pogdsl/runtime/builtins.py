@@ -132,7 +132,9 @@ def remembered(g, key, entry, name: str, args: tuple):
     stats = g.w.cache_stats[name]
     if entry is None or (entry[1] != g.clock and not _still_good(g, entry)):
         entry = _recompute(g, key, name, args, entry)
-        if stats[0] > REVIEW_AFTER and stats[1] < stats[0] * WORTH_KEEPING:
+        if stats[0] > REVIEW_AFTER and stats[1] < stats[0] * WORTH_KEEPING and name not in g.w.space_filters:
+            # (a space filter is brought up to date a few spaces at a time,
+            # however often that is needed: always worth keeping)
             _stop_remembering(g, name)
     else:
         stats[1] += 1

@@ -156,21 +156,21 @@ class Compiler:
                 # revision, or one whose every area (its own and those of all
                 # the values it may call, w.value_deps) is unchanged since it
                 # was checked: then neither it nor anything it called can have
-                # changed.  Values reading the board skip the second test: the
-                # board changes with nearly every step.
+                # changed.
                 areas = w.value_deps[name]
                 stats = self.ns.const(w.cache_stats[name])
-                if "board" not in areas:
-                    tests = " and ".join(f"ver.get({a!r}, 0) <= c" for a in areas) or "True"
-                    unchanged = (f"        ver = g.ver\n"
-                                 f"        if {tests}:\n            entry[1] = g.clock\n"
-                                 f"            {stats}[0] += 1\n            {stats}[1] += 1\n"
-                                 "            if g.calls is not None:\n                g.calls.append(key)\n"
-                                 "            return entry[0]\n")
-                else:
-                    # A result that called no remembered value is still good
-                    # if none of its own areas (`loc:17`, …) was written since.
-                    unchanged = ("        if not entry[3]:\n            ver = g.ver\n"
+                tests = " and ".join(f"ver.get({a!r}, 0) <= c" for a in areas) or "True"
+                unchanged = (f"        ver = g.ver\n"
+                             f"        if {tests}:\n            entry[1] = g.clock\n"
+                             f"            {stats}[0] += 1\n            {stats}[1] += 1\n"
+                             "            if g.calls is not None:\n                g.calls.append(key)\n"
+                             "            return entry[0]\n")
+                if "board" in areas:
+                    # The board changes with most moves, not with every step:
+                    # the test above often holds.  Else a result that called
+                    # no remembered value is still good if none of its own
+                    # areas (`loc:17`, …) was written since.
+                    unchanged += ("        if not entry[3]:\n"
                                  "            for a in entry[5]:\n                if ver.get(a, 0) > c:\n"
                                  "                    break\n"
                                  "            else:\n                entry[1] = g.clock\n"

@@ -199,3 +199,30 @@ def test_a_search_result_argument_is_keyed_by_identity_other_lists_by_items():
     assert B._frozen((region, 4)) != B._frozen((same_items, 4))
     assert B._frozen(([1, 2], 4)) == B._frozen(([1, 2], 4))  # a list built afresh is found again
     assert B._frozen((region,), identity=False) == B._frozen((same_items,), identity=False)
+
+
+def test_values_seldom_found_good_are_no_longer_remembered_but_space_filters_always_are(monkeypatch):
+    """A value found still good in fewer than half its calls, once reviewed,
+    is worked out at each call from then on; a space filter is patched a few
+    spaces at a time however often it changes, and stays remembered.  The
+    world is built afresh: what is no longer remembered is kept per world."""
+    from pogdsl.runtime.world import build_world
+    from rules.harness import scenario_graph
+
+    comp, graph = scenario_graph("campaign")
+    w = build_world(comp.scenarios["campaign"][0], graph)
+    monkeypatch.setattr(B, "REVIEW_AFTER", 0)
+    game = Game.new(w, seed=1, log=False)
+    game.run()
+    cp = w.by_kind["side"]["cp"]
+    unit = next(u for u in w.units if game.s["loc"][u.index] is not None
+                and 0 <= game.s["loc"][u.index] < len(w.spaces))
+    for name, args in (("sr_open_spaces", (cp,)), ("in_supply", (unit,))):
+        game.clock += 1  # a new revision with nothing changed: the remembered result is found good
+        game.vcache.clear()  # … unless forgotten: each call below works it out again
+        for _ in range(3):
+            B.value_of(game, name, args)
+            game.vcache.clear()
+    assert "in_supply" in w.uncached
+    assert "sr_open_spaces" not in w.uncached
+    assert B.value_of(game, "sr_open_spaces", (cp,)) == _fresh(game, "sr_open_spaces", (cp,))
