@@ -210,7 +210,11 @@ class Game:
                               [c.number for c in w.scenario.cites])  # the scenario's turns are over
 
     def touch(self, area: str) -> None:
-        """Note that part of the state changed, so cached values reading it expire."""
+        """Note that part of the state changed, so cached values reading it
+        expire (an area no remembered value reads expires nothing: the clock
+        stays, and results checked at it need no check again)."""
+        if area not in self.w.read_areas:
+            return
         self.clock += 1
         self.ver[area] = self.clock
         self.changed.append((self.clock, area, None))  # the whole area: no entity says which part
@@ -221,6 +225,8 @@ class Game:
         """Note that an entity's own state changed (and so its whole area):
         `board` for a unit's place or strength, a space's control, units or
         fort; `var:NAME` for one entry of a state variable kept per entity."""
+        if whole not in self.w.read_areas:
+            return
         self.clock += 1
         clock = self.clock
         ver = self.ver

@@ -91,6 +91,8 @@ class World:
     options: dict[str, bool] = field(factory=dict)
     state_start: dict[str, object] = field(factory=dict)
     value_deps: dict[str, tuple | None] = field(factory=dict)  # None: never cached across decisions
+    # Every area some remembered value reads: a write elsewhere expires nothing.
+    read_areas: frozenset = frozenset()
     value_costly: set = field(factory=set)  # values worth remembering at all
     # Values that read no state at all (`sr_port_spaces(p)`): worked out once
     # per world and shared by all its games (builtins.static_value).
@@ -256,6 +258,7 @@ def _value_dependencies(w: World) -> None:
         if costly and not areas and not w.modifiers.get(name):
             w.static_values.add(name)
     cached = {name for name, areas in w.value_deps.items() if areas is not None}
+    w.read_areas = frozenset(a for name in cached for a in w.value_deps[name])
     for name in cached:
         areas = deps.direct(name, cached)
         w.value_areas[name] = (tuple(sorted(a for a in areas if isinstance(a, str))),
