@@ -422,6 +422,15 @@ class Compiler:
             g.push_code(key, values)
         return run
 
+    def _reads_nothing_but(self, e: A.Expr, params: set[str]) -> bool:
+        """Whether an expression's result depends on the given names alone
+        (it reads no area of the state: deps.py)."""
+        from .deps import Dependencies
+
+        found: set = set()
+        Dependencies(self.w)._expr(e, params, found)
+        return not found  # (chance is an area too: deps.UNCACHEABLE)
+
     def step_choose(self, step, names):
         node: A.Choose = step.node
         choice = self.w.choices[node.choice.text]
@@ -439,6 +448,8 @@ class Compiler:
                                    typed={p.name.text for p in choice.params if p.type is not None}),
                           step.cites, step.span, choice.note, params, weight)
         spec.source_names = [name for name, _ in sources]
+        if choice.weight is not None and self._reads_nothing_but(choice.weight, set(params)):
+            spec.weights = {}
         spec.enumerate = self.enumerator(spec, singles)
 
         def run(g, frame):
@@ -769,6 +780,9 @@ class ChoiceSpec:
     weight: Fn | None = None
     source_names: list = field(factory=list)
     enumerate: Callable | None = None  # (g, l) → candidate tuples (Compiler.enumerator)
+    # The weights worked out, by the option's values, when the weight reads
+    # nothing but them (None when it reads the state).
+    weights: dict | None = None
 
 
 def template(text: str, params: list[str], world=None, typed: set[str] = frozenset()) -> Callable:

@@ -338,6 +338,15 @@ class Game:
         """How a random player favours an option; the optional "done" option weighs 1."""
         if values.count(None) == len(values):
             return 1
+        known = spec.weights
+        if known is not None:  # it reads only the values: worked out once for each
+            try:
+                return known[values]
+            except KeyError:
+                weight = known[values] = max(0, int(spec.weight(self, dict(zip(spec.params, values)))))
+                return weight
+            except TypeError:  # a list among the values: no key
+                pass
         return max(0, int(spec.weight(self, dict(zip(spec.params, values)))))
 
     # ------------------------------------------------ random players, answering at once

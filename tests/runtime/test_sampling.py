@@ -158,3 +158,30 @@ def test_a_side_without_a_sampler_is_still_asked(rules):
     game.samplers = {s.key: RandomAgent(1) for s in rules.world.sides if s.key != first.by}
     d = game.run()
     assert d is not None and d.by == first.by
+
+
+def test_a_weight_reading_only_the_option_is_worked_out_once_per_option(campaign_scenario):
+    """`weight (if use == peace_offer then 1 else 4)` depends on the option
+    alone: each option's weight is remembered.  A weight that reads the state
+    (`turn`) is worked out at each offer."""
+    from pogdsl.runtime.compile import Compiler
+    from pogdsl.syntax.parser import parse_text
+
+    world = campaign_scenario.world
+    specs = {st.run.spec.name: st.run.spec for code in world.codes.values() for st in code.steps
+             if getattr(st.run, "spec", None) is not None}
+    take = specs["take_action"]
+    assert take.weights is not None
+    play_random(campaign_scenario, 5, max_decisions=300)
+    assert take.weights, "the weights of the options offered are remembered"
+    for values, weight in take.weights.items():
+        assert weight == max(0, int(take.weight(None, dict(zip(take.params, values)))))
+
+    compiler = object.__new__(Compiler)
+    compiler.w = world
+
+    def weight_expr(text):
+        return parse_text(f"value v(use: card_use) cites 1.0 = {text}\n", "w.pog")[0].decls[0].expr
+    assert compiler._reads_nothing_but(weight_expr("(if use == peace_offer then 1 else 4)"), {"use"})
+    assert not compiler._reads_nothing_but(weight_expr("(if turn > 3 then 1 else 4)"), {"use"})
+    assert not compiler._reads_nothing_but(weight_expr("random_pick([1, 2])"), {"use"})
