@@ -252,6 +252,23 @@ def test_the_benchmark_runs():
     assert "decisions/s" in proc.stdout and "p99" in proc.stdout
 
 
+def test_the_instruction_benchmark_plays_its_games():
+    """The part run under valgrind plays the measured games and reports them
+    (valgrind itself is too slow for the suite; without it, the switch to
+    start counting does nothing)."""
+    import subprocess
+    import sys
+
+    from .conftest import REPO, TOY
+
+    proc = subprocess.run([sys.executable, str(REPO / "benchmarks" / "bench_instructions.py"), "--inside",
+                           "--root", str(TOY), "--scenario", "toy", "--games", "2", "--warm", "1"],
+                          check=False, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    decisions, state = proc.stdout.split()
+    assert int(decisions) > 0 and len(state) == 12
+
+
 def test_play_on_from_where_a_script_leads(tmp_path):
     out = tmp_path / "again.txt"
     proc = run_cli("play", "--load", GAMES / "opening.txt", "--root", RULES, "--ap", "random", "--cp", "random",

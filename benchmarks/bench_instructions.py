@@ -1,0 +1,92 @@
+"""How much work the interpreter does per decision, in CPU instructions.
+
+Timings on a shared machine vary by 10-20% from run to run; instruction
+counts do not (two runs of the same code agree to about 0.5%), so this is
+the measure to compare two versions of the code by.  It runs itself under
+valgrind's callgrind with collection off, plays warm-up games (so what the
+process learns over many games, like which values are not worth
+remembering, is in place), switches collection on with `callgrind_control`
+for the measured games only, and prints instructions per decision.
+
+    python benchmarks/bench_instructions.py                  # 1 game after 8 warm-up games
+    python benchmarks/bench_instructions.py --games 2 --warm 4 --root /other/checkout
+
+Needs valgrind (Debian: `apt install valgrind`); about a minute per game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def play(root: Path, scenario: str, games: int, warm: int, seed: int) -> None:
+    """The measured part, run inside valgrind: prints 'decisions hash'."""
+    sys.path.insert(0, str(root))
+    from pogdsl.agents import RandomAgent, agent_seed
+    from pogdsl.runtime.record import open_scenario
+    from pogdsl.sim import game_seed
+
+    opened = open_scenario(scenario, root)
+
+    def game(i: int):
+        s = game_seed(seed, i)
+        g = opened.new_game(s, log=False)
+        g.samplers = {side.key: RandomAgent(agent_seed(s, side.key)) for side in opened.world.sides}
+        return g
+
+    for i in range(warm):
+        game(1000 + i).run()  # other games than the measured ones
+    measured = [game(i) for i in range(games)]
+    switch = ["callgrind_control", "-i"]
+    subprocess.run([*switch, "on", str(os.getpid())], capture_output=True, check=False)
+    decisions = 0
+    for g in measured:
+        g.run()
+        decisions += g.s["decisions"]
+    subprocess.run([*switch, "off", str(os.getpid())], capture_output=True, check=False)
+    print(decisions, measured[-1].state_hash()[:12])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenario", default="campaign")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to measure (default: this one)")
+    parser.add_argument("--games", type=int, default=1, help="games measured (default 1)")
+    parser.add_argument("--warm", type=int, default=8, help="warm-up games first, not measured (default 8)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.inside:
+        play(args.root.resolve(), args.scenario, args.games, args.warm, args.seed)
+        return 0
+    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+        print("bench_instructions: valgrind is not installed (Debian: apt install valgrind)", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={tmp}/cg.out",
+               sys.executable, __file__, "--inside", "--root", str(args.root), "--scenario", args.scenario,
+               "--games", str(args.games), "--warm", str(args.warm), "--seed", str(args.seed)]
+        run = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    collected = re.search(r"Collected : (\d+)", run.stderr)
+    played = run.stdout.split()
+    if run.returncode != 0 or collected is None or len(played) != 2:
+        print(f"bench_instructions: the run failed (exit {run.returncode}):\n{run.stderr[-2000:]}", file=sys.stderr)
+        return 1
+    instructions, decisions = int(collected.group(1)), int(played[0])
+    print(f"{args.scenario}: {args.games} game(s) after {args.warm} warm-up, {decisions} decisions, "
+          f"final state {played[1]}")
+    print(f"{instructions:,} instructions, {instructions / max(decisions, 1):,.0f} per decision")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
