@@ -369,7 +369,7 @@ def reach_within(g, span, start, region):
         return reach(g, span, start, lambda t: t in iterate(g, region))
     allowed = _space_indexes(region)
     order, seen = _starts(span, start)
-    return _spread(g, order, seen, lambda j, only: j in allowed)
+    return _spread_within(g, order, seen, allowed, None)
 
 
 def _space_indexes(region: list) -> frozenset:
@@ -396,6 +396,25 @@ def _starts(span, start) -> tuple[Found, set]:
             seen.add(s.index)
             order.append(s)
     return order, seen
+
+
+def _spread_within(g, order: Found, seen: set, allowed: frozenset, keys: set | None) -> Found:
+    """_spread into the spaces whose indexes are `allowed`, along solid lines
+    and (with `keys`) the dotted lines of those nationalities, or every line
+    (keys None): the searches of supply and SR, the tests written inline."""
+    spaces, adjacency = g.w.spaces, g.w.adjacency
+    i = 0
+    while i < len(order):
+        here = order[i]
+        i += 1
+        for j, only in adjacency[here.index]:
+            if j in seen or j not in allowed:
+                continue
+            if only is not None and keys is not None and keys.isdisjoint(only):
+                continue
+            seen.add(j)
+            order.append(spaces[j])
+    return order
 
 
 def _spread(g, order: Found, seen: set, admit) -> Found:
@@ -597,8 +616,7 @@ def reach_along(g, span, ns, starts, within):
         if s is not None and s.index not in seen:
             seen.add(s.index)
             order.append(s)
-    _spread(g, order, seen, lambda j, only: j in allowed and (only is None or not keys.isdisjoint(only)))
-    return order
+    return _spread_within(g, order, seen, allowed, keys)
 
 
 def supply_for(g, span, s):
