@@ -82,7 +82,7 @@ def main() -> int:
         print(f"bench_instructions: the run failed (exit {run.returncode}):\n{run.stderr[-2000:]}", file=sys.stderr)
         return 1
     instructions, decisions = int(collected.group(1)), int(played[0])
-    print(f"{args.scenario}: {args.games} game(s) after {args.warm} warm-up, {decisions} decisions, "
+    print(f"{args.root} {args.scenario}: {args.games} game(s) after {args.warm} warm-up, {decisions} decisions, "
           f"final state {played[1]}")
     print(f"{instructions:,} instructions, {instructions / max(decisions, 1):,.0f} per decision")
     return 0

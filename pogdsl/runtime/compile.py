@@ -309,6 +309,10 @@ class Compiler:
         steps = [self.g.nodes[sid]["step"] for sid in ids]
         local_names = set(params) | _bound_names(steps)
         compiled = [self.step(s, local_names) for s in steps]
+        for i, s in enumerate(steps[:-1]):
+            test = steps[i + 1]
+            if s.op == "for_next" and test.op == "branch" and test.jump == i:  # `for x in xs where c`
+                compiled[i].run = self.for_next_where(s, test, local_names, i + 2)
         return Code(f"{owner}/{label}" if label != "body" else owner, compiled, params,
                     steps[0].cites if steps else ())
 
@@ -378,6 +382,34 @@ class Compiler:
             else:
                 del frame["l"][slot]
                 frame["pc"] = exit_
+        return run
+
+    def for_next_where(self, step, test, names, body: int):
+        """`for x in xs where c` in one step: the items failing `c` are
+        passed over here, instead of a step for each item and one for its
+        test; on an item passing it, play goes on at the loop's body.  (The
+        test's own step stays in place, for a frame saved between the two.)"""
+        slot, var, exit_ = step.args["slot"], step.args["var"], step.jump
+        where = self.expr(test.node, names)
+
+        def run(g, frame):
+            l = frame["l"]
+            it = l[slot]
+            items, i = it
+            try:
+                while i < len(items):
+                    l[var] = items[i]
+                    i += 1
+                    if where(g, l):
+                        it[1] = i
+                        frame["pc"] = body
+                        return
+            except GameError as err:
+                if err.span is None:
+                    err.span, err.cites = test.span, err.cites or test.cites
+                raise
+            del l[slot]
+            frame["pc"] = exit_
         return run
 
     def step_repeat_init(self, step, names):

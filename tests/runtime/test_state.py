@@ -202,3 +202,40 @@ def test_eliminate_without_destination_uses_the_box_that_receives_eliminated(tmp
     fr = opened.world.names["FR 1"]
     where = opened.world.place_entity(game.s["loc"][fr.index])
     assert where.key == "graveyard[ap]"
+
+
+def test_a_loop_with_where_passes_over_failing_items_in_one_step(rules):
+    """`for u in units_of(player) where u.on_map` runs as one step that
+    passes over the units off the map; a frame left at the test's own step
+    (as a game saved before the loop ran in one step would hold) goes on the
+    same way."""
+    code = rules.world.codes["procedure:germans_move"]
+    head = next(i for i, st in enumerate(code.steps) if st.op == "for_next")
+    assert code.steps[head + 1].op == "branch" and code.steps[head + 1].jump == head
+
+    game = Game.new(rules.world, 1)
+    d = game.run()
+    frame = next(f for f in game.s["stack"] if f["code"] == "procedure:germans_move")
+    units = [u for u in rules.world.units if u.data.side is not None and u.data.side.key == "cp"]
+    on_map = [u for u in units if game.s["loc"][u.index] is not None and game.s["loc"][u.index] >= 0]
+    off_map = [u for u in units if u not in on_map]
+    assert on_map and off_map, "the toy needs units on and off the map"
+    asked = []
+    while d is not None and d.choice == "move_to":
+        asked.append(frame["l"]["u"])
+        d = game.choose(len(d.options))  # "stay"
+    assert asked == on_map
+
+    again = Game.new(rules.world, 1)
+    again.run()
+    frame = next(f for f in again.s["stack"] if f["code"] == "procedure:germans_move")
+    slot = next(k for k, v in frame["l"].items() if isinstance(v, list) and len(v) == 2 and isinstance(v[1], int))
+    frame["l"]["u"] = off_map[0]  # as if the loop had just taken a unit off the map, before its test
+    frame["pc"] = head + 1
+    again.s["pending"] = None
+    asked = []
+    d = again.run()
+    while d is not None and d.choice == "move_to":
+        asked.append(frame["l"]["u"])
+        d = again.choose(len(d.options))
+    assert frame["l"].get(slot) is None and asked == on_map[1:]
