@@ -11,13 +11,17 @@ class TableError(Exception):
 
 
 class Table:
-    __slots__ = ("name", "rows", "columns", "kind")
+    __slots__ = ("name", "rows", "columns", "kind", "_found")
 
     def __init__(self, name: str, rows: list, columns: list):
         self.name = name
         self.rows = rows        # [(key: TableKey, cells: list)]
         self.columns = columns  # [TableKey]
         self.kind = "table"
+        # (row or column, type, value) → position: a table never changes, so
+        # each key is matched against the rows once.  The type keeps True
+        # apart from 1, which are equal keys.
+        self._found: dict = {}
 
     @classmethod
     def from_decl(cls, decl: A.TableDecl, world) -> "Table":
@@ -42,15 +46,31 @@ class Table:
         return value >= key.low  # at_least
 
     def row_index(self, value) -> int:
+        return self._position("row", value, self._scan_rows)
+
+    def column_index(self, value) -> int:
+        if not self.columns:
+            return 0
+        return self._position("column", value, self._scan_columns)
+
+    def _position(self, which: str, value, scan) -> int:
+        try:
+            key = (which, value.__class__, value)
+            return self._found[key]
+        except KeyError:
+            i = self._found[key] = scan(value)
+            return i
+        except TypeError:  # a list: not a key
+            return scan(value)
+
+    def _scan_rows(self, value) -> int:
         for i, (key, _) in enumerate(self.rows):
             if self._matches(key, value):
                 return i
         # Below the first numeric row: the first row (fire tables start at their weakest column).
         raise TableError(f"table {self.name} has no row for {value!r}")
 
-    def column_index(self, value) -> int:
-        if not self.columns:
-            return 0
+    def _scan_columns(self, value) -> int:
         for i, key in enumerate(self.columns):
             if self._matches(key, value):
                 return i

@@ -1,0 +1,42 @@
+"""Tables at run time (runtime/tables.py): rows and columns found by key,
+each key matched against the rows once and remembered."""
+
+from __future__ import annotations
+
+import pytest
+
+from pogdsl.runtime.tables import Table, TableError
+from pogdsl.syntax import ast as A
+
+
+def _key(kind: str, low: int = 0, high: int = 0, name: str | None = None) -> A.TableKey:
+    return A.TableKey(A.NO_SPAN, kind, low, high, A.Name(name, A.NO_SPAN) if name else None)
+
+
+@pytest.fixture
+def fire():
+    rows = [(_key("int", 0), ["a0", "b0"]), (_key("range", 1, 3), ["a1", "b1"]), (_key("at_least", 4), ["a4", "b4"])]
+    return Table("fire", rows, [_key("name", name="low"), _key("int", 1)])
+
+
+def test_rows_by_number_range_and_at_least(fire):
+    assert [fire.cell(n, "low") for n in (0, 1, 3, 4, 9)] == ["a0", "a1", "a1", "a4", "a4"]
+    assert [fire.cell(n, "low") for n in (9, 3, 0)] == ["a4", "a1", "a0"]  # found again, from memory
+
+
+def test_remembered_positions_are_those_the_rows_give(fire):
+    """A key is remembered with its type: what 1 found says nothing of what
+    True or 1.0 find; each finds what matching it against the rows finds."""
+    for value in (1, True, 2, 4, 5):
+        assert fire.row_index(value) == fire._scan_rows(value)
+        assert fire.row_index(value) == fire._scan_rows(value)  # again, from memory
+    assert ("row", bool, True) in fire._found and ("row", int, 1) in fire._found
+    with pytest.raises(TableError):
+        fire.row_index(1.5)
+
+
+def test_a_missing_row_is_refused_every_time(fire):
+    for _ in range(2):
+        with pytest.raises(TableError, match="no row for -1"):
+            fire.cell(-1, "low")
+    assert fire.cell([1][0], "low") == "a1"
