@@ -152,20 +152,28 @@ class Game:
             if frame["code"] == DRIVER:
                 self._drive(frame)
                 continue
-            step = codes[frame["code"]].steps[frame["pc"]]
-            frame["pc"] += 1
-            steps += 1
-            if steps > budget:
-                raise StepBudgetExceeded(f"more than {budget} steps without a decision: a loop that never ends?",
-                                         step.span, step.cites)
-            try:
-                if step.run(self, frame) is TAKEN:
-                    steps = 0  # the budget counts steps between two decisions
-            except GameError as err:
-                if err.span is None:
-                    err.span = step.span
-                    err.cites = err.cites or step.cites
-                raise
+            code_steps = codes[frame["code"]].steps
+            # The steps of one frame in a row, until one calls, returns, asks
+            # or ends the game.
+            while True:
+                pc = frame["pc"]
+                step = code_steps[pc]
+                frame["pc"] = pc + 1
+                steps += 1
+                if steps > budget:
+                    raise StepBudgetExceeded(f"more than {budget} steps without a decision: a loop that never ends?",
+                                             step.span, step.cites)
+                try:
+                    if step.run(self, frame) is TAKEN:
+                        steps = 0  # the budget counts steps between two decisions
+                except GameError as err:
+                    if err.span is None:
+                        err.span = step.span
+                        err.cites = err.cites or step.cites
+                    raise
+                if stack and stack[-1] is frame and s["pending"] is None and s["result"] is None:
+                    continue
+                break
         # unreachable
 
     def _drive(self, frame: dict) -> None:
