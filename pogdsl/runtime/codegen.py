@@ -56,6 +56,20 @@ def ordered_compare(x, y, op: str, span):
         raise GameError(f"cannot compare {text_of(x)} and {text_of(y)}", span) from None
 
 
+def _ordered_op(op: str, test):
+    """`ordered_compare` for one operator, two whole numbers compared at once
+    (the common case: costs, factors, turns)."""
+    def compare(x, y, span):
+        if x.__class__ is int and y.__class__ is int:
+            return test(x, y)
+        return ordered_compare(x, y, op, span)
+    return compare
+
+
+ORDERED = {"<": _ordered_op("<", int.__lt__), "<=": _ordered_op("<=", int.__le__),
+           ">": _ordered_op(">", int.__gt__), ">=": _ordered_op(">=", int.__ge__)}
+
+
 def divide(x, y, op: str, span):
     """`/` and `%` on whole numbers; dividing by zero is a game error."""
     if y == 0:
@@ -88,7 +102,8 @@ class Namespace:
     def __init__(self):
         self.env: dict[str, object] = {
             "B": B, "value_of": B.value_of, "iterate": B.iterate, "index": B.index,
-            "_ordered": ordered_compare, "_divide": divide, "_aggregate_call": _aggregate_call,
+            "_ordered": ordered_compare, "_lt": ORDERED["<"], "_le": ORDERED["<="],
+            "_gt": ORDERED[">"], "_ge": ORDERED[">="], "_divide": divide, "_aggregate_call": _aggregate_call,
             "_aggregate_many": _aggregate_many, "_reach": B.reach, "_reach_within": B.reach_within, "_read_scoped": B.read_scoped,
             "_card_in_play": _card_in_play,
         }
@@ -642,7 +657,8 @@ class Generator:
         a, b = self.gen(e.left, names, cvars), self.gen(e.right, names, cvars)
         if e.op in ("==", "!="):
             return f"({a} {e.op} {b})"
-        return f"_ordered({a}, {b}, {e.op!r}, {self.const(e.span)})"
+        name = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}[e.op]
+        return f"{name}({a}, {b}, {self.const(e.span)})"
 
     def g_Member(self, e: A.Member, names, cvars):
         item = self.gen(e.item, names, cvars)

@@ -117,6 +117,26 @@ def test_generated_corners(name, expected):
     assert locals_ == {}  # a comprehension variable never lands in the frame
 
 
+@pytest.mark.parametrize("text, bound, expected", [
+    ("a < b", {"a": 1, "b": 2}, True), ("a >= b", {"a": 2, "b": 2}, True), ("a > b", {"a": 1, "b": 2}, False),
+    ("a <= b", {"a": None, "b": 2}, False),   # none compares false
+    ("a < b", {"a": "x", "b": "y"}, True),   # not whole numbers: compared as the language compares
+    ("a < b", {"a": True, "b": 2}, True),
+])
+def test_generated_ordered_comparisons(text, bound, expected):
+    e = parse_text(f"value v(a: int, b: int) cites 1.0 = {text}\n", "c.pog")[0].decls[0].expr
+    fn = codegen.Generator(_FakeCompiler({})).function(e, {"a", "b"})
+    assert fn(_FakeGame({}), dict(bound)) is expected
+
+
+def test_an_ordered_comparison_of_unlike_things_is_a_located_game_error():
+    e = parse_text("value v(a: int, b: int) cites 1.0 = a < b\n", "c.pog")[0].decls[0].expr
+    fn = codegen.Generator(_FakeCompiler({})).function(e, {"a", "b"})
+    with pytest.raises(GameError, match="cannot compare 1 and x") as info:
+        fn(_FakeGame({}), {"a": 1, "b": "x"})
+    assert info.value.span.file == "c.pog"
+
+
 def test_an_unbound_local_is_a_game_error_naming_it():
     e = parse_text("value v(a: int) cites 1.0 = a + b\n", "u.pog")[0].decls[0].expr
     fn = codegen.Generator(_FakeCompiler({})).function(e, {"a", "b"})
