@@ -483,6 +483,9 @@ class Compiler:
         if choice.weight is not None and self._reads_nothing_but(choice.weight, set(params)):
             spec.weights = {}
         spec.enumerate = self.enumerator(spec, singles)
+        inline = self.inline_enumerator(spec, node, inner, set(singles))
+        if inline is not None:
+            spec.enumerate = inline
 
         def run(g, frame):
             return g.offer(spec, frame)
@@ -519,6 +522,49 @@ class Compiler:
         source = "\n".join(lines) + "\n"
         exec(compile(source, f"<candidates of {spec.name} at {spec.span}>", "exec"), env)  # noqa: S102
         return env["_enumerate"]
+
+    def inline_enumerator(self, spec: "ChoiceSpec", node: A.Choose, inner: set[str], singles: set[int]):
+        """The candidates of a choice as one generated function, its sources
+        and its `where` written inline, the variables bound by the loops
+        plain Python locals (`enumerator` calls a function per source and
+        per candidate, and binds each variable in the frame).  On anything
+        unexpected (an attribute of the wrong kind or of none, a local with
+        no value) it hands over to `enumerator`'s function, which reports the
+        located error.  None when some expression cannot be generated."""
+        if not self.codegen:
+            return None
+        slow = spec.enumerate
+        frame_names = inner - set(spec.source_names)
+        gen = Generator(self)
+        gen.inline_ok = True
+        cvars: dict[str, str] = {}
+        lines, indent = [], "        "
+        try:
+            for i, b in enumerate(node.bindings):
+                if i in singles:
+                    lines.append(f"{indent}x{i} = {gen.generate_pure(b.source.items[0], frame_names, dict(cvars))}")
+                else:
+                    lines.append(f"{indent}for x{i} in iterate(g, {gen.generate_pure(b.source, frame_names, dict(cvars))}):")
+                    indent += "    "
+                cvars[b.var.text] = f"x{i}"
+            order = spec.source_names
+            picked = [f"x{order.index(v)}" if v in order else "None" for v in spec.vars]
+            row = "(" + "".join(p + ", " for p in picked) + ")"
+            if node.where is not None:
+                lines.append(f"{indent}if {gen.generate_pure(node.where, frame_names, dict(cvars))}:")
+                indent += "    "
+        except (Unsupported, RecursionError):
+            return None
+        lines.append(f"{indent}out.append({row})")
+        fn_name, slow_name = self.ns.fresh("_candidates"), self.ns.fresh("_slow_candidates")
+        self.ns.env[slow_name] = slow
+        self.ns.env.setdefault("iterate", B.iterate)
+        source = "\n".join([f"def {fn_name}(g, l):", "    out = []", "    try:", *lines, "    except (AttributeError, KeyError):",
+                            f"        return {slow_name}(g, l)", "    return out"]) + "\n"
+        try:
+            return self.ns.define(source, fn_name, f"candidates of {spec.name} at {spec.span}")
+        except SyntaxError:
+            return None
 
     def step_effect(self, step, names):
         from .effects import compile_effect

@@ -296,3 +296,19 @@ def test_generated_option_texts_equal_the_template_walk_along_games(campaign, mo
     for seed in (3, 11):
         play_randomly(w, seed, 300, each=compare)
     assert checked > 1000
+
+
+def test_inline_candidates_hand_a_missing_local_to_the_located_error(campaign, monkeypatch):
+    """A choice's candidates are one generated function; when something is
+    amiss (here the frame lacks `left`), the loops of closures take over and
+    report the error with its place in the rules."""
+    w = world(campaign, monkeypatch, closures=False)
+    spec = next(st.run.spec for code in w.codes.values() for st in code.steps
+                if getattr(st.run, "spec", None) is not None and st.run.spec.name == "activate")
+    assert spec.enumerate.__name__.startswith("_candidates")  # the inline form
+    game = play(w, 3, 0)
+    player = w.by_kind["side"]["cp"]
+    assert spec.enumerate(game, {"player": player, "left": 3})  # spaces holding units can be activated
+    with pytest.raises(GameError, match="'left' has no value yet here") as info:
+        spec.enumerate(game, {"player": player})
+    assert info.value.span is not None and info.value.span.file.endswith("09-operations.pog")
