@@ -523,7 +523,7 @@ class Compiler:
         exec(compile(source, f"<candidates of {spec.name} at {spec.span}>", "exec"), env)  # noqa: S102
         return env["_enumerate"]
 
-    def inline_enumerator(self, spec: "ChoiceSpec", node: A.Choose, inner: set[str], singles: set[int]):
+    def inline_enumerator(self, spec: ChoiceSpec, node: A.Choose, inner: set[str], singles: set[int]):
         """The candidates of a choice as one generated function, its sources
         and its `where` written inline, the variables bound by the loops
         plain Python locals (`enumerator` calls a function per source and
