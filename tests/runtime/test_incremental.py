@@ -45,6 +45,7 @@ def test_supply_open_spaces_is_a_space_filter(campaign):
     assert own == {"board", "var:besieged"}
     assert "board" not in others
     assert "sr_open_spaces" in campaign.space_filters
+    assert "open_sources" in campaign.space_filters  # the sources a space traces to, kept per space
 
 
 def test_a_space_filter_tests_each_space_without_remembering_it(campaign):
