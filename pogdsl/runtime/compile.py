@@ -483,6 +483,8 @@ class Compiler:
         if choice.weight is not None and self._reads_nothing_but(choice.weight, set(params)):
             spec.weights = {}
         spec.enumerate = self.enumerator(spec, singles)
+        spec.distinct_texts = _texts_tell_apart(choice, [b.var.text for i, b in enumerate(node.bindings)
+                                                         if i not in singles])
         inline = self.inline_enumerator(spec, node, inner, set(singles))
         if inline is not None:
             spec.enumerate = inline
@@ -861,6 +863,11 @@ class ChoiceSpec:
     # The weights worked out, by the option's values, when the weight reads
     # nothing but them (None when it reads the state).
     weights: dict | None = None
+    # Whether options of different values always read differently (each
+    # value that varies is shown as it is, and no two things of its type
+    # share a name): a random player then need not write them to tell them
+    # apart (Game._option_groups).
+    distinct_texts: bool = False
 
 
 def template(text: str, params: list[str], world=None, typed: set[str] = frozenset()) -> Callable:
@@ -1023,6 +1030,22 @@ def _render_chain(g, value, attrs, getters):
             break
         value = getters[attr](g, value, None)
     return value
+
+
+def _texts_tell_apart(choice: A.ChoiceDecl, varying: list[str]) -> bool:
+    """Whether two options of a choice that differ in the values bound by
+    these variables (the others are the same in every option) always read
+    differently: each is a parameter shown plainly, `{s}`, of a type whose
+    things all have names of their own — not a unit (identical pieces share
+    a name), not a list."""
+    shown = {m.group(1) for _, chunk in _split_groups(choice.template)
+             for m in _PLACEHOLDER.finditer(chunk) if not m.group(2)}
+    types = {p.name.text: p for p in choice.params}
+    for var in varying:
+        param = types.get(var)
+        if var not in shown or param is None or param.type is None or param.is_list or param.type.text == "unit":
+            return False
+    return True
 
 
 def _split_groups(text: str) -> list[tuple[bool, str]]:

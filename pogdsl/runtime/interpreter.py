@@ -366,7 +366,7 @@ class Game:
         exactly as if the player had been offered the list and answered."""
         self.memo = {}
         try:
-            groups = self._option_groups(spec, self._candidates(spec, frame["l"]))
+            groups = self._option_groups(spec, self._candidates(spec, frame["l"]), texts=False)
             allowed = self._allowed(spec)
             state, picked, other, taken = self._draw(
                 spec, groups, lambda text, members: next((v for v in members if allowed(v)), None), sampler.state)
@@ -375,6 +375,8 @@ class Game:
         if picked is None:
             raise self._dead_end(spec, side)
         text, values = groups[picked][0], taken[picked]
+        if text is None:
+            text = spec.text(values, self)
         by = _chooser(side)
         if other is None and not self.ask_forced:
             self._take_only(spec, frame, side, text, values)
@@ -408,13 +410,27 @@ class Game:
         state, picked, other = sampling.sample(len(groups), weights, legal, state)
         return state, picked, other, taken
 
-    def _option_groups(self, spec: ChoiceSpec, candidates: list[tuple]) -> list[tuple[str, list[tuple]]]:
+    def _option_groups(self, spec: ChoiceSpec, candidates: list[tuple],
+                       texts: bool = True) -> list[tuple[str | None, list[tuple]]]:
         """The candidates by text, in order of first appearance (one option
-        per text, as offer keeps them), and the optional "done" option last."""
-        groups: dict[str, list[tuple]] = {}
-        for values in candidates:
-            groups.setdefault(spec.text(values, self), []).append(values)
-        out = list(groups.items())
+        per text, as offer keeps them), and the optional "done" option last.
+        Without `texts`, the options of a choice whose texts tell its values
+        apart (ChoiceSpec.distinct_texts) are told apart by their values, and
+        their texts are left out (None): the same groups, without writing
+        every text."""
+        groups: dict = {}
+        if not texts and spec.distinct_texts:
+            try:
+                for values in candidates:
+                    if values not in groups:
+                        groups[values] = [values]
+                out = [(None, members) for members in groups.values()]
+            except TypeError:  # a list among the values: by text after all
+                groups = {}
+        if not groups:
+            for values in candidates:
+                groups.setdefault(spec.text(values, self), []).append(values)
+            out = list(groups.items())
         if spec.optional:
             out.append((spec.optional_label, [tuple(None for _ in spec.vars)]))
         return out

@@ -185,3 +185,40 @@ def test_a_weight_reading_only_the_option_is_worked_out_once_per_option(campaign
     assert compiler._reads_nothing_but(weight_expr("(if use == peace_offer then 1 else 4)"), {"use"})
     assert not compiler._reads_nothing_but(weight_expr("(if turn > 3 then 1 else 4)"), {"use"})
     assert not compiler._reads_nothing_but(weight_expr("random_pick([1, 2])"), {"use"})
+
+
+@pytest.mark.parametrize("decl, varying, apart", [
+    ('choice c(p: side, s: space, m: activation_mode) "activate {s} {m}"', ["s", "m"], True),
+    ('choice c(p: side, s: space, m: activation_mode) "activate {s} {m}"', ["p", "s"], False),  # p not shown
+    ('choice c(u: unit, t: space) "{u} to {t}"', ["u", "t"], False),      # identical pieces share a name
+    ('choice c(c: card, n: int) "play {c.number}"', ["c"], False),       # an attribute may repeat
+    ('choice c(t: space, st: space) "[move to {t}][stop in {st}]"', ["t", "st"], True),
+])
+def test_which_choices_texts_tell_their_options_apart(decl, varying, apart):
+    """A random player groups the options of such a choice by their values,
+    without writing each text (the groups are the same)."""
+    from pogdsl.runtime.compile import _texts_tell_apart
+    from pogdsl.syntax.parser import parse_text
+
+    choice = parse_text(decl + " cites 1.0\n", "c.pog")[0].decls[0]
+    assert _texts_tell_apart(choice, varying) is apart
+
+
+def test_options_grouped_by_value_are_the_options_grouped_by_text(campaign_scenario):
+    """Along a Campaign game, for every choice whose texts tell its options
+    apart, the groups by value are the groups by text, in the same order."""
+    game = campaign_scenario.new_game(8, log=False)
+    agent = RandomAgent(8)
+    checked = set()
+    d = game.run()
+    while d is not None and game.s["decisions"] < 400:
+        spec = game._pending_spec()
+        if spec.distinct_texts:
+            candidates = game._candidates(spec, game.s["stack"][-1]["l"])
+            by_text = game._option_groups(spec, candidates)
+            by_value = game._option_groups(spec, candidates, texts=False)
+            assert [m for _, m in by_text] == [m for _, m in by_value], spec.name
+            assert [t for t, m in by_text] == [t if t is not None else spec.text(m[0], game) for t, m in by_value]
+            checked.add(spec.name)
+        d = game.choose(agent.pick(d.options, d.weights) + 1)
+    assert {"activate", "redeploy_to", "move_step"} <= checked
