@@ -207,8 +207,8 @@ def test_values_seldom_found_good_are_no_longer_remembered_but_space_filters_alw
     is worked out at each call from then on; a space filter is patched a few
     spaces at a time however often it changes, and stays remembered.  The
     world is built afresh: what is no longer remembered is kept per world."""
+    from pogdsl.compiler import scenario_graph
     from pogdsl.runtime.world import build_world
-    from rules.harness import scenario_graph
 
     comp, graph = scenario_graph("campaign")
     w = build_world(comp.scenarios["campaign"][0], graph)
