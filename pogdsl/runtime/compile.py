@@ -484,7 +484,7 @@ class Compiler:
             spec.weights = {}
         spec.enumerate = self.enumerator(spec, singles)
         spec.distinct_texts = _texts_tell_apart(choice, [b.var.text for i, b in enumerate(node.bindings)
-                                                         if i not in singles])
+                                                         if i not in singles], self.w)
         inline = self.inline_enumerator(spec, node, inner, set(singles))
         if inline is not None:
             spec.enumerate = inline
@@ -1032,20 +1032,77 @@ def _render_chain(g, value, attrs, getters):
     return value
 
 
-def _texts_tell_apart(choice: A.ChoiceDecl, varying: list[str]) -> bool:
+def _texts_tell_apart(choice: A.ChoiceDecl, varying: list[str], world=None) -> bool:
     """Whether two options of a choice that differ in the values bound by
     these variables (the others are the same in every option) always read
-    differently: each is a parameter shown plainly, `{s}`, of a type whose
-    things all have names of their own — not a unit (identical pieces share
-    a name), not a list."""
-    shown = {m.group(1) for _, chunk in _split_groups(choice.template)
-             for m in _PLACEHOLDER.finditer(chunk) if not m.group(2)}
-    types = {p.name.text: p for p in choice.params}
+    differently.  Each must be a parameter shown plainly, `{s}`, of a type
+    whose things all have names of their own (not a unit: identical pieces
+    share a name; not a list; not text), and the text must read back one
+    way: two shown values are kept apart by words that none of their names
+    contains, or by a space when at most one of the names joined so may hold
+    a space itself (`activate {s} {mode}`: the mode is the last word)."""
+    params = {p.name.text: p for p in choice.params}
     for var in varying:
-        param = types.get(var)
-        if var not in shown or param is None or param.type is None or param.is_list or param.type.text == "unit":
+        param = params.get(var)
+        if param is None or param.type is None or param.is_list or param.type.text in ("unit", "text"):
             return False
+    parts: list = []  # literal text and shown names, in order, optional brackets dropped
+    for _, chunk in _split_groups(choice.template):
+        last = 0
+        for m in _PLACEHOLDER.finditer(chunk):
+            parts.append(chunk[last:m.start()])
+            parts.append((m.group(1), bool(m.group(2))))
+            last = m.end()
+        parts.append(chunk[last:])
+    shown = [p for p in parts if isinstance(p, tuple)]
+    if any(name not in {n for n, with_attrs in shown if not with_attrs} for name in varying):
+        return False
+    if any(with_attrs or name not in params for name, with_attrs in shown):
+        return False  # an attribute shown could read anything
+    names = _names_of_kinds(world)
+
+    def keys(name):
+        return names.get(params[name].type.text, ())
+
+    spaced_in_run = 0
+    previous = None
+    between = ""
+    for part in parts:
+        if isinstance(part, str):
+            between += part
+            continue
+        name = part[0]
+        spaced = any(any(c.isspace() for c in k) for k in keys(name))
+        if previous is not None:
+            word = between.strip()
+            if not between:
+                return False  # two names run together
+            if not word:
+                spaced_in_run += spaced
+            elif any(_holds_words(k, word) for k in (*keys(previous), *keys(name))):
+                return False
+            else:
+                spaced_in_run = int(spaced)
+        else:
+            spaced_in_run = int(spaced)
+        if spaced_in_run > 1:
+            return False
+        previous, between = name, ""
     return True
+
+
+def _holds_words(name: str, words: str) -> bool:
+    """Whether the words follow one another in a name (`to` is not in
+    `to_reserve`; `from` is in `Cape from Here`)."""
+    have, want = name.split(), words.split()
+    return any(have[i:i + len(want)] == want for i in range(len(have) - len(want) + 1))
+
+
+def _names_of_kinds(world) -> dict:
+    """type name → the names of its things (none known without a world)."""
+    if world is None:
+        return {}
+    return {kind: list(things) for kind, things in world.by_kind.items()}
 
 
 def _split_groups(text: str) -> list[tuple[bool, str]]:

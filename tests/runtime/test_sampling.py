@@ -193,15 +193,21 @@ def test_a_weight_reading_only_the_option_is_worked_out_once_per_option(campaign
     ('choice c(u: unit, t: space) "{u} to {t}"', ["u", "t"], False),      # identical pieces share a name
     ('choice c(c: card, n: int) "play {c.number}"', ["c"], False),       # an attribute may repeat
     ('choice c(t: space, st: space) "[move to {t}][stop in {st}]"', ["t", "st"], True),
+    ('choice c(t: space, a: space) "attack {t} from {a}"', ["t", "a"], True),
+    ('choice c(m: sr_mode, t: space) "{m}[ to {t}]"', ["m", "t"], True),  # `to` is no word of `to_reserve`
+    ('choice c(s: space, t: space) "{s} {t}"', ["s", "t"], False),     # "Le Havre Paris": which is which?
+    ('choice c(s: space, t: space) "{s} le {t}"', ["s", "t"], False),  # `le` is a word of "Bar le Duc"
+    ('choice c(a: int, b: int) "{a}{b}"', ["a", "b"], False),          # 1 and 23, or 12 and 3
+    ('choice c(a: text) "say {a}"', ["a"], False),                     # spaces in a text are read as one
 ])
-def test_which_choices_texts_tell_their_options_apart(decl, varying, apart):
+def test_which_choices_texts_tell_their_options_apart(campaign_scenario, decl, varying, apart):
     """A random player groups the options of such a choice by their values,
     without writing each text (the groups are the same)."""
     from pogdsl.runtime.compile import _texts_tell_apart
     from pogdsl.syntax.parser import parse_text
 
     choice = parse_text(decl + " cites 1.0\n", "c.pog")[0].decls[0]
-    assert _texts_tell_apart(choice, varying) is apart
+    assert _texts_tell_apart(choice, varying, campaign_scenario.world) is apart
 
 
 def test_options_grouped_by_value_are_the_options_grouped_by_text(campaign_scenario):
