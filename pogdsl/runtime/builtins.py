@@ -356,8 +356,8 @@ def reach(g, span, start, cond):
     spaces = g.w.spaces
     order, seen = _starts(span, start)
     if cond is None:
-        return _spread(g, order, seen, lambda j, only: True)
-    return _spread(g, order, seen, lambda j, only: cond(spaces[j]))
+        return _spread(g, order, seen)
+    return _spread(g, order, seen, admit=lambda j: cond(spaces[j]))
 
 
 def reach_within(g, span, start, region):
@@ -369,7 +369,7 @@ def reach_within(g, span, start, region):
         return reach(g, span, start, lambda t: t in iterate(g, region))
     allowed = _space_indexes(region)
     order, seen = _starts(span, start)
-    return _spread_within(g, order, seen, allowed, None)
+    return _spread(g, order, seen, allowed)
 
 
 def _space_indexes(region: list) -> frozenset:
@@ -398,35 +398,25 @@ def _starts(span, start) -> tuple[Found, set]:
     return order, seen
 
 
-def _spread_within(g, order: Found, seen: set, allowed: frozenset, keys: set | None) -> Found:
-    """_spread into the spaces whose indexes are `allowed`, along solid lines
-    and (with `keys`) the dotted lines of those nationalities, or every line
-    (keys None): the searches of supply and SR, the tests written inline."""
+def _spread(g, order: Found, seen: set, allowed: frozenset | None = None, keys: set | None = None,
+            admit=None) -> Found:
+    """Breadth first from the spaces in `order` (their indexes in `seen`)
+    into the spaces whose indexes are `allowed` (None: any), along solid
+    lines and, with `keys`, the dotted lines of those nationalities (None:
+    every line), and where `admit(j)` holds (None: everywhere).  The common
+    tests are written inline: supply and SR search with `allowed` and `keys`,
+    and a call per line crossed would cost more than the test."""
     spaces, adjacency = g.w.spaces, g.w.adjacency
     i = 0
     while i < len(order):
         here = order[i]
         i += 1
         for j, only in adjacency[here.index]:
-            if j in seen or j not in allowed:
+            if j in seen or (allowed is not None and j not in allowed):
                 continue
             if only is not None and keys is not None and keys.isdisjoint(only):
                 continue
-            seen.add(j)
-            order.append(spaces[j])
-    return order
-
-
-def _spread(g, order: Found, seen: set, admit) -> Found:
-    """Breadth first from the spaces in `order` (their indexes in `seen`)
-    along every line (j, only) that `admit` accepts."""
-    spaces, adjacency = g.w.spaces, g.w.adjacency
-    i = 0
-    while i < len(order):
-        here = order[i]
-        i += 1
-        for j, only in adjacency[here.index]:
-            if j in seen or not admit(j, only):
+            if admit is not None and not admit(j):
                 continue
             seen.add(j)
             order.append(spaces[j])
@@ -616,7 +606,7 @@ def reach_along(g, span, ns, starts, within):
         if s is not None and s.index not in seen:
             seen.add(s.index)
             order.append(s)
-    return _spread_within(g, order, seen, allowed, keys)
+    return _spread(g, order, seen, allowed, keys)
 
 
 def supply_for(g, span, s):
