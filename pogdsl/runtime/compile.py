@@ -459,9 +459,7 @@ class Compiler:
         (it reads no area of the state: deps.py)."""
         from .deps import Dependencies
 
-        found: set = set()
-        Dependencies(self.w)._expr(e, params, found)
-        return not found  # (chance is an area too: deps.UNCACHEABLE)
+        return not Dependencies(self.w).of_expression(e, params)  # (chance is an area too: deps.UNCACHEABLE)
 
     def step_choose(self, step, names):
         node: A.Choose = step.node
@@ -986,13 +984,15 @@ def _generated_render(groups: list, world, typed: set[int] = frozenset()):
     key = "(" + "".join(f"{p}, " if p in plain else f"({p} if {p}.__class__ not in _odd else ({p}.__class__, {p})), "
                         for p in names) + ")"
     source = ["def _render(values, g=None):", *shown,
-              f"    key = {key}",
-              "    try:",
-              "        return _texts[key]",
-              "    except KeyError:",
-              "        pass",
-              "    except TypeError:  # a list shown: not a key",
-              "        key = None",
+              "    key = None",
+              "    if g is not None:  # (without a game no attribute is read: not the text to keep)",
+              f"        key = {key}",
+              "        try:",
+              "            return _texts[key]",
+              "        except KeyError:",
+              "            pass",
+              "        except TypeError:  # a list shown: not a key",
+              "            key = None",
               "    out = []",
               *lines,
               "    text = ' '.join(''.join(out).split())",

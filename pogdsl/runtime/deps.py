@@ -104,6 +104,14 @@ class Dependencies:
         self.areas[name] = result
         return result
 
+    def of_expression(self, e, local: set[str]) -> frozenset:
+        """The areas an expression reads, `local` naming what it is given
+        (a choice's parameters, say): none when its result depends on those
+        alone."""
+        found: set[str] = set()
+        self._expr(e, set(local), found)
+        return frozenset(found)
+
     def direct(self, name: str, cached: set[str]) -> frozenset:
         """The areas a value reads itself or through values that are not
         remembered (`cached`: the values that are).  What it reads through a

@@ -262,6 +262,11 @@ def test_remembered_option_texts_follow_the_state_and_the_type_of_what_they_show
     typed = template("pay {n}", ["n"], w, typed={"n"})
     assert [typed((v,), game) for v in (2, 3, 2)] == ["pay 2", "pay 3", "pay 2"]
     assert typed(([1, 2],), game) == "pay 1, 2"  # a list is no key: built each time
+    card = w.cards[0]
+    number = template("play {c.number}", ["c"], w, typed={"c"})
+    assert number((card,), game) == f"play {card.data.number}"
+    assert number((card,)) == f"play {card.key}"  # without a game no attribute is read, nor the text kept
+    assert number((card,), game) == f"play {card.data.number}"
 
     where = template("{u} in {u.location}", ["u"], w, typed={"u"})
     u = next(x for x in w.units if game.s["loc"][x.index] is not None and game.s["loc"][x.index] >= 0)
