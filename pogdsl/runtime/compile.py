@@ -1032,7 +1032,7 @@ def _render_chain(g, value, attrs, getters):
     return value
 
 
-def _texts_tell_apart(choice: A.ChoiceDecl, varying: list[str], world=None) -> bool:
+def _texts_tell_apart(choice: A.ChoiceDecl, varying: list[str], world) -> bool:
     """Whether two options of a choice that differ in the values bound by
     these variables (the others are the same in every option) always read
     differently.  Each must be a parameter shown plainly, `{s}`, of a type
@@ -1059,10 +1059,8 @@ def _texts_tell_apart(choice: A.ChoiceDecl, varying: list[str], world=None) -> b
         return False
     if any(with_attrs or name not in params for name, with_attrs in shown):
         return False  # an attribute shown could read anything
-    names = _names_of_kinds(world)
-
-    def keys(name):
-        return names.get(params[name].type.text, ())
+    def keys(name):  # the names of the things of its type
+        return world.by_kind.get(params[name].type.text, {}).keys()
 
     spaced_in_run = 0
     previous = None
@@ -1096,13 +1094,6 @@ def _holds_words(name: str, words: str) -> bool:
     `to_reserve`; `from` is in `Cape from Here`)."""
     have, want = name.split(), words.split()
     return any(have[i:i + len(want)] == want for i in range(len(have) - len(want) + 1))
-
-
-def _names_of_kinds(world) -> dict:
-    """type name → the names of its things (none known without a world)."""
-    if world is None:
-        return {}
-    return {kind: list(things) for kind, things in world.by_kind.items()}
 
 
 def _split_groups(text: str) -> list[tuple[bool, str]]:

@@ -346,16 +346,18 @@ class Game:
         """How a random player favours an option; the optional "done" option weighs 1."""
         if values.count(None) == len(values):
             return 1
-        known = spec.weights
-        if known is not None:  # it reads only the values: worked out once for each
+        known = spec.weights  # a weight reading only the values: worked out once for each
+        if known is not None:
             try:
                 return known[values]
             except KeyError:
-                weight = known[values] = max(0, int(spec.weight(self, dict(zip(spec.params, values)))))
-                return weight
-            except TypeError:  # a list among the values: no key
                 pass
-        return max(0, int(spec.weight(self, dict(zip(spec.params, values)))))
+            except TypeError:  # a list among the values: no key
+                known = None
+        weight = max(0, int(spec.weight(self, dict(zip(spec.params, values)))))
+        if known is not None:
+            known[values] = weight
+        return weight
 
     # ------------------------------------------------ random players, answering at once
     def _offer_sampled(self, spec: ChoiceSpec, frame: dict, side, sampler):
