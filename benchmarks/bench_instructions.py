@@ -29,8 +29,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def play(root: Path, scenario: str, games: int, warm: int, seed: int) -> None:
-    """The measured part, run inside valgrind: prints 'decisions hash'."""
-    sys.path.insert(0, str(root))
+    """The measured part, run inside valgrind: prints 'decisions hash'.
+    `root` is a checkout (its own code is measured) or a project of rules
+    alone (this checkout's code plays it)."""
+    sys.path.insert(0, str(root if (root / "pogdsl").is_dir() else ROOT))
     from pogdsl.agents import RandomAgent, agent_seed
     from pogdsl.runtime.record import open_scenario
     from pogdsl.sim import game_seed

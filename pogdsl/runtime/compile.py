@@ -486,17 +486,24 @@ class Compiler:
         inline = self.inline_enumerator(spec, node, inner, set(singles))
         if inline is not None:
             spec.enumerate = inline
+        if where is not None and set(spec.source_names) <= set(spec.vars):
+            # A random player tests the `where` as it tests the restrictions:
+            # only on the options it draws (Game._offer_sampled).
+            spec.enumerate_unfiltered = (self.inline_enumerator(spec, node, inner, set(singles), filtered=False)
+                                         or self.enumerator(spec, singles, filtered=False))
+            spec.where_holds = self.inline_where(spec, node, inner) or _where_tester(spec)
 
         def run(g, frame):
             return g.offer(spec, frame)
         run.spec = spec
         return run
 
-    def enumerator(self, spec: "ChoiceSpec", singles: dict | None = None):
+    def enumerator(self, spec: "ChoiceSpec", singles: dict | None = None, filtered: bool = True):
         """f(g, l) → the candidates of a choice: one nested Python loop per
         source, each binding its variable in the frame for the sources and
-        the `where` after it.  `singles` maps the position of a source of
-        one item to that item's expression, bound without a loop."""
+        the `where` after it (unless not `filtered`).  `singles` maps the
+        position of a source of one item to that item's expression, bound
+        without a loop."""
         singles = singles or {}
         order = [name for name, _ in spec.sources]
         env = {"iterate": B.iterate}
@@ -513,27 +520,30 @@ class Compiler:
             lines.append(f"{indent}l[{name!r}] = x{i}")
         picked = [f"x{order.index(v)}" if v in order else "None" for v in spec.vars]
         row = "(" + "".join(p + ", " for p in picked) + ")"
-        if spec.where is not None:
+        if spec.where is not None and filtered:
             env["where"] = spec.where
             lines.append(f"{indent}if where(g, l):")
             indent += "    "
         lines.append(f"{indent}out.append({row})")
         lines.append("    return out")
         source = "\n".join(lines) + "\n"
-        exec(compile(source, f"<candidates of {spec.name} at {spec.span}>", "exec"), env)  # noqa: S102
+        label = "candidates" if filtered else "unfiltered candidates"
+        exec(compile(source, f"<{label} of {spec.name} at {spec.span}>", "exec"), env)  # noqa: S102
         return env["_enumerate"]
 
-    def inline_enumerator(self, spec: ChoiceSpec, node: A.Choose, inner: set[str], singles: set[int]):
+    def inline_enumerator(self, spec: ChoiceSpec, node: A.Choose, inner: set[str], singles: set[int],
+                          filtered: bool = True):
         """The candidates of a choice as one generated function, its sources
         and its `where` written inline, the variables bound by the loops
         plain Python locals (`enumerator` calls a function per source and
         per candidate, and binds each variable in the frame).  On anything
         unexpected (an attribute of the wrong kind or of none, a local with
         no value) it hands over to `enumerator`'s function, which reports the
-        located error.  None when some expression cannot be generated."""
+        located error.  None when some expression cannot be generated.
+        Not `filtered`: without the `where`."""
         if not self.codegen:
             return None
-        slow = spec.enumerate
+        slow = self.enumerator(spec, filtered=False) if not filtered else spec.enumerate
         frame_names = inner - set(spec.source_names)
         gen = Generator(self)
         gen.inline_ok = True
@@ -550,7 +560,7 @@ class Compiler:
             order = spec.source_names
             picked = [f"x{order.index(v)}" if v in order else "None" for v in spec.vars]
             row = "(" + "".join(p + ", " for p in picked) + ")"
-            if node.where is not None:
+            if node.where is not None and filtered:
                 lines.append(f"{indent}if {gen.generate_pure(node.where, frame_names, dict(cvars))}:")
                 indent += "    "
         except (Unsupported, RecursionError):
@@ -562,7 +572,33 @@ class Compiler:
         source = "\n".join([f"def {fn_name}(g, l):", "    out = []", "    try:", *lines, "    except (AttributeError, KeyError):",
                             f"        return {slow_name}(g, l)", "    return out"]) + "\n"
         try:
-            return self.ns.define(source, fn_name, f"candidates of {spec.name} at {spec.span}")
+            label = "candidates" if filtered else "unfiltered candidates"
+            return self.ns.define(source, fn_name, f"{label} of {spec.name} at {spec.span}")
+        except SyntaxError:
+            return None
+
+    def inline_where(self, spec: ChoiceSpec, node: A.Choose, inner: set[str]):
+        """The choice's `where` as one generated test (g, l, values) → bool,
+        the option's values plain Python locals; on anything unexpected it
+        hands over to `_where_tester`, which reports the located error.  None
+        when the expression cannot be generated."""
+        if not self.codegen:
+            return None
+        frame_names = inner - set(spec.source_names)
+        gen = Generator(self)
+        gen.inline_ok = True
+        cvars = {name: f"x{i}" for i, name in enumerate(spec.source_names)}
+        unpack = "".join(f"    x{i} = values[{spec.vars.index(name)}]\n" for i, name in enumerate(spec.source_names))
+        try:
+            test = gen.generate_pure(node.where, frame_names, dict(cvars))
+        except (Unsupported, RecursionError):
+            return None
+        fn_name, slow_name = self.ns.fresh("_where"), self.ns.fresh("_slow_where")
+        self.ns.env[slow_name] = _where_tester(spec)
+        source = (f"def {fn_name}(g, l, values):\n{unpack}    try:\n        return bool({test})\n"
+                  f"    except (AttributeError, KeyError):\n        return {slow_name}(g, l, values)\n")
+        try:
+            return self.ns.define(source, fn_name, f"where of {spec.name} at {spec.span}")
         except SyntaxError:
             return None
 
@@ -866,6 +902,30 @@ class ChoiceSpec:
     # share a name): a random player then need not write them to tell them
     # apart (Game._option_groups).
     distinct_texts: bool = False
+    # For a choice with a `where`: its candidates without it, and the test of
+    # one option (g, l, values) → bool.  A random player draws among those
+    # and tests the `where` only on what it draws, as it tests restrictions.
+    enumerate_unfiltered: Callable | None = None
+    where_holds: Callable | None = None
+
+
+def _where_tester(spec: ChoiceSpec) -> Callable:
+    """(g, l, values) → whether the choice's `where` holds for an option,
+    its variables bound in the frame meanwhile (as the enumerator binds them)."""
+    bound = [(name, spec.vars.index(name)) for name in spec.source_names]
+    where = spec.where
+
+    def holds(g, l: dict, values: tuple) -> bool:
+        saved = {name: l[name] for name, _ in bound if name in l}
+        try:
+            for name, i in bound:
+                l[name] = values[i]
+            return bool(where(g, l))
+        finally:
+            for name, _ in bound:
+                l.pop(name, None)
+            l.update(saved)
+    return holds
 
 
 def template(text: str, params: list[str], world=None, typed: set[str] = frozenset()) -> Callable:

@@ -367,11 +367,18 @@ class Game:
         distribution a pick from the listed options has, and the game goes on
         exactly as if the player had been offered the list and answered."""
         self.memo = {}
+        l = frame["l"]
         try:
-            groups = self._option_groups(spec, self._candidates(spec, frame["l"]), texts=False)
+            groups = self._option_groups(spec, self._candidates(spec, l, sampled=True), texts=False)
             allowed = self._allowed(spec)
+            where = spec.where_holds
+            if where is not None:
+                def legal(v, allowed=allowed):
+                    return where(self, l, v) and allowed(v)
+            else:
+                legal = allowed
             state, picked, other, taken = self._draw(
-                spec, groups, lambda text, members: next((v for v in members if allowed(v)), None), sampler.state)
+                spec, groups, lambda text, members: next((v for v in members if legal(v)), None), sampler.state)
         finally:
             self.memo = None
         if picked is None:
@@ -472,7 +479,7 @@ class Game:
             first.setdefault(text, i)
         self.memo = {}
         try:
-            groups = self._option_groups(spec, self._candidates(spec, self.s["stack"][-1]["l"]))
+            groups = self._option_groups(spec, self._candidates(spec, self.s["stack"][-1]["l"], sampled=True))
         finally:
             self.memo = None
         state, picked, other, _ = self._draw(
@@ -483,14 +490,18 @@ class Game:
         index = len(options) - 1 if spec.optional and picked == len(groups) - 1 else first[text]
         return state, index, other is not None
 
-    def _candidates(self, spec: ChoiceSpec, l: dict) -> list[tuple]:
+    def _candidates(self, spec: ChoiceSpec, l: dict, sampled: bool = False) -> list[tuple]:
         """Every combination of the choice's sources (later sources may name
         earlier variables) that passes its `where`, as tuples in the order of
         the choice's variables.  The frame's own values of those names are
-        kept aside meanwhile."""
+        kept aside meanwhile.  `sampled`: the candidates a random player draws
+        among, without the `where` when the choice has one (it is tested on
+        the options drawn, ChoiceSpec.where_holds)."""
         order = spec.source_names
         saved = {v: l[v] for v in order if v in l}
         try:
+            if sampled and spec.enumerate_unfiltered is not None:
+                return spec.enumerate_unfiltered(self, l)
             return spec.enumerate(self, l)
         finally:
             for v in order:

@@ -228,3 +228,50 @@ def test_options_grouped_by_value_are_the_options_grouped_by_text(campaign_scena
             checked.add(spec.name)
         d = game.choose(agent.pick(d.options, d.weights) + 1)
     assert {"activate", "redeploy_to", "move_step"} <= checked
+
+
+def test_a_random_player_tests_a_choice_where_only_on_what_it_draws(campaign_scenario):
+    """`choose activate ... where activation_cost(s, player, mode) <= left`:
+    a random player draws among the candidates without the `where` and tests
+    it on the options drawn, as it tests restrictions.  The `where` test says
+    what the listing's `where` says, option by option."""
+    game = campaign_scenario.new_game(3, log=False)
+    agent = RandomAgent(3)
+    compared = Counter()
+    d = game.run()
+    while d is not None and game.s["decisions"] < 700:
+        spec = game._pending_spec()
+        if spec.where_holds is not None:
+            l = game.s["stack"][-1]["l"]
+            listed = game._candidates(spec, l)
+            everything = game._candidates(spec, l, sampled=True)
+            kept = [v for v in everything if spec.where_holds(game, l, v)]
+            assert kept == listed, spec.name
+            compared[spec.name] += len(everything) > len(listed)
+        d = game.choose(agent.pick(d.options, d.weights) + 1)
+    assert compared["activate"] > 0, "some activations were out of reach of the points left"
+
+    activate = next(st.run.spec for code in campaign_scenario.world.codes.values() for st in code.steps
+                    if getattr(st.run, "spec", None) is not None and st.run.spec.name == "activate")
+    tested, candidates = [], []
+    original, enumerate_all = activate.where_holds, activate.enumerate_unfiltered
+
+    def counting(g, l, values):
+        tested.append(values)
+        return original(g, l, values)
+
+    def listing(g, l):
+        out = enumerate_all(g, l)
+        candidates.extend(out)
+        return out
+    activate.where_holds, activate.enumerate_unfiltered = counting, listing
+    try:
+        seed = game_seed(1, 0)
+        game = campaign_scenario.new_game(seed, log=False)
+        game.samplers = {s.key: RandomAgent(agent_seed(seed, s.key)) for s in campaign_scenario.world.sides}
+        game.max_decisions = 200
+        with pytest.raises(DecisionBudgetExceeded):
+            game.run()
+    finally:
+        activate.where_holds, activate.enumerate_unfiltered = original, enumerate_all
+    assert 0 < len(tested) < len(candidates) / 5, "a few tests per activation, not one per candidate"
