@@ -407,10 +407,7 @@ def _spread(g, order: Found, seen: set, allowed: frozenset | None = None, keys: 
     tests are written inline: supply and SR search with `allowed` and `keys`,
     and a call per line crossed would cost more than the test."""
     spaces, adjacency = g.w.spaces, g.w.adjacency
-    i = 0
-    while i < len(order):
-        here = order[i]
-        i += 1
+    for here in order:  # (a list's iterator goes on through the items appended meanwhile)
         for j, only in adjacency[here.index]:
             if j in seen or (allowed is not None and j not in allowed):
                 continue
