@@ -539,9 +539,11 @@ def stack_size(g, span, s):
 
 
 def lookup(g, span, table, row, col=None):
+    if isinstance(table, _Table):
+        return table.cell_or_error(row, col, span)
     try:
         return table.cell(row, col)
-    except Exception as err:  # TableError and friends: the user's data
+    except Exception as err:  # not a table, or the user's data
         raise GameError(str(err), span) from None
 
 

@@ -600,6 +600,10 @@ class Generator:
             decl = self.w.state_decls.get(e.obj.name.text)
             if decl is not None and decl.scope is not None:  # `trench[s]`: one entry of scoped state
                 return f"_read_scoped(g, {decl.key!r}, {self.gen(e.args[0], names, cvars)})"
+        if isinstance(e.obj, A.Ref) and e.obj.name.text not in cvars and e.obj.name.text not in names \
+                and e.obj.name.text in self.w.tables and len(e.args) in (1, 2):  # `sr_cost[u.type]`
+            keys = [self.gen(a, names, cvars) for a in e.args] + ["None"]
+            return f"{self.const(self.w.tables[e.obj.name.text])}.cell_or_error({keys[0]}, {keys[1]}, {self.const(e.span)})"
         obj = self.gen(e.obj, names, cvars)
         args = ", ".join(self.gen(a, names, cvars) for a in e.args)
         return f"index(g, {obj}, [{args}], {self.const(e.span)})"

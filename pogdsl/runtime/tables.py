@@ -4,6 +4,7 @@ a name) and by column key, and by position for column shifts."""
 from __future__ import annotations
 
 from ..syntax import ast as A
+from .errors import GameError
 
 
 class TableError(Exception):
@@ -11,7 +12,7 @@ class TableError(Exception):
 
 
 class Table:
-    __slots__ = ("name", "rows", "columns", "kind", "_found")
+    __slots__ = ("name", "rows", "columns", "kind", "_found", "_cells")
 
     def __init__(self, name: str, rows: list, columns: list):
         self.name = name
@@ -22,6 +23,7 @@ class Table:
         # each key is matched against the rows once.  The type keeps True
         # apart from 1, which are equal keys.
         self._found: dict = {}
+        self._cells: dict = {}  # (row type, row, column type, column) → cell, for `cell_or_error`
 
     @classmethod
     def from_decl(cls, decl: A.TableDecl, world) -> "Table":
@@ -93,6 +95,25 @@ class Table:
                 raise TableError(f"table {self.name} has several columns: give one")
             return r[0]
         return r[self.column_index(col)]
+
+    def cell_or_error(self, row, col, span):
+        """`table[row]` or `table[row, col]` as an expression reads it: the
+        cell, remembered by its keys (with their types, as in `_found`), or a
+        GameError at `span` for keys the table does not have."""
+        try:
+            key = (row.__class__, row, col.__class__, col)
+            return self._cells[key]
+        except KeyError:
+            pass
+        except TypeError:  # a list among the keys: looked up each time
+            key = None
+        try:
+            value = self.cell(row, col)
+        except Exception as err:  # TableError and friends: the user's data
+            raise GameError(str(err), span) from None
+        if key is not None:
+            self._cells[key] = value
+        return value
 
     def cell_at(self, row_pos: int, col=None):
         row_pos = max(0, min(len(self.rows) - 1, row_pos))

@@ -40,3 +40,28 @@ def test_a_missing_row_is_refused_every_time(fire):
         with pytest.raises(TableError, match="no row for -1"):
             fire.cell(-1, "low")
     assert fire.cell([1][0], "low") == "a1"
+
+
+def test_an_expression_reads_cells_remembered_by_their_keys(fire):
+    """`table[row, col]` in generated code: the cell, remembered with the
+    keys' types (1 and True are equal keys that may find different rows),
+    and a located GameError, every time, for a key the table lacks."""
+    from pogdsl.runtime.errors import GameError
+
+    span = A.NO_SPAN
+    for _ in range(2):
+        assert [fire.cell_or_error(n, "low", span) for n in (0, 3, 9)] == ["a0", "a1", "a4"]
+        assert fire.cell_or_error(True, 1, span) == fire.cell(True, 1)
+        with pytest.raises(GameError, match="no row for -1") as err:
+            fire.cell_or_error(-1, "low", span)
+        assert err.value.span is span
+    assert (bool, True, int, 1) in fire._cells and (int, 3, str, "low") in fire._cells
+    with pytest.raises(GameError, match=r"no row for \[1\]"):  # a list is no key: looked up, not remembered
+        fire.cell_or_error([1], "low", span)
+
+
+def test_generated_code_reads_a_table_through_its_remembered_cells(campaign_scenario):
+    import linecache
+
+    source = "".join(linecache.getlines("<value sr_cost_of at rules/13-strategic-redeployment.pog:36>"))
+    assert ".cell_or_error(" in source
