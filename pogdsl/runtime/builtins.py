@@ -35,16 +35,12 @@ def iterate(g, value) -> list:
 
 def scope_key(value) -> str:
     if isinstance(value, Entity):
-        return str(value.index) if value.kind == "unit" else value.key
+        return value.scope
     return str(value)
 
 
 def read_scoped(g, name: str, key) -> object:
-    table = g.s["vars"][name]
-    k = scope_key(key)
-    if k in table:
-        return table[k]
-    return g.w.state_start[name]
+    return g.s["vars"][name].get(key.scope if isinstance(key, Entity) else str(key), g.w.state_start[name])
 
 
 def value_of(g, name: str, args: tuple):

@@ -143,6 +143,10 @@ _INLINE = {
     ("unit", "type"): "{x}.data.type", ("unit", "reduced"): "g.s['reduced'][{x}.index]",
     ("unit", "near_east"): "{x}.data.near_east", ("unit", "never_replaced"): "{x}.data.never_replaced",
     ("unit", "rp"): "{x}.data.rp", ("unit", "full_cf"): "{x}.data.full[0]",
+    # (a unit's location is a space's number, a box's, or none: {on_map} maps
+    # the spaces' numbers to the spaces)
+    ("unit", "space"): "{on_map}.get(g.s['loc'][{x}.index])",
+    ("unit", "on_map"): "(g.s['loc'][{x}.index] in {on_map})",
     ("space", "name"): "{x}.key", ("space", "nation"): "{x}.data.nation", ("space", "terrain"): "{x}.data.terrain",
     ("space", "vp"): "{x}.data.vp", ("space", "fort"): "{x}.data.fort", ("space", "capital"): "{x}.data.capital",
     ("space", "map"): "{x}.data.map", ("space", "supply"): "{x}.data.supply",
@@ -585,21 +589,30 @@ class Generator:
                 return None
             # The start values are worked out after the code is generated: read them then.
             starts = self.const(self.w.state_start)
-            key = f"str({obj}.index)" if kind == "unit" else f"{obj}.key"
-            return f"g.s['vars'][{attr!r}].get({key}, {starts}[{attr!r}])"
+            return f"g.s['vars'][{attr!r}].get({obj}.scope, {starts}[{attr!r}])"
         template = _INLINE.get((kind, attr))
         if template is None:
             reader = B.kind_reader(self.w, kind, attr)
             return f"{self.const(reader)}(g, {obj})" if reader is not None else None
         sides = self.const(self.w.by_kind.get("side", {})) if "{sides}" in template else ""
-        return template.format(x=obj, sides=sides)
+        on_map = self.const(self._spaces_by_number()) if "{on_map}" in template else ""
+        return template.format(x=obj, sides=sides, on_map=on_map)
+
+    def _spaces_by_number(self) -> dict:
+        found = getattr(self.compiler, "spaces_by_number", None)
+        if found is None:
+            found = self.compiler.spaces_by_number = dict(enumerate(self.w.spaces))
+        return found
 
     def g_Index(self, e: A.Index, names, cvars):
         if isinstance(e.obj, A.Ref) and e.obj.name.text not in cvars and e.obj.name.text not in names \
                 and len(e.args) == 1:
             decl = self.w.state_decls.get(e.obj.name.text)
             if decl is not None and decl.scope is not None:  # `trench[s]`: one entry of scoped state
-                return f"_read_scoped(g, {decl.key!r}, {self.gen(e.args[0], names, cvars)})"
+                # (an entity's `scope` names its entry; anything else has none, and the
+                # AttributeError hands over to the closures, which read it by its text)
+                starts = self.const(self.w.state_start)
+                return f"g.s['vars'][{decl.key!r}].get({self.gen(e.args[0], names, cvars)}.scope, {starts}[{decl.key!r}])"
         if isinstance(e.obj, A.Ref) and e.obj.name.text not in cvars and e.obj.name.text not in names \
                 and e.obj.name.text in self.w.tables and len(e.args) in (1, 2):  # `sr_cost[u.type]`
             keys = [self.gen(a, names, cvars) for a in e.args] + ["None"]

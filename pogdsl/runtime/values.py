@@ -10,13 +10,16 @@ from __future__ import annotations
 
 
 class Entity:
-    __slots__ = ("kind", "key", "index", "data")
+    __slots__ = ("kind", "key", "index", "data", "scope")
 
     def __init__(self, kind: str, key: str, index: int = -1, data=None):
         self.kind = kind
         self.key = key
         self.index = index
         self.data = data  # the static facts (a decl, or a small record)
+        # Its key in state kept per entity: units by number (identical pieces
+        # share a name), everything else by name.
+        self.scope = str(index) if kind == "unit" else key
 
     def __repr__(self) -> str:
         return f"<{self.kind} {self.key}>"

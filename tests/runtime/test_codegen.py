@@ -317,3 +317,27 @@ def test_inline_candidates_hand_a_missing_local_to_the_located_error(campaign, m
     with pytest.raises(GameError, match="'left' has no value yet here") as info:
         spec.enumerate(game, {"player": player})
     assert info.value.span is not None and info.value.span.file.endswith("09-operations.pog")
+
+
+def test_inline_reads_of_a_units_place_and_of_state_kept_per_entity(campaign, monkeypatch):
+    """`u.space`, `u.on_map` and `activation[s]` written inline read what the
+    built-in readers read, wherever the unit is: on a space, in a box, off
+    the board; units are keyed by number in state kept per entity."""
+    from pogdsl.runtime import builtins as B
+    from pogdsl.runtime.interpreter import Game
+
+    w = world(campaign, monkeypatch, closures=False)
+    g = Game.new(w, 1)
+    gen = codegen.Generator(type("C", (), {"w": w, "p": w.program, "ns": None})())
+    space = eval("lambda g, x: " + gen.inline_attr("unit", "space", "x"), gen.env)  # noqa: S307
+    on_map = eval("lambda g, x: " + gen.inline_attr("unit", "on_map", "x"), gen.env)  # noqa: S307
+    u = w.units[0]
+    box = len(w.spaces)  # the first number past the spaces names a box
+    for loc in (0, 17, len(w.spaces) - 1, box, -1, None):
+        g.s["loc"][u.index] = loc
+        assert space(g, u) is B._unit_space(g, u), loc
+        assert on_map(g, u) is B._unit_on_map(g, u), loc
+    assert u.scope == str(u.index) and w.spaces[3].scope == w.spaces[3].key
+    assert B.read_scoped(g, "activation", w.spaces[3]) is None
+    g.s["vars"]["activation"][w.spaces[3].key] = "marker"
+    assert B.read_scoped(g, "activation", w.spaces[3]) == "marker"
