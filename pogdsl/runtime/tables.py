@@ -109,7 +109,7 @@ class Table:
             key = None
         try:
             value = self.cell(row, col)
-        except Exception as err:  # TableError and friends: the user's data
+        except (TableError, TypeError) as err:  # keys the table lacks, or cannot compare
             raise GameError(str(err), span) from None
         if key is not None:
             self._cells[key] = value

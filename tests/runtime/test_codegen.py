@@ -329,8 +329,8 @@ def test_inline_reads_of_a_units_place_and_of_state_kept_per_entity(campaign, mo
     w = world(campaign, monkeypatch, closures=False)
     g = Game.new(w, 1)
     gen = codegen.Generator(type("C", (), {"w": w, "p": w.program, "ns": None})())
-    space = eval("lambda g, x: " + gen.inline_attr("unit", "space", "x"), gen.env)  # noqa: S307
-    on_map = eval("lambda g, x: " + gen.inline_attr("unit", "on_map", "x"), gen.env)  # noqa: S307
+    space = eval("lambda g, x: " + gen.inline_attr("unit", "space", "x"), gen.env)
+    on_map = eval("lambda g, x: " + gen.inline_attr("unit", "on_map", "x"), gen.env)
     u = w.units[0]
     box = len(w.spaces)  # the first number past the spaces names a box
     for loc in (0, 17, len(w.spaces) - 1, box, -1, None):
