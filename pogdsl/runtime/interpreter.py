@@ -451,9 +451,13 @@ class Game:
         if spec.weight is None:
             return None
         out = []
+        known = spec.weights or {}  # the weights already worked out, by values (see _weight_of)
         for i, (_, members) in enumerate(groups):
             if len(members) == 1:
-                out.append(self._weight_of(spec, members[0]))
+                try:
+                    out.append(known[members[0]])
+                except (KeyError, TypeError):  # not yet worked out, or a list among the values
+                    out.append(self._weight_of(spec, members[0]))
                 continue
             weights = {self._weight_of(spec, v) for v in members}
             if len(weights) == 1:
