@@ -427,16 +427,14 @@ class Game:
         apart (ChoiceSpec.distinct_texts) are told apart by their values, and
         their texts are left out (None): the same groups, without writing
         every text."""
-        groups: dict = {}
+        out = None
         if not texts and spec.distinct_texts:
             try:
-                for values in candidates:
-                    if values not in groups:
-                        groups[values] = [values]
-                out = [(None, members) for members in groups.values()]
+                out = [(None, [values]) for values in dict.fromkeys(candidates)]  # (equal values: one option)
             except TypeError:  # a list among the values: by text after all
-                groups = {}
-        if not groups:
+                pass
+        if out is None:
+            groups: dict = {}
             for values in candidates:
                 groups.setdefault(spec.text(values, self), []).append(values)
             out = list(groups.items())
