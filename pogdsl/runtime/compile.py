@@ -529,7 +529,19 @@ class Compiler:
         source = "\n".join(lines) + "\n"
         label = "candidates" if filtered else "unfiltered candidates"
         exec(compile(source, f"<{label} of {spec.name} at {spec.span}>", "exec"), env)  # noqa: S102
-        return env["_enumerate"]
+        bind = env["_enumerate"]
+
+        def enumerate_keeping_frame(g, l):
+            # The loops bind the variables in the frame: its own values of
+            # those names are kept aside meanwhile.
+            saved = {v: l[v] for v in order if v in l}
+            try:
+                return bind(g, l)
+            finally:
+                for v in order:
+                    l.pop(v, None)
+                l.update(saved)
+        return enumerate_keeping_frame
 
     def inline_enumerator(self, spec: ChoiceSpec, node: A.Choose, inner: set[str], singles: set[int],
                           filtered: bool = True):

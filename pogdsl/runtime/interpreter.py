@@ -495,20 +495,12 @@ class Game:
     def _candidates(self, spec: ChoiceSpec, l: dict, sampled: bool = False) -> list[tuple]:
         """Every combination of the choice's sources (later sources may name
         earlier variables) that passes its `where`, as tuples in the order of
-        the choice's variables.  The frame's own values of those names are
-        kept aside meanwhile.  `sampled`: the candidates a random player draws
+        the choice's variables (the frame is left as it was).  `sampled`: the candidates a random player draws
         among, without the `where` when the choice has one (it is tested on
         the options drawn, ChoiceSpec.where_holds)."""
-        order = spec.source_names
-        saved = {v: l[v] for v in order if v in l}
-        try:
-            if sampled and spec.enumerate_unfiltered is not None:
-                return spec.enumerate_unfiltered(self, l)
-            return spec.enumerate(self, l)
-        finally:
-            for v in order:
-                l.pop(v, None)
-            l.update(saved)
+        if sampled and spec.enumerate_unfiltered is not None:
+            return spec.enumerate_unfiltered(self, l)
+        return spec.enumerate(self, l)
 
     def _forbidden(self, choice: str, values: tuple) -> list:
         """The restrictions that forbid this option (empty if it is legal)."""

@@ -319,6 +319,22 @@ def test_inline_candidates_hand_a_missing_local_to_the_located_error(campaign, m
     assert info.value.span is not None and info.value.span.file.endswith("09-operations.pog")
 
 
+def test_candidates_leave_the_frame_as_it_was(campaign, monkeypatch):
+    """The loops of closures bind each variable in the frame while they run;
+    a frame value of the same name is back afterwards (the generated
+    function binds Python locals, and leaves the frame alone too)."""
+    for closures in (True, False):
+        w = world(campaign, monkeypatch, closures=closures)
+        spec = next(st.run.spec for code in w.codes.values() for st in code.steps
+                    if getattr(st.run, "spec", None) is not None and st.run.spec.name == "activate")
+        game = play(w, 3, 0)
+        player = w.by_kind["side"]["cp"]
+        frame = {"player": player, "left": 3, "s": "the frame's own s"}
+        for enumerate_ in (spec.enumerate, spec.enumerate_unfiltered):
+            assert enumerate_(game, frame)
+            assert frame == {"player": player, "left": 3, "s": "the frame's own s"}, closures
+
+
 def test_inline_reads_of_a_units_place_and_of_state_kept_per_entity(campaign, monkeypatch):
     """`u.space`, `u.on_map` and `activation[s]` written inline read what the
     built-in readers read, wherever the unit is: on a space, in a box, off
