@@ -33,6 +33,17 @@ def iterate(g, value) -> list:
     raise GameError(f"{text_of(value)} is not a list")
 
 
+def members(g, value):
+    """What `x in value` tests membership of: a search's set (Found), or
+    the items of anything else that is a list (`iterate`)."""
+    if type(value) is Found:
+        try:
+            return value._set
+        except AttributeError:
+            return value.as_set()
+    return iterate(g, value)
+
+
 def scope_key(value) -> str:
     if isinstance(value, Entity):
         return value.scope

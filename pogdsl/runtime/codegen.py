@@ -104,7 +104,7 @@ class Namespace:
             "B": B, "value_of": B.value_of, "iterate": B.iterate, "index": B.index,
             "_ordered": ordered_compare, "_lt": ORDERED["<"], "_le": ORDERED["<="],
             "_gt": ORDERED[">"], "_ge": ORDERED[">="], "_divide": divide, "_aggregate_call": _aggregate_call,
-            "_aggregate_many": _aggregate_many, "_reach": B.reach, "_reach_within": B.reach_within, "_read_scoped": B.read_scoped,
+            "_aggregate_many": _aggregate_many, "_reach": B.reach, "_reach_within": B.reach_within, "_read_scoped": B.read_scoped, "_members": B.members,
             "_card_in_play": _card_in_play,
         }
         self.count = 0
@@ -684,7 +684,7 @@ class Generator:
             items = [self.gen(i, names, cvars) for i in e.container.items]
             return f"({item} {op} ({''.join(i + ', ' for i in items)}))"
         container = self.gen(e.container, names, cvars)
-        return f"({item} {op} iterate(g, {container}))"
+        return f"({item} {op} _members(g, {container}))"
 
     def g_BoolOp(self, e: A.BoolOp, names, cvars):
         parts = [self.gen(o, names, cvars) for o in e.operands]

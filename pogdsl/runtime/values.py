@@ -45,18 +45,25 @@ class Pool(Entity):
 class Found(list):
     """The spaces a search found (`reach`, `reach_along`): a list whose
     membership test is a set lookup.  Supply asks `t in region` of regions of
-    a hundred spaces and more, many times for each region; entities compare by
-    identity, so the set holds their ids.  Built once, on the first test: a
-    search's result is a value and never changes afterwards."""
+    a hundred spaces and more, many times for each region; entities hash and
+    compare by identity, so the set holds the spaces themselves.  Built once,
+    on the first test: a search's result is a value and never changes
+    afterwards.  Generated code tests membership on `as_set()` directly."""
 
-    __slots__ = ("_ids", "_indexes")
+    __slots__ = ("_set", "_indexes")
+
+    def as_set(self) -> frozenset:
+        try:
+            return self._set
+        except AttributeError:
+            found = self._set = frozenset(self)
+            return found
 
     def __contains__(self, item) -> bool:
         try:
-            ids = self._ids
-        except AttributeError:
-            ids = self._ids = frozenset(map(id, self))
-        return id(item) in ids
+            return item in self.as_set()
+        except TypeError:  # an unhashable item: no space
+            return False
 
 
 class ScopedState:
