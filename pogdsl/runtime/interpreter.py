@@ -416,7 +416,7 @@ class Game:
             return taken[i] is not None
 
         weights = self._group_weights(spec, groups, legal, taken)
-        state, picked, other = sampling.sample(len(groups), weights, legal, state)
+        state, picked, other = sampling.sample(len(groups), weights, legal, state, sure=optional)
         return state, picked, other, taken
 
     def _option_groups(self, spec: ChoiceSpec, candidates: list[tuple],

@@ -34,10 +34,12 @@ from . import rng
 
 
 def sample(count: int, weights: list[int] | None, legal: Callable[[int], bool],
-           state: int) -> tuple[int, int | None, int | None]:
+           state: int, sure: int | None = None) -> tuple[int, int | None, int | None]:
     """(new state, the group picked, another legal group) among `count`
     groups; `None` for a group not found.  `legal(i)` is asked at most once
-    per group."""
+    per group.  `sure` is a group known to be legal (a choice's optional
+    "done"): when another group is picked, it is the other legal one, and
+    no group need be tested for that."""
     if weights is None:
         positive, zero = list(range(count)), []
     else:
@@ -48,6 +50,8 @@ def sample(count: int, weights: list[int] | None, legal: Callable[[int], bool],
         state, picked = _draw_until_legal(zero, None, legal, state)
     if picked is None:
         return state, None, None
+    if sure is not None and sure != picked:
+        return state, picked, sure
     other = next((i for i in positive + zero if legal(i)), None)
     return state, picked, other
 

@@ -62,6 +62,25 @@ def test_each_option_is_tested_once_and_a_second_legal_one_is_found():
     assert sample(3, None, lambda i: False, rng.seed_state(1))[1:] == (None, None)
 
 
+def test_an_option_known_legal_stands_for_the_other_legal_one():
+    """With the optional "done" (known legal) among the groups, once another
+    group is picked no more group is tested to know the decision is real;
+    the pick is the one made without that knowledge."""
+    for seed in range(20):
+        asked = Counter()
+
+        def legal(i):
+            asked[i] += 1
+            return i in (1, 3, 5)
+        state, picked, other = sample(6, None, legal, rng.seed_state(seed), sure=5)
+        plain = sample(6, None, lambda i: i in (1, 3, 5), rng.seed_state(seed))
+        assert (state, picked) == plain[:2] and other is not None and other != picked
+        if picked != 5:
+            assert other == 5 and max(asked.values()) == 1
+            # the draws' tests only: every group tested but the pick was illegal
+            assert picked in asked and not any(i in (1, 3, 5) for i in asked if i != picked)
+
+
 def test_pick_index_is_seeded():
     a = [pick_index(10, None, rng.seed_state(s))[1] for s in range(50)]
     b = [pick_index(10, None, rng.seed_state(s))[1] for s in range(50)]
