@@ -54,7 +54,7 @@ def read_scoped(g, name: str, key) -> object:
     return g.s["vars"][name].get(key.scope if isinstance(key, Entity) else str(key), g.w.state_start[name])
 
 
-def value_of(g, name: str, args: tuple):
+def value_of(g, name: str, args: tuple, key=None):
     """A declared value: its base expression, then its modifiers (`:=` first,
     in source order, then every `+=` / `-=` whose condition holds).
 
@@ -74,7 +74,8 @@ def value_of(g, name: str, args: tuple):
     A one-line value is simply recomputed, and a value that cannot be
     remembered across decisions (it draws on chance, or on which cards are
     playable) is remembered only while one decision's options are listed
-    (`g.memo`)."""
+    (`g.memo`).  `key`: the key of a remembered value's result when the
+    caller has built it (None: built here)."""
     w = g.w
     if name not in w.value_costly:
         return _value_of(g, name, args)
@@ -90,6 +91,8 @@ def value_of(g, name: str, args: tuple):
         # While a trace is kept every value is worked out afresh, so the trace
         # shows every modifier that applies at each decision.
         return _memoised(g, name, args)
+    if key is not None:
+        return remembered(g, key, g.vcache.get(key), name, args)
     try:
         key = (name, args)
         entry = g.vcache.get(key)
@@ -182,6 +185,15 @@ def _stop_remembering(g, name: str) -> None:
         rebind(name)
 
 
+def key_part(a):
+    """One argument as `_frozen` keys it (identity on)."""
+    if type(a) is Found:
+        return (_BY_IDENTITY, id(a))
+    if isinstance(a, list):
+        return tuple(a)
+    return a
+
+
 def _frozen(args: tuple, identity: bool = True) -> tuple:
     """A key for arguments that include lists: each list is keyed by its
     items — a list built afresh at each call, `land + ports`, is found again
@@ -191,8 +203,9 @@ def _frozen(args: tuple, identity: bool = True) -> tuple:
     the arguments, so that object lives, and its id names no other, while
     the entry does.  `identity` False keys every list by its items (for a
     store that does not keep the arguments)."""
-    return tuple((_BY_IDENTITY, id(a)) if identity and type(a) is Found else tuple(a) if isinstance(a, list)
-                 else a for a in args)
+    if identity:
+        return tuple(map(key_part, args))
+    return tuple(tuple(a) if isinstance(a, list) else a for a in args)
 
 
 _BY_IDENTITY = object()  # marks a key part that is an object's id, never equal to an argument

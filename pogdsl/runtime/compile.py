@@ -177,9 +177,21 @@ class Compiler:
                                  f"                {stats}[0] += 1\n                {stats}[1] += 1\n"
                                  "                if g.calls is not None:\n                    g.calls.append(key)\n"
                                  "                return entry[0]\n")
-                source = (head + f"    key = ({name!r}, {packed})\n"
-                          "    try:\n        entry = g.vcache.get(key)\n"
-                          "    except TypeError:\n        entry = None\n"
+                decl = self.p.decls["value"][name]
+                if any(p.is_list for p in decl.params):
+                    # A list argument is keyed by its items (a search's result
+                    # by its identity): the key is built so at once.
+                    self.ns.env["_key_part"] = B.key_part
+                    keyed = "(" + "".join((f"_key_part({a})" if p.is_list else a) + ", "
+                                          for a, p in zip(args, decl.params)) + ")"
+                    lookup = (f"    key = ({name!r}, {keyed})\n"
+                              "    try:\n        entry = g.vcache.get(key)\n"
+                              "    except TypeError:\n        entry = key = None\n")
+                else:
+                    lookup = (f"    key = ({name!r}, {packed})\n"
+                              "    try:\n        entry = g.vcache.get(key)\n"
+                              "    except TypeError:\n        entry = key = None\n")
+                source = (head + lookup +
                           "    if entry is not None:\n"
                           "        c = entry[1]\n"
                           "        if c == g.clock:\n"
@@ -188,7 +200,7 @@ class Compiler:
                           "            return entry[0]\n"
                           + unchanged +
                           f"        return _remembered(g, key, entry, {name!r}, {packed})\n"
-                          f"    return value_of(g, {name!r}, {packed})\n")
+                          f"    return value_of(g, {name!r}, {packed}, key)\n")
             else:
                 source = head + f"    return value_of(g, {name!r}, {packed})\n"
             self.ns.define(source, f"V_{name}", f"value {name}")
