@@ -50,7 +50,7 @@ class Found(list):
     on the first test: a search's result is a value and never changes
     afterwards.  Generated code tests membership on `as_set()` directly."""
 
-    __slots__ = ("_set", "_indexes")
+    __slots__ = ("_indexes", "_set")
 
     def as_set(self) -> frozenset:
         try:

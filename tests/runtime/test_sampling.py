@@ -69,7 +69,7 @@ def test_an_option_known_legal_stands_for_the_other_legal_one():
     for seed in range(20):
         asked = Counter()
 
-        def legal(i):
+        def legal(i, asked=asked):
             asked[i] += 1
             return i in (1, 3, 5)
         state, picked, other = sample(6, None, legal, rng.seed_state(seed), sure=5)
