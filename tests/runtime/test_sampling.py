@@ -232,21 +232,27 @@ def test_which_choices_texts_tell_their_options_apart(campaign_scenario, decl, v
 def test_options_grouped_by_value_are_the_options_grouped_by_text(campaign_scenario):
     """Along a Campaign game, for every choice whose texts tell its options
     apart, the groups by value are the groups by text, in the same order."""
-    game = campaign_scenario.new_game(8, log=False)
-    agent = RandomAgent(8)
     checked = set()
-    d = game.run()
-    while d is not None and game.s["decisions"] < 400:
-        spec = game._pending_spec()
+    for game, spec, l in _listed_decisions(campaign_scenario, 8, 400):
         if spec.distinct_texts:
-            candidates = game._candidates(spec, game.s["stack"][-1]["l"])
+            candidates = game._candidates(spec, l)
             by_text = game._option_groups(spec, candidates)
             by_value = game._option_groups(spec, candidates, texts=False)
             assert [m for _, m in by_text] == [m for _, m in by_value], spec.name
             assert [t for t, m in by_text] == [t if t is not None else spec.text(m[0], game) for t, m in by_value]
             checked.add(spec.name)
-        d = game.choose(agent.pick(d.options, d.weights) + 1)
     assert {"activate", "redeploy_to", "move_step"} <= checked
+
+
+def _listed_decisions(opened, seed: int, limit: int):
+    """(game, the pending choice, its frame's locals) at each decision of a
+    game listed decision by decision and answered by a random player."""
+    game = opened.new_game(seed, log=False)
+    agent = RandomAgent(seed)
+    d = game.run()
+    while d is not None and game.s["decisions"] < limit:
+        yield game, game._pending_spec(), game.s["stack"][-1]["l"]
+        d = game.choose(agent.pick(d.options, d.weights) + 1)
 
 
 def test_a_random_player_tests_a_choice_where_only_on_what_it_draws(campaign_scenario):
@@ -254,20 +260,14 @@ def test_a_random_player_tests_a_choice_where_only_on_what_it_draws(campaign_sce
     a random player draws among the candidates without the `where` and tests
     it on the options drawn, as it tests restrictions.  The `where` test says
     what the listing's `where` says, option by option."""
-    game = campaign_scenario.new_game(3, log=False)
-    agent = RandomAgent(3)
     compared = Counter()
-    d = game.run()
-    while d is not None and game.s["decisions"] < 700:
-        spec = game._pending_spec()
+    for game, spec, l in _listed_decisions(campaign_scenario, 3, 700):
         if spec.where_holds is not None:
-            l = game.s["stack"][-1]["l"]
             listed = game._candidates(spec, l)
             everything = game._candidates(spec, l, sampled=True)
             kept = [v for v in everything if spec.where_holds(game, l, v)]
             assert kept == listed, spec.name
             compared[spec.name] += len(everything) > len(listed)
-        d = game.choose(agent.pick(d.options, d.weights) + 1)
     assert compared["activate"] > 0, "some activations were out of reach of the points left"
 
     activate = next(st.run.spec for code in campaign_scenario.world.codes.values() for st in code.steps
