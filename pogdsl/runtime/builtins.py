@@ -171,7 +171,7 @@ def _areas(w, name: str, args: tuple) -> tuple:
 # A remembered value that is found still good in fewer than this share of its
 # calls, once it has been called this often, is worked out afresh from then on
 # (remembering it costs more than it saves; see _stop_remembering).
-REVIEW_AFTER, WORTH_KEEPING = 300, 0.5
+REVIEW_AFTER, WORTH_KEEPING = 1000, 0.5
 
 
 def _stop_remembering(g, name: str) -> None:
