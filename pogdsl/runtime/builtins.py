@@ -37,10 +37,7 @@ def members(g, value):
     """What `x in value` tests membership of: a search's set (Found), or
     the items of anything else that is a list (`iterate`)."""
     if type(value) is Found:
-        try:
-            return value._set
-        except AttributeError:
-            return value.as_set()
+        return value.as_set()
     return iterate(g, value)
 
 
@@ -51,7 +48,7 @@ def scope_key(value) -> str:
 
 
 def read_scoped(g, name: str, key) -> object:
-    return g.s["vars"][name].get(key.scope if isinstance(key, Entity) else str(key), g.w.state_start[name])
+    return g.s["vars"][name].get(scope_key(key), g.w.state_start[name])
 
 
 def value_of(g, name: str, args: tuple, key=None):

@@ -177,21 +177,14 @@ class Compiler:
                                  f"                {stats}[0] += 1\n                {stats}[1] += 1\n"
                                  "                if g.calls is not None:\n                    g.calls.append(key)\n"
                                  "                return entry[0]\n")
-                decl = self.p.decls["value"][name]
-                if any(p.is_list for p in decl.params):
-                    # A list argument is keyed by its items (a search's result
-                    # by its identity): the key is built so at once.
-                    self.ns.env["_key_part"] = B.key_part
-                    keyed = "(" + "".join((f"_key_part({a})" if p.is_list else a) + ", "
-                                          for a, p in zip(args, decl.params)) + ")"
-                    lookup = (f"    key = ({name!r}, {keyed})\n"
-                              "    try:\n        entry = g.vcache.get(key)\n"
-                              "    except TypeError:\n        entry = key = None\n")
-                else:
-                    lookup = (f"    key = ({name!r}, {packed})\n"
-                              "    try:\n        entry = g.vcache.get(key)\n"
-                              "    except TypeError:\n        entry = key = None\n")
-                source = (head + lookup +
+                # A list argument is keyed by its items (a search's result by
+                # its identity, B._frozen): that part of the key is built so at once.
+                self.ns.env["_key_part"] = B.key_part
+                keyed = "(" + "".join((f"_key_part({a})" if p.is_list else a) + ", "
+                                      for a, p in zip(args, self.p.decls["value"][name].params)) + ")"
+                source = (head + f"    key = ({name!r}, {keyed})\n"
+                          "    try:\n        entry = g.vcache.get(key)\n"
+                          "    except TypeError:\n        entry = key = None\n"
                           "    if entry is not None:\n"
                           "        c = entry[1]\n"
                           "        if c == g.clock:\n"
@@ -544,15 +537,8 @@ class Compiler:
         bind = env["_enumerate"]
 
         def enumerate_keeping_frame(g, l):
-            # The loops bind the variables in the frame: its own values of
-            # those names are kept aside meanwhile.
-            saved = {v: l[v] for v in order if v in l}
-            try:
-                return bind(g, l)
-            finally:
-                for v in order:
-                    l.pop(v, None)
-                l.update(saved)
+            # The loops bind the variables in the frame (see _keeping_frame).
+            return _keeping_frame(l, order, lambda: bind(g, l))
         return enumerate_keeping_frame
 
     def inline_enumerator(self, spec: ChoiceSpec, node: A.Choose, inner: set[str], singles: set[int],
@@ -933,6 +919,18 @@ class ChoiceSpec:
     where_holds: Callable | None = None
 
 
+def _keeping_frame(l: dict, names: list[str], run: Callable):
+    """run(), which binds these names in the frame; the frame's own values
+    of them are kept aside meanwhile and put back afterwards."""
+    saved = {name: l[name] for name in names if name in l}
+    try:
+        return run()
+    finally:
+        for name in names:
+            l.pop(name, None)
+        l.update(saved)
+
+
 def _where_tester(spec: ChoiceSpec) -> Callable:
     """(g, l, values) → whether the choice's `where` holds for an option,
     its variables bound in the frame meanwhile (as the enumerator binds them)."""
@@ -940,15 +938,11 @@ def _where_tester(spec: ChoiceSpec) -> Callable:
     where = spec.where
 
     def holds(g, l: dict, values: tuple) -> bool:
-        saved = {name: l[name] for name, _ in bound if name in l}
-        try:
+        def test():
             for name, i in bound:
                 l[name] = values[i]
             return bool(where(g, l))
-        finally:
-            for name, _ in bound:
-                l.pop(name, None)
-            l.update(saved)
+        return _keeping_frame(l, spec.source_names, test)
     return holds
 
 

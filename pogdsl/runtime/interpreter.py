@@ -495,9 +495,10 @@ class Game:
     def _candidates(self, spec: ChoiceSpec, l: dict, sampled: bool = False) -> list[tuple]:
         """Every combination of the choice's sources (later sources may name
         earlier variables) that passes its `where`, as tuples in the order of
-        the choice's variables (the frame is left as it was).  `sampled`: the candidates a random player draws
-        among, without the `where` when the choice has one (it is tested on
-        the options drawn, ChoiceSpec.where_holds)."""
+        the choice's variables (the frame is left as it was).  `sampled`:
+        the candidates a random player draws among, without the `where` when
+        the choice has one (it is tested on the options drawn,
+        ChoiceSpec.where_holds)."""
         if sampled and spec.enumerate_unfiltered is not None:
             return spec.enumerate_unfiltered(self, l)
         return spec.enumerate(self, l)
