@@ -139,7 +139,9 @@ def remembered(g, key, entry, name: str, args: tuple):
     stats = g.w.cache_stats[name]
     if entry is None or (entry[1] != g.clock and not _still_good(g, entry)):
         entry = _recompute(g, key, name, args, entry)
-        if stats[0] > REVIEW_AFTER and stats[1] < stats[0] * WORTH_KEEPING and name not in g.w.space_filters:
+        calls, good = stats
+        if ((calls > REVIEW_AFTER and good < calls * WORTH_KEEPING)
+                or (calls > QUICK_REVIEW_AFTER and good < calls * QUICK_WORTH_KEEPING)) and name not in g.w.space_filters:
             # (a space filter is brought up to date a few spaces at a time,
             # however often that is needed: always worth keeping)
             _stop_remembering(g, name)
@@ -167,8 +169,13 @@ def _areas(w, name: str, args: tuple) -> tuple:
 
 # A remembered value that is found still good in fewer than this share of its
 # calls, once it has been called this often, is worked out afresh from then on
-# (remembering it costs more than it saves; see _stop_remembering).
+# (remembering it costs more than it saves; see _stop_remembering).  A quick
+# review drops sooner the values almost never found good (a search keyed by a
+# unit that moved, say): their verdict is plain after a hundred calls, while a
+# value found good a third of the time may be worth keeping once listing asks
+# it over and over (judging those at 300 calls made listing slower).
 REVIEW_AFTER, WORTH_KEEPING = 1000, 0.5
+QUICK_REVIEW_AFTER, QUICK_WORTH_KEEPING = 100, 0.05
 
 
 def _stop_remembering(g, name: str) -> None:
@@ -466,11 +473,22 @@ def units_of(g, span, owner):
     if not isinstance(owner, Entity):
         raise GameError(f"units_of needs a nation or side, not {text_of(owner)}", span)
     loc = g.s["loc"]
+    return [u for u in _pieces_of(g.w, owner) if (loc[u.index] if loc[u.index] is not None else -1) >= 0]
+
+
+def _pieces_of(w, owner: Entity) -> list:
+    """Every unit of a nation or side, in play or not (fixed for a world:
+    kept on it, so `units_of` walks a side's or nation's pieces only)."""
+    try:
+        return w.pieces_by_owner[owner]
+    except KeyError:
+        pass
     if owner.kind == "nation":
-        return [u for u in g.w.units if u.data.nation is owner and (loc[u.index] if loc[u.index] is not None
-                                                                     else -1) >= 0]
-    return [u for u in g.w.units if u.data.side is owner and (loc[u.index] if loc[u.index] is not None
-                                                                 else -1) >= 0]
+        found = [u for u in w.units if u.data.nation is owner]
+    else:
+        found = [u for u in w.units if u.data.side is owner]
+    w.pieces_by_owner[owner] = found
+    return found
 
 
 def units_at(g, span, where, owner):

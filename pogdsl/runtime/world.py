@@ -73,6 +73,10 @@ class World:
     by_kind: dict[str, dict[str, Entity]] = field(factory=dict)
     names: dict[str, object] = field(factory=dict)  # global name → runtime value
     adjacency: list[list[tuple[int, frozenset | None]]] = field(factory=list)
+    # The same lines split for searches: each space's solid neighbours as a
+    # set, its dotted lines as (neighbour, nationalities) pairs.
+    solid_next: list[frozenset] = field(factory=list)
+    dotted_next: list[list[tuple[int, frozenset]]] = field(factory=list)
     tables: dict[str, Table] = field(factory=dict)
     state_decls: dict[str, A.StateDecl] = field(factory=dict)
     values: dict[str, tuple] = field(factory=dict)       # name → (param names, compiled base)
@@ -98,6 +102,8 @@ class World:
     # per world and shared by all its games (builtins.static_value).
     static_values: set = field(factory=set)
     static_results: dict = field(factory=dict)
+    # A nation's or side's units, in play or not (builtins.units_of).
+    pieces_by_owner: dict = field(factory=dict)
     # Values kept up to date one space at a time: name → (areas of the space
     # its test reads, the other areas it reads, the test).
     space_filters: dict = field(factory=dict)
@@ -223,6 +229,8 @@ def build_world(program: Program, graph) -> World:
         only = frozenset(n.text for n in c.only) if c.dotted else None
         w.adjacency[a].append((b, only))
         w.adjacency[b].append((a, only))
+    w.solid_next = [frozenset(j for j, only in lines if only is None) for lines in w.adjacency]
+    w.dotted_next = [[(j, only) for j, only in lines if only is not None] for lines in w.adjacency]
     for d in program.all("table"):
         w.tables[d.key] = Table.from_decl(d, w)
     w.state_decls = dict(program.decls["state"])
