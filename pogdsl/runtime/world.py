@@ -73,10 +73,6 @@ class World:
     by_kind: dict[str, dict[str, Entity]] = field(factory=dict)
     names: dict[str, object] = field(factory=dict)  # global name → runtime value
     adjacency: list[list[tuple[int, frozenset | None]]] = field(factory=list)
-    # The same lines split for searches: each space's solid neighbours as a
-    # set, its dotted lines as (neighbour, nationalities) pairs.
-    solid_next: list[frozenset] = field(factory=list)
-    dotted_next: list[list[tuple[int, frozenset]]] = field(factory=list)
     tables: dict[str, Table] = field(factory=dict)
     state_decls: dict[str, A.StateDecl] = field(factory=dict)
     values: dict[str, tuple] = field(factory=dict)       # name → (param names, compiled base)
@@ -229,8 +225,6 @@ def build_world(program: Program, graph) -> World:
         only = frozenset(n.text for n in c.only) if c.dotted else None
         w.adjacency[a].append((b, only))
         w.adjacency[b].append((a, only))
-    w.solid_next = [frozenset(j for j, only in lines if only is None) for lines in w.adjacency]
-    w.dotted_next = [[(j, only) for j, only in lines if only is not None] for lines in w.adjacency]
     for d in program.all("table"):
         w.tables[d.key] = Table.from_decl(d, w)
     w.state_decls = dict(program.decls["state"])
