@@ -61,6 +61,7 @@ class Checker:
         self.state_writes: set[str] = set()
         self.called: set[str] = set()
         self.cited: dict[str, list[A.Span]] = defaultdict(list)
+        self.value_kinds: dict[str, str] = {}  # value name → what its expression gives (see value_kind)
 
     # ================================================================ entry
     def run_only(self, decls: list[A.Decl]) -> None:
@@ -92,7 +93,7 @@ class Checker:
             self.check_state(decl)
         for decl in p.all("value"):
             self.check_params(decl.params)
-            self.check_expr(decl.expr, self.param_scope(decl.params))
+            self.value_kind(decl)
         for decl in p.all("choice"):
             self.check_params(decl.params)
             self.check_template(decl)
@@ -713,6 +714,8 @@ class Checker:
         if g.kind == "function":
             self.r.error("E0302", f"value '{text}' takes parameters: write {text}(...)", e.span)
             return ANY
+        if isinstance(g.decl, A.ValueDecl):
+            return self.value_kind(g.decl)
         return g.kind
 
     def expr_ListLit(self, e: A.ListLit, scope):
@@ -829,7 +832,7 @@ class Checker:
                              f"but {len(e.args)} are given", e.span)
             for arg, prm in zip(e.args, value.params):
                 self.expect_expr(arg, (self.param_kind(prm),), scope)
-            return ANY
+            return self.value_kind(value)
         for a in e.args:
             self.check_expr(a, scope)
         if name in self.p.decls["procedure"]:
@@ -837,6 +840,18 @@ class Checker:
             return ANY
         self.unknown(e.func, "E0217", "function", list(FUNCTIONS) + list(self.p.decls["value"]))
         return ANY
+
+    def value_kind(self, decl) -> str:
+        """What a value gives, from its expression, checked on first need (a
+        value may be called before its declaration is reached; the reporter
+        keeps each diagnostic once).  A value reached again while its own
+        expression is being checked (recursion) gives ANY."""
+        known = self.value_kinds.get(decl.key)
+        if known is not None:
+            return known
+        self.value_kinds[decl.key] = ANY
+        kind = self.value_kinds[decl.key] = self.check_expr(decl.expr, self.param_scope(decl.params))
+        return kind
 
     def expr_Reach(self, e: A.Reach, scope):
         self.expect_expr(e.source, ("space", list_of("space")), scope)
@@ -957,7 +972,7 @@ def _calls_in(block: A.Block) -> set[str]:
 
 def _check_value(self, decl):
     self.check_params(decl.params)
-    self.check_expr(decl.expr, self.param_scope(decl.params))
+    self.value_kind(decl)
 
 
 def _check_procedure(self, decl):

@@ -150,6 +150,9 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
     "set_not_state": [
         (E, "E0305", 5, 25, "'Paris' is a space, not state, so 'set' cannot change it"),
     ],
+    "value_kind": [
+        (E, "E0301", 10, 45, "'Paris' is a space, but a side is wanted here"),
+    ],
     "start_out_of_range": [
         (E, "E0304", 2, 25, "start value 7 is outside 0..5"),
     ],
