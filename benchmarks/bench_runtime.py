@@ -76,7 +76,7 @@ def main() -> int:
     from pogdsl.agents import RandomAgent, agent_seed
     from pogdsl.runtime.errors import GameError
     from pogdsl.runtime.record import open_scenario, refresh_decision
-    from pogdsl.sim import game_seed
+    from pogdsl.sim import collector_set_for_games, game_seed
 
     root = args.root or (TOY_ROOT if args.scenario == "toy" else ROOT)
     start = time.perf_counter()
@@ -90,19 +90,20 @@ def main() -> int:
     for label, listing in (("as simulate plays", False), ("listing every decision", True)):
         decisions = failures = 0
         start = time.perf_counter()
-        for i in range(args.games):
-            seed = game_seed(args.seed, i)
-            agents = {s.key: RandomAgent(agent_seed(seed, s.key)) for s in world.sides}
-            g = opened.new_game(seed, log=args.log)
-            if not listing:
-                g.samplers = agents
-            try:
-                d = g.run()
-                while d is not None:
-                    d = g.choose(agents[d.by].pick(d.options, d.weights) + 1)
-            except GameError:
-                failures += 1
-            decisions += g.s["decisions"]
+        with collector_set_for_games():  # as simulate's batches play
+            for i in range(args.games):
+                seed = game_seed(args.seed, i)
+                agents = {s.key: RandomAgent(agent_seed(seed, s.key)) for s in world.sides}
+                g = opened.new_game(seed, log=args.log)
+                if not listing:
+                    g.samplers = agents
+                try:
+                    d = g.run()
+                    while d is not None:
+                        d = g.choose(agents[d.by].pick(d.options, d.weights) + 1)
+                except GameError:
+                    failures += 1
+                decisions += g.s["decisions"]
         seconds = time.perf_counter() - start
         print(f"\nthroughput, one core, {label}: {args.games} games, {decisions} decisions in {seconds:.2f} s "
               f"= {decisions / seconds:,.0f} decisions/s, {args.games / seconds:,.1f} games/s"

@@ -294,3 +294,29 @@ def test_a_random_player_tests_a_choice_where_only_on_what_it_draws(campaign_sce
     finally:
         activate.where_holds, activate.enumerate_unfiltered = original, enumerate_all
     assert 0 < len(tested) < len(candidates) / 5, "a few tests per activation, not one per candidate"
+
+
+def test_a_batch_plays_with_the_collector_set_for_games_and_puts_it_back(rules, monkeypatch):
+    """While a batch plays, the world is frozen out of the cycle collector's
+    walks and the youngest generation is collected less often; afterwards
+    the collector is as it was, whatever happened in the batch."""
+    import gc
+
+    from pogdsl import sim
+
+    from .conftest import RULES
+
+    before = gc.get_threshold()
+    seen = []
+
+    def playing(opened, seed, **limits):
+        seen.append((gc.get_threshold()[0], gc.get_freeze_count() > 0))
+        if len(seen) == 2:
+            raise RuntimeError("a batch that fails half way")
+        return {"seed": seed}
+
+    monkeypatch.setattr(sim, "play_random", playing)
+    with pytest.raises(RuntimeError):
+        sim.run_batch(("toy_rules", str(RULES), 1, [0, 1, 2], 1000, 1000))
+    assert seen == [(sim.YOUNG_COLLECTION_AFTER, True)] * 2
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
