@@ -96,6 +96,10 @@ class Game:
         # stop with DecisionBudgetExceeded past `max_decisions` decisions.
         self.samplers: dict | None = None
         self.max_decisions: int | None = None
+        # Set when a step pushes or pops a frame, asks a decision or ends the
+        # game: run() then looks again at where play stands (most steps do
+        # none of these, and run() goes on to the next step at once).
+        self.moved = False
 
     # A trace shows every modifier as it applies, and values remembered earlier
     # would not show theirs: switching either setting forgets them.
@@ -154,7 +158,8 @@ class Game:
                 continue
             code_steps = codes[frame["code"]].steps
             # The steps of one frame in a row, until one calls, returns, asks
-            # or ends the game.
+            # or ends the game (each of those sets `moved`).
+            self.moved = False
             while True:
                 pc = frame["pc"]
                 step = code_steps[pc]
@@ -171,7 +176,7 @@ class Game:
                         err.span = step.span
                         err.cites = err.cites or step.cites
                     raise
-                if stack and stack[-1] is frame and s["pending"] is None and s["result"] is None:
+                if not self.moved:
                     continue
                 break
         # unreachable
@@ -273,9 +278,11 @@ class Game:
     def push_code(self, key: str, args) -> None:
         code = self.w.codes[key]
         self.s["stack"].append({"code": key, "pc": 0, "l": dict(zip(code.params, args))})
+        self.moved = True
 
     def pop_frame(self) -> None:
         self.s["stack"].pop()
+        self.moved = True
 
     def enter_segment(self, name: str, cites) -> None:
         self._segment = name
@@ -318,6 +325,7 @@ class Game:
             weights = [self._weight_of(spec, v) for _, v in options]
             if not any(weights):
                 weights = None
+        self.moved = True
         self.s["pending"] = {
             "by": _chooser(side), "choice": spec.name,
             "vars": list(spec.vars), "options": [t for t, _ in options], "values": [list(v) for _, v in options],
@@ -661,6 +669,7 @@ class Game:
             ready.append((h, bound))
         for h, bound in reversed(ready):  # the first declared runs first
             self.s["stack"].append({"code": f"trigger:{h.decl.key}", "pc": 0, "l": bound})
+            self.moved = True
             if self.trace is not None:
                 self.trace.append(("trigger", h.decl.key, [c.number for c in h.decl.cites]))
 
@@ -780,6 +789,7 @@ class Game:
         winner = side.key if isinstance(side, Entity) else None
         self.s["result"] = {"winner": winner, "reason": reason, "rules": list(cites)}
         self.s["pending"] = None
+        self.moved = True
         self.log(f"game over: {winner or 'draw'}" + (f" ({reason})" if reason else ""), cites)
 
     # ================================================================ saving
