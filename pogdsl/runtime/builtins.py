@@ -8,6 +8,7 @@ piles, tables — never a rule of a particular game.
 from __future__ import annotations
 
 from collections import deque
+from itertools import compress
 
 from ..syntax.ast import BoxDecl as _BoxDecl
 from .deps import entity_area
@@ -253,11 +254,14 @@ def _patch_filter(g, space_filter, entry: list, args: tuple) -> bool:
             return False
     touched = set()
     changed = g.changed
-    for i in range(len(changed) - 1, -1, -1):
-        clock, whole, e = changed[i]
-        if clock <= checked:
-            break
-        if whole in own:
+    for whole in own:
+        log = changed.get(whole)
+        if not log:
+            continue
+        for i in range(len(log) - 1, -1, -1):
+            clock, e = log[i]
+            if clock <= checked:
+                break
             if e is None:  # the whole area was written
                 return False
             if e.kind == "space":
@@ -276,7 +280,7 @@ def _patch_filter(g, space_filter, entry: list, args: tuple) -> bool:
     finally:
         g.calls = outer
     if flipped:
-        entry[RESULT] = Found(s for s, m in zip(spaces, member) if m)
+        entry[RESULT] = Found(compress(spaces, member))
         entry[CHANGED] = g.clock
     entry[CHECKED] = g.clock
     return True

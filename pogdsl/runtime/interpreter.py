@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from bisect import bisect_right
+from operator import itemgetter
 
 from attrs import define, field
 
@@ -32,6 +34,7 @@ from .values import Entity, copy_data, decode, encode, text_of
 
 STATE_FORMAT = "pogdsl-state/1"
 CHANGES_KEPT = 4096  # entries of Game.changed kept (older ones are dropped half at a time)
+_revision = itemgetter(0)
 DRIVER = "driver"
 TAKEN = object()  # what an offer returns when a random player took the decision at once (see offer_sampled)
 
@@ -83,9 +86,12 @@ class Game:
         self.ver: dict[str, int] = {}
         self.vcache: dict = {}
         self.calls: list | None = None
-        # Which entities' own areas changed, in order: (revision, area, entity),
-        # complete for every revision after `changed_since`.
-        self.changed: list[tuple] = []
+        # Which entities' own areas changed, by whole area, in order:
+        # area → [(revision, entity or None for the whole area)], complete for
+        # every revision after `changed_since` (space filters read the areas
+        # they depend on, not every change).
+        self.changed: dict[str, list[tuple]] = {}
+        self.changes_kept = 0
         self.changed_since = 0
         self._cache_values = True
         self.history: list[dict] = []
@@ -230,9 +236,7 @@ class Game:
             return
         self.clock += 1
         self.ver[area] = self.clock
-        self.changed.append((self.clock, area, None))  # the whole area: no entity says which part
-        if len(self.changed) > CHANGES_KEPT:
-            self._forget_changes()
+        self._note_change(area, None)  # the whole area: no entity says which part
 
     def touch_entity(self, whole: str, entity, *more) -> None:
         """Note that an entity's own state changed (and so its whole area):
@@ -244,34 +248,45 @@ class Game:
         clock = self.clock
         ver = self.ver
         ver[whole] = clock
-        changed = self.changed
         for e in (entity,) + more:
             area = entity_area(self.w, whole, e)
             if area is not None:
                 ver[area] = clock
-                changed.append((clock, whole, e))
-        if len(changed) > CHANGES_KEPT:
+                self._note_change(whole, e)
+
+    def _note_change(self, whole: str, entity) -> None:
+        try:
+            self.changed[whole].append((self.clock, entity))
+        except KeyError:
+            self.changed[whole] = [(self.clock, entity)]
+        self.changes_kept += 1
+        if self.changes_kept > CHANGES_KEPT:
             self._forget_changes()
 
     def _forget_changes(self) -> None:
-        """Drop the older half of the record of changes; results checked
-        before what is left are then worked out in full."""
-        changed = self.changed
-        self.changed_since = changed[CHANGES_KEPT // 2][0]
-        del changed[:CHANGES_KEPT // 2]
+        """Drop the older half of the record of changes (by revision); results
+        checked before what is left are then worked out in full."""
+        cutoff = (self.changed_since + self.clock) // 2
+        kept = 0
+        for log in self.changed.values():
+            del log[:bisect_right(log, cutoff, key=_revision)]
+            kept += len(log)
+        self.changed_since = cutoff  # every change after it is still recorded
+        self.changes_kept = kept
 
     def touch_location(self, loc) -> None:
         if loc is not None and loc >= 0:
             self.ver[f"loc:{loc}"] = self.clock
             if loc < len(self.w.spaces):
-                self.changed.append((self.clock, "board", self.w.spaces[loc]))
+                self._note_change("board", self.w.spaces[loc])
 
     def invalidate(self) -> None:
         """Forget every cached value (after the state was changed from outside)."""
         self.vcache.clear()
         self.ver.clear()
         self.clock = 0
-        self.changed = []
+        self.changed = {}
+        self.changes_kept = 0
         self.changed_since = 0
 
     # ================================================================ frames

@@ -258,3 +258,31 @@ def test_a_value_almost_never_found_good_is_dropped_at_the_quick_review(monkeypa
     assert "in_supply" in w.uncached
     assert "sr_network" not in w.uncached
     assert B.value_of(game, "in_supply", (units[0],)) == _fresh(game, "in_supply", (units[0],))
+
+
+def test_space_filters_stay_exact_when_the_record_of_changes_is_trimmed(campaign, monkeypatch):
+    """The record of changes is kept per area and trimmed by revision: a
+    filter checked before what is left is worked out in full, one checked
+    after is patched from what is left; both equal the value worked out
+    afresh, with the record trimmed every few changes."""
+    from pogdsl.runtime import interpreter as I
+
+    monkeypatch.setattr(I, "CHANGES_KEPT", 8)
+    game = Game.new(campaign, seed=4, log=False)
+    rng = random.Random(4)
+    d = game.run()
+    trimmed = set()
+    for step in range(200):
+        if d is None:
+            break
+        if step % 3 == 0:  # some filters checked often, others seldom
+            for p in campaign.sides:
+                assert B.value_of(game, "supply_open_spaces", (p,)) == _fresh(game, "supply_open_spaces", (p,))
+        if step % 17 == 0:
+            for p in campaign.sides:
+                assert B.value_of(game, "sr_open_spaces", (p,)) == _fresh(game, "sr_open_spaces", (p,))
+        assert game.changes_kept <= I.CHANGES_KEPT
+        assert all(clock > game.changed_since for log in game.changed.values() for clock, _ in log)
+        trimmed.add(game.changed_since)
+        d = game.choose(rng.randrange(len(d.options)) + 1)
+    assert len(trimmed) > 5
