@@ -8,6 +8,7 @@ Which names are locals is decided here, statically, per code unit.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from typing import Callable
@@ -1113,12 +1114,71 @@ def _render_chain(g, value, attrs, getters):
 def _texts_tell_apart(choice: A.ChoiceDecl, varying: list[str], world) -> bool:
     """Whether two options of a choice that differ in the values bound by
     these variables (the others are the same in every option) always read
-    differently.  Each must be a parameter shown plainly, `{s}`, of a type
-    whose things all have names of their own (not a unit: identical pieces
-    share a name; not a list; not text), and the text must read back one
-    way: two shown values are kept apart by words that none of their names
-    contains, or by a space when at most one of the names joined so may hold
-    a space itself (`activate {s} {mode}`: the mode is the last word)."""
+    differently: by the shape of the template (`_template_tells_apart`), or,
+    for a template that shows only fixed facts of its values, by writing the
+    text of every option there could be (`_every_text_differs`)."""
+    return _template_tells_apart(choice, varying, world) or _every_text_differs(choice, varying, world)
+
+
+# Past this many possible options, the texts of a choice are not all written
+# to see whether they differ.
+TEXTS_CHECKED = 20_000
+
+
+def _every_text_differs(choice: A.ChoiceDecl, varying: list[str], world) -> bool:
+    """Whether, whatever the values the options share, the texts of all the
+    options a choice could offer differ: each parameter has a type with a
+    fixed set of things (or members), each one possibly none, the template
+    reads no state (`{c.number}`, `{c.name}` of a card: fixed facts), and
+    there are not too many combinations to write them all (TEXTS_CHECKED).
+    `take_action`'s "play 12 ops (Entrench)" is one: the card's name tells
+    two cards of one number apart."""
+    names = [p.name.text for p in choice.params]
+    shown = [m.group(1) for m in _PLACEHOLDER.finditer(choice.template)]
+    attrs = [a for m in _PLACEHOLDER.finditer(choice.template) for a in m.group(2).split(".") if a]
+    if not shown or any(name not in names for name in shown) or not _reads_no_state(attrs, world):
+        return False
+    domains = []
+    size = 1
+    for param in choice.params:
+        name = param.name.text
+        if name not in varying and name not in shown:
+            domains.append([None])  # the same in every option, and never read
+            continue
+        things = world.by_kind.get(param.type.text) if param.type is not None and not param.is_list else None
+        if not things or param.type.text in ("unit", "text"):
+            return False
+        domains.append([None, *dict.fromkeys(things.values())])
+        size *= len(domains[-1])
+        if size > TEXTS_CHECKED:
+            return False
+    render = template(choice.template, names)  # no game: the facts are read from the things themselves
+    facts = _FactsOnly(world)
+    shared = [i for i, name in enumerate(names) if name not in varying]
+    seen: set = set()
+    for values in itertools.product(*domains):
+        text = (tuple(values[i] for i in shared), render(values, facts))
+        if text in seen:
+            return False
+        seen.add(text)
+    return True
+
+
+class _FactsOnly:
+    """What a template reading fixed facts of its values needs of a game."""
+
+    def __init__(self, world):
+        self.w = world
+
+
+def _template_tells_apart(choice: A.ChoiceDecl, varying: list[str], world) -> bool:
+    """Whether the template keeps the options apart by its shape: each
+    varying value must be a parameter shown plainly, `{s}`, of a type whose
+    things all have names of their own (not a unit: identical pieces share
+    a name; not a list; not text), and the text must read back one way: two
+    shown values are kept apart by words that none of their names contains,
+    or by a space when at most one of the names joined so may hold a space
+    itself (`activate {s} {mode}`: the mode is the last word)."""
     params = {p.name.text: p for p in choice.params}
     for var in varying:
         param = params.get(var)

@@ -211,6 +211,9 @@ def test_a_weight_reading_only_the_option_is_worked_out_once_per_option(campaign
     ('choice c(p: side, s: space, m: activation_mode) "activate {s} {m}"', ["p", "s"], False),  # p not shown
     ('choice c(u: unit, t: space) "{u} to {t}"', ["u", "t"], False),      # identical pieces share a name
     ('choice c(c: card, n: int) "play {c.number}"', ["c"], False),       # an attribute may repeat
+    ('choice c(c: card) "play {c.number}"', ["c"], False),               # AP 12 and CP 12, every text written
+    ('choice c(p: side, u: card_use, c: card) "[play {c.number} ]{u}[ ({c.name})]"', ["u", "c"], True),
+    ('choice c(p: side, u: card_use, c: card) "{p}: [play {c.number} ]{u}"', ["p", "u", "c"], False),
     ('choice c(t: space, st: space) "[move to {t}][stop in {st}]"', ["t", "st"], True),
     ('choice c(t: space, a: space) "attack {t} from {a}"', ["t", "a"], True),
     ('choice c(m: sr_mode, t: space) "{m}[ to {t}]"', ["m", "t"], True),  # `to` is no word of `to_reserve`
@@ -241,7 +244,7 @@ def test_options_grouped_by_value_are_the_options_grouped_by_text(campaign_scena
             assert [m for _, m in by_text] == [m for _, m in by_value], spec.name
             assert [t for t, m in by_text] == [t if t is not None else spec.text(m[0], game) for t, m in by_value]
             checked.add(spec.name)
-    assert {"activate", "redeploy_to", "move_step"} <= checked
+    assert {"activate", "redeploy_to", "move_step", "take_action"} <= checked
 
 
 def _listed_decisions(opened, seed: int, limit: int):
