@@ -330,3 +330,26 @@ def test_9_5_2_4_neutral_greek_units_block_supply_paths():
     assert value(pos, "supply_path_open", "Larisa", "ap")
     pos.place("GRc", "Larisa")
     assert not value(pos, "supply_path_open", "Larisa", "ap")
+
+
+def test_14_1_2_the_open_spaces_of_a_side_are_the_spaces_a_path_may_cross():
+    """`supply_open_spaces(p)` writes out the test of `supply_path_open(s, p)`
+    for the whole map, and the sources are read from it: along a game, a
+    space is in the list exactly when a path of the side may cross it."""
+    from .harness import play_randomly, world
+
+    w = world()
+    checked = 0
+
+    def compare(game, decision):
+        nonlocal checked
+        if game.s["decisions"] % 25:
+            return
+        for p in w.sides:
+            listed = set(B.value_of(game, "supply_open_spaces", (p,)))
+            for s in w.spaces:
+                assert (s in listed) == bool(B.value_of(game, "supply_path_open", (s, p))), (s.key, p.key)
+        checked += 1
+
+    play_randomly(w, 11, 300, each=compare)
+    assert checked >= 8
