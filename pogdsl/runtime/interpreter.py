@@ -450,19 +450,18 @@ class Game:
         apart (ChoiceSpec.distinct_texts) are told apart by their values, and
         their texts are left out (None): the same groups, without writing
         every text."""
-        out = None
+        done = (spec.optional_label, [tuple(None for _ in spec.vars)]) if spec.optional else None
         if not texts and spec.distinct_texts:
             try:
-                out = [(None, [values]) for values in dict.fromkeys(candidates)]  # (equal values: one option)
+                return _OneEach(list(dict.fromkeys(candidates)), done)  # (equal values: one option)
             except TypeError:  # a list among the values: by text after all
                 pass
-        if out is None:
-            groups: dict = {}
-            for values in candidates:
-                groups.setdefault(spec.text(values, self), []).append(values)
-            out = list(groups.items())
-        if spec.optional:
-            out.append((spec.optional_label, [tuple(None for _ in spec.vars)]))
+        groups: dict = {}
+        for values in candidates:
+            groups.setdefault(spec.text(values, self), []).append(values)
+        out = list(groups.items())
+        if done is not None:
+            out.append(done)
         return out
 
     def _group_weights(self, spec: ChoiceSpec, groups, legal, taken: dict) -> list[int] | None:
@@ -471,14 +470,16 @@ class Game:
         candidates of a text weigh differently)."""
         if spec.weight is None:
             return None
-        out = []
         known = spec.weights or {}  # the weights already worked out, by values (see _weight_of)
+        if type(groups) is _OneEach:
+            out = [self._known_weight(spec, known, values) for values in groups.values]
+            if groups.done is not None:
+                out.append(1)
+            return out
+        out = []
         for i, (_, members) in enumerate(groups):
             if len(members) == 1:
-                try:
-                    out.append(known[members[0]])
-                except (KeyError, TypeError):  # not yet worked out, or a list among the values
-                    out.append(self._weight_of(spec, members[0]))
+                out.append(self._known_weight(spec, known, members[0]))
                 continue
             weights = {self._weight_of(spec, v) for v in members}
             if len(weights) == 1:
@@ -487,6 +488,12 @@ class Game:
                 legal(i)
                 out.append(self._weight_of(spec, taken[i] if taken[i] is not None else members[0]))
         return out
+
+    def _known_weight(self, spec: ChoiceSpec, known: dict, values: tuple) -> int:
+        try:
+            return known[values]
+        except (KeyError, TypeError):  # not yet worked out, or a list among the values
+            return self._weight_of(spec, values)
 
     def sample_pending(self, state: int) -> tuple[int, int, bool] | None:
         """A random player's answer to the decision already listed: (new
@@ -822,6 +829,30 @@ class Game:
         other = Game(self.w, copy_data(self.s), log=self.log_enabled, step_budget=self.step_budget,
                      ask_forced=self.ask_forced)
         return other  # without samplers: a random player's generator belongs to one game
+
+
+class _OneEach:
+    """Option groups of one candidate each, told apart by their values (their
+    texts left out: None), with the optional "done" group last: what
+    `Game._option_groups` gives, without a pair and a list built for every
+    candidate (a random player looks at a few of them)."""
+
+    __slots__ = ("values", "done")
+
+    def __init__(self, values: list[tuple], done: tuple | None):
+        self.values = values
+        self.done = done
+
+    def __len__(self) -> int:
+        return len(self.values) + (self.done is not None)
+
+    def __getitem__(self, i: int) -> tuple:
+        values = self.values
+        if i < len(values):
+            return None, [values[i]]
+        if self.done is not None and i == len(values):
+            return self.done
+        raise IndexError(i)
 
 
 def _chooser(side) -> str:
