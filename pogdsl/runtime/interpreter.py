@@ -837,7 +837,7 @@ class _OneEach:
     `Game._option_groups` gives, without a pair and a list built for every
     candidate (a random player looks at a few of them)."""
 
-    __slots__ = ("values", "done")
+    __slots__ = ("done", "values")
 
     def __init__(self, values: list[tuple], done: tuple | None):
         self.values = values
