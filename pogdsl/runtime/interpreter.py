@@ -400,18 +400,18 @@ class Game:
                     return where(self, l, v) and allowed(v)
             else:
                 legal = allowed
-            state, picked, other, taken = self._draw(
-                spec, groups, lambda text, members: next((v for v in members if legal(v)), None), sampler.state)
+            def first_legal(text, members):
+                if len(members) == 1:
+                    return members[0] if legal(members[0]) else None
+                return next((v for v in members if legal(v)), None)
+            state, picked, other, taken = self._draw(spec, groups, first_legal, sampler.state)
         finally:
             self.memo = None
         if picked is None:
             raise self._dead_end(spec, side)
-        text, values = groups[picked][0], taken[picked]
-        if text is None:
-            text = spec.text(values, self)
-        by = _chooser(side)
+        values = taken[picked]
         if other is None and not self.ask_forced:
-            self._take_only(spec, frame, side, text, values)
+            self._bind(spec, frame, values)  # (no trace here: `_take_only` would log nothing)
             return None
         if self.max_decisions is not None and self.s["decisions"] >= self.max_decisions:
             raise DecisionBudgetExceeded(f"more than {self.max_decisions} decisions and the game is not over",
@@ -421,7 +421,9 @@ class Game:
         self._bind(spec, frame, values)
         self.s["decisions"] += 1
         if self.log_enabled:
-            self.log(f"{by} chose: {text}", list(spec.cites))
+            text = groups[picked][0]
+            self.log(f"{_chooser(side)} chose: {text if text is not None else spec.text(values, self)}",
+                     list(spec.cites))
         return TAKEN
 
     def _draw(self, spec: ChoiceSpec, groups: list, first_legal, state: int):
