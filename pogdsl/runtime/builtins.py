@@ -85,7 +85,7 @@ def value_of(g, name: str, args: tuple, key=None):
         if calls is not None:
             calls.append((None, _areas(w, name, args)))  # what it reads, for the value calling it
         return _value_of(g, name, args)
-    if plan is None or not g.cache_values or g.trace is not None:
+    if plan is None or not g._cache_values or g._trace is not None:  # (the attributes behind Game's properties)
         # While a trace is kept every value is worked out afresh, so the trace
         # shows every modifier that applies at each decision.
         return _memoised(g, name, args)
@@ -108,7 +108,7 @@ def static_value(g, name: str, args: tuple):
     result at these arguments is the same in every game of the world, so it
     is worked out once per world.  A game that remembers nothing
     (`cache_values` off, or a trace kept) works it out each time."""
-    if not g.cache_values or g.trace is not None:
+    if not g._cache_values or g._trace is not None:
         return _value_of(g, name, args)
     store = g.w.static_results
     try:
@@ -365,8 +365,8 @@ def _value_of(g, name: str, args: tuple):
             bound["this_card"] = w.cards[hooked.owner]
         if when is not None and not when(g, bound):
             continue
-        if g.trace is not None:
-            g.trace.append(("modifier", hooked.decl.key, [c.number for c in hooked.decl.cites]))
+        if g._trace is not None:
+            g._trace.append(("modifier", hooked.decl.key, [c.number for c in hooked.decl.cites]))
         amount = fn(g, bound)
         if contribution.op == ":=":
             result = amount

@@ -301,14 +301,14 @@ class Game:
 
     def enter_segment(self, name: str, cites) -> None:
         self._segment = name
-        if self.trace is not None:
-            self.trace.append(("segment", name, list(cites)))
+        if self._trace is not None:
+            self._trace.append(("segment", name, list(cites)))
 
     # ================================================================ decisions
     def offer(self, spec: ChoiceSpec, frame: dict):
         l = frame["l"]
         side = spec.by(self, l)
-        if self.samplers is not None and self.trace is None and not self.keep_history:
+        if self.samplers is not None and self._trace is None and not self.keep_history:
             sampler = self.samplers.get(_chooser(side))
             if sampler is not None:
                 return self._offer_sampled(spec, frame, side, sampler)
@@ -352,7 +352,7 @@ class Game:
         """values → whether no restriction forbids the option: the generated
         checker, or the walk over the restrictions when a trace must show
         which ones forbid."""
-        forbids = self.w.forbid_any.get(spec.name) if self.trace is None else None
+        forbids = self.w.forbid_any.get(spec.name) if self._trace is None else None
         if forbids is not None:
             return lambda values: not forbids(self, *values)
         return lambda values: not self._forbidden(spec.name, values)
@@ -698,7 +698,7 @@ class Game:
                 self.trace.append(("trigger", h.decl.key, [c.number for c in h.decl.cites]))
 
     def log(self, text: str, cites=(), quiet: bool = False) -> None:
-        if not self.log_enabled or (quiet and self.trace is None):
+        if not self.log_enabled or (quiet and self._trace is None):
             return
         self.s["log"].append({"turn": self.s["turn"], "phase": self.s["phase"], "text": text,
                               "rules": list(cites)})
