@@ -467,7 +467,11 @@ CONSTANTS = {
 
 # ----------------------------------------------------------------- functions
 def units_in(g, span, where):
-    if isinstance(where, Entity) and where.kind in ("space", "box"):
+    kind = getattr(where, "kind", None)
+    if kind == "space":  # (its location is its index: World.location)
+        units = g.w.units
+        return [units[i] for i in g.s["occ"][where.index]]
+    if kind == "box" and isinstance(where, Entity):
         units = g.w.units
         return [units[i] for i in g.s["occ"][g.w.location(where)]]
     raise GameError(f"units_in needs a space or box, not {text_of(where)}", span)
