@@ -137,10 +137,12 @@ def remembered(g, key, entry, name: str, args: tuple):
     """The result of a remembered value whose entry (or None) was looked up
     under `key`: checked, or worked out again (the generated `V_name` calls
     this directly once it has the entry)."""
-    stats = g.w.cache_stats[name]
+    stats = g.w.cache_stats[name]  # [calls worked out, calls found good]
     if entry is None or (entry[1] != g.clock and not _still_good(g, entry)):
         entry = _recompute(g, key, name, args, entry)
-        calls, good = stats
+        stats[0] += 1
+        good = stats[1]
+        calls = stats[0] + good
         if ((calls > REVIEW_AFTER and good < calls * WORTH_KEEPING)
                 or (calls > QUICK_REVIEW_AFTER and good < calls * QUICK_WORTH_KEEPING)) and name not in g.w.space_filters:
             # (a space filter is brought up to date a few spaces at a time,
@@ -148,7 +150,6 @@ def remembered(g, key, entry, name: str, args: tuple):
             _stop_remembering(g, name)
     else:
         stats[1] += 1
-    stats[0] += 1
     calls = g.calls
     if calls is not None:
         calls.append(key)

@@ -138,7 +138,7 @@ class Compiler:
         function itself for a value that is simply recomputed, else a call
         through `value_of`, which remembers it and applies its modifiers."""
         w = self.w
-        w.cache_stats = {name: [0, 0] for name in w.value_areas}
+        w.cache_stats = {name: [0, 0] for name in w.value_areas}  # [calls worked out, calls found good]
         self.ns.env["_remembered"] = B.remembered
         w.rebind_uncached = self.bind_uncached
         for name, (params, fn) in w.values.items():
@@ -163,7 +163,7 @@ class Compiler:
                 tests = " and ".join(f"ver.get({a!r}, 0) <= c" for a in areas) or "True"
                 unchanged = (f"        ver = g.ver\n"
                              f"        if {tests}:\n            entry[1] = g.clock\n"
-                             f"            {stats}[0] += 1\n            {stats}[1] += 1\n"
+                             f"            {stats}[1] += 1\n"
                              "            if g.calls is not None:\n                g.calls.append(key)\n"
                              "            return entry[0]\n")
                 if "board" in areas:
@@ -175,7 +175,7 @@ class Compiler:
                                  "            for a in entry[5]:\n                if ver.get(a, 0) > c:\n"
                                  "                    break\n"
                                  "            else:\n                entry[1] = g.clock\n"
-                                 f"                {stats}[0] += 1\n                {stats}[1] += 1\n"
+                                 f"                {stats}[1] += 1\n"
                                  "                if g.calls is not None:\n                    g.calls.append(key)\n"
                                  "                return entry[0]\n")
                 # A list argument is keyed by its items (a search's result by
@@ -189,7 +189,7 @@ class Compiler:
                           "    if entry is not None:\n"
                           "        c = entry[1]\n"
                           "        if c == g.clock:\n"
-                          f"            {stats}[0] += 1\n            {stats}[1] += 1\n"
+                          f"            {stats}[1] += 1\n"
                           "            if g.calls is not None:\n                g.calls.append(key)\n"
                           "            return entry[0]\n"
                           + unchanged +
