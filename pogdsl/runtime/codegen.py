@@ -530,6 +530,8 @@ class Generator:
         py, inner = self.comprehension_var(e.var.text, cvars, e.source)
         item = self.gen(e.item, names, inner)
         cond = f" if {self.gen(e.where, names, inner)}" if e.where is not None else ""
+        if isinstance(e.source, (A.ListLit, A.ListComp)):  # a Python list as written: walked as it is
+            return item, f"for {py} in {source}{cond}"
         return item, f"for {py} in iterate(g, {source}){cond}"
 
     def g_ListComp(self, e: A.ListComp, names, cvars):

@@ -565,7 +565,10 @@ class Compiler:
                 if i in singles:
                     lines.append(f"{indent}x{i} = {gen.generate_pure(b.source.items[0], frame_names, dict(cvars))}")
                 else:
-                    lines.append(f"{indent}for x{i} in iterate(g, {gen.generate_pure(b.source, frame_names, dict(cvars))}):")
+                    source = gen.generate_pure(b.source, frame_names, dict(cvars))
+                    if not isinstance(b.source, (A.ListLit, A.ListComp)):  # (a list as written is walked as it is)
+                        source = f"iterate(g, {source})"
+                    lines.append(f"{indent}for x{i} in {source}:")
                     indent += "    "
                 cvars[b.var.text] = f"x{i}"
             order = spec.source_names
