@@ -152,7 +152,7 @@ def remembered(g, key, entry, name: str, args: tuple):
         stats[1] += 1
     calls = g.calls
     if calls is not None:
-        calls.append(key)
+        calls.append(entry)
     return entry[0]
 
 
@@ -235,9 +235,10 @@ def _memoised(g, name: str, args: tuple):
         return _value_of(g, name, args)
 
 
-# A remembered result: [result, checked at, changed at, values called,
-# arguments, areas read (, which spaces a space filter holds)].
-RESULT, CHECKED, CHANGED, CALLED, ARGS, AREAS, MEMBER = range(7)
+# A remembered result: [result, checked at, changed at, values called (their
+# entries, or (None, areas) for one no longer remembered), arguments, areas
+# read, which spaces a space filter holds (None for other values), its key].
+RESULT, CHECKED, CHANGED, CALLED, ARGS, AREAS, MEMBER, KEY = range(8)
 
 
 def _patch_filter(g, space_filter, entry: list, args: tuple) -> bool:
@@ -295,18 +296,15 @@ def _still_good(g, entry: list) -> bool:
     for area in entry[AREAS]:
         if ver.get(area, 0) > checked:
             return False
-    vcache = g.vcache
-    for key in entry[CALLED]:
-        if key[0] is None:  # a value no longer remembered: the areas it reads
-            for area in key[1]:
+    for dep in entry[CALLED]:
+        if dep.__class__ is tuple:  # (None, areas): a value no longer remembered, the areas it reads
+            for area in dep[1]:
                 if ver.get(area, 0) > checked:
                     return False
             continue
-        dep = vcache.get(key)
-        if dep is None:
-            return False
         if dep[CHECKED] != g.clock and not _still_good(g, dep):
-            dep = _recompute(g, key, key[0], dep[ARGS], dep)
+            key = dep[KEY]
+            _recompute(g, key, key[0], dep[ARGS], dep)  # (rewritten in place)
         if dep[CHANGED] > checked:
             return False
     entry[CHECKED] = g.clock
@@ -335,16 +333,23 @@ def _recompute(g, key, name: str, args: tuple, old: list | None) -> list:
         if old is not None and old[RESULT] == result:
             old[CHECKED], old[MEMBER] = clock, member
             return old
-        entry = [result, clock, clock, [], args, areas, member]
-        g.vcache[key] = entry
-        return entry
+        return _store(g, key, old, [result, clock, clock, [], args, areas, member, key])
     if old is not None and old[RESULT] == result:
         # Early cut-off: the same result as before, so the values built on it
         # need not be worked out again; the old object is kept (it may carry
         # an index built on first use, see Found).
         old[CHECKED], old[CALLED], old[ARGS] = clock, called, args
         return old
-    entry = [result, clock, clock, called, args, _areas(g.w, name, args)]
+    return _store(g, key, old, [result, clock, clock, called, args, _areas(g.w, name, args), None, key])
+
+
+def _store(g, key, old: list | None, entry: list) -> list:
+    """A result worked out anew, kept under its key.  An entry replaced is
+    rewritten in place: the remembered values that called it hold the entry
+    itself (CALLED), not its key, and see the new result there."""
+    if old is not None:
+        old[:] = entry
+        return old
     if len(g.vcache) >= CACHE_LIMIT:
         g.vcache.clear()
     g.vcache[key] = entry

@@ -164,7 +164,7 @@ class Compiler:
                 unchanged = (f"        ver = g.ver\n"
                              f"        if {tests}:\n            entry[1] = g.clock\n"
                              f"            {stats}[1] += 1\n"
-                             "            if g.calls is not None:\n                g.calls.append(key)\n"
+                             "            if g.calls is not None:\n                g.calls.append(entry)\n"
                              "            return entry[0]\n")
                 if "board" in areas:
                     # The board changes with most moves, not with every step:
@@ -176,7 +176,7 @@ class Compiler:
                                  "                    break\n"
                                  "            else:\n                entry[1] = g.clock\n"
                                  f"                {stats}[1] += 1\n"
-                                 "                if g.calls is not None:\n                    g.calls.append(key)\n"
+                                 "                if g.calls is not None:\n                    g.calls.append(entry)\n"
                                  "                return entry[0]\n")
                 # A list argument is keyed by its items (a search's result by
                 # its identity, B._frozen): that part of the key is built so at once.
@@ -190,7 +190,7 @@ class Compiler:
                           "        c = entry[1]\n"
                           "        if c == g.clock:\n"
                           f"            {stats}[1] += 1\n"
-                          "            if g.calls is not None:\n                g.calls.append(key)\n"
+                          "            if g.calls is not None:\n                g.calls.append(entry)\n"
                           "            return entry[0]\n"
                           + unchanged +
                           f"        return _remembered(g, key, entry, {name!r}, {packed})\n"

@@ -286,3 +286,28 @@ def test_space_filters_stay_exact_when_the_record_of_changes_is_trimmed(campaign
         trimmed.add(game.changed_since)
         d = game.choose(rng.randrange(len(d.options)) + 1)
     assert len(trimmed) > 5
+
+
+def test_a_remembered_value_holds_the_entries_it_called_and_they_are_rewritten_in_place(campaign):
+    """A remembered result keeps the entries of the values it called, not
+    their keys: an entry worked out anew is rewritten in place, so the one a
+    caller holds is always the one kept under its key, and it checks without
+    a lookup.  Along a game, every entry called is the cache's own."""
+    rng = random.Random(2)
+    game = Game.new(campaign, seed=2, log=False)
+    d = game.run()
+    seen = 0
+    for _ in range(150):
+        if d is None:
+            break
+        for p in campaign.sides:
+            B.value_of(game, "space_region", (p,))
+        for entry in list(game.vcache.values()):
+            for dep in entry[B.CALLED]:
+                if isinstance(dep, tuple):
+                    assert dep[0] is None  # a value no longer remembered: the areas it reads
+                    continue
+                assert game.vcache.get(dep[B.KEY]) is dep, dep[B.KEY][0]
+                seen += 1
+        d = game.choose(rng.randrange(len(d.options)) + 1)
+    assert seen > 100
