@@ -104,7 +104,7 @@ class Namespace:
             "B": B, "value_of": B.value_of, "iterate": B.iterate, "index": B.index,
             "_ordered": ordered_compare, "_lt": ORDERED["<"], "_le": ORDERED["<="],
             "_gt": ORDERED[">"], "_ge": ORDERED[">="], "_divide": divide, "_aggregate_call": _aggregate_call,
-            "_aggregate_many": _aggregate_many, "_reach": B.reach, "_reach_within": B.reach_within, "_read_scoped": B.read_scoped, "_members": B.members,
+            "_aggregate_many": _aggregate_many, "_reach": B.reach, "_reach_within": B.reach_within, "_members": B.members,
             "_card_in_play": _card_in_play,
         }
         self.count = 0
@@ -589,9 +589,7 @@ class Generator:
         if decl is not None and decl.scope is not None:
             if decl.scope.text != kind:
                 return None
-            # The start values are worked out after the code is generated: read them then.
-            starts = self.const(self.w.state_start)
-            return f"g.s['vars'][{attr!r}].get({obj}.scope, {starts}[{attr!r}])"
+            return self.scoped_read(attr, obj)
         template = _INLINE.get((kind, attr))
         if template is None:
             reader = B.kind_reader(self.w, kind, attr)
@@ -599,6 +597,12 @@ class Generator:
         sides = self.const(self.w.by_kind.get("side", {})) if "{sides}" in template else ""
         on_map = self.const(self._spaces_by_number()) if "{on_map}" in template else ""
         return template.format(x=obj, sides=sides, on_map=on_map)
+
+    def scoped_read(self, name: str, obj: str) -> str:
+        """Python reading the entry of state `name` kept for the entity `obj`
+        (its `scope`), or the start value when it has none."""
+        starts = self.const(self.w.state_start)  # (filled in after the code is generated: read then)
+        return f"g.s['vars'][{name!r}].get({obj}.scope, {starts}[{name!r}])"
 
     def _spaces_by_number(self) -> dict:
         found = getattr(self.compiler, "spaces_by_number", None)
@@ -613,8 +617,7 @@ class Generator:
             if decl is not None and decl.scope is not None:  # `trench[s]`: one entry of scoped state
                 # (an entity's `scope` names its entry; anything else has none, and the
                 # AttributeError hands over to the closures, which read it by its text)
-                starts = self.const(self.w.state_start)
-                return f"g.s['vars'][{decl.key!r}].get({self.gen(e.args[0], names, cvars)}.scope, {starts}[{decl.key!r}])"
+                return self.scoped_read(decl.key, self.gen(e.args[0], names, cvars))
         if isinstance(e.obj, A.Ref) and e.obj.name.text not in cvars and e.obj.name.text not in names \
                 and e.obj.name.text in self.w.tables and len(e.args) in (1, 2):  # `sr_cost[u.type]`
             keys = [self.gen(a, names, cvars) for a in e.args] + ["None"]

@@ -1137,8 +1137,9 @@ def _every_text_differs(choice: A.ChoiceDecl, varying: list[str], world) -> bool
     `take_action`'s "play 12 ops (Entrench)" is one: the card's name tells
     two cards of one number apart."""
     names = [p.name.text for p in choice.params]
-    shown = [m.group(1) for m in _PLACEHOLDER.finditer(choice.template)]
-    attrs = [a for m in _PLACEHOLDER.finditer(choice.template) for a in m.group(2).split(".") if a]
+    placeholders = list(_PLACEHOLDER.finditer(choice.template))
+    shown = [m.group(1) for m in placeholders]
+    attrs = [a for m in placeholders for a in m.group(2).split(".") if a]
     if not shown or any(name not in names for name in shown) or not _reads_no_state(attrs, world):
         return False
     domains = []
