@@ -186,6 +186,7 @@ class Generator:
         # filter already keeps the result per space, and an entry per space
         # would cost more than the test.
         self.per_space: str | None = None
+        self._inlining: set[str] = set()  # the values being written in place (inline_value)
 
     # ------------------------------------------------------------------ entry
     def function(self, e: A.Expr, names: set[str], slow=None):
@@ -462,6 +463,9 @@ class Generator:
                 return f"g.s['vars'][{name!r}]"
             return self.const(ScopedState(name))
         if name in self.compiler.p.decls["value"]:
+            inline = self.inline_value(name, []) if self.direct_values else None
+            if inline is not None:
+                return inline
             if self.direct_values:
                 return f"V_{name}(g)"
             return f"value_of(g, {name!r}, ())"
@@ -650,6 +654,9 @@ class Generator:
             fn = self.const(B.FUNCTIONS[name])
             return f"{fn}(g, {self.const(e.span)}{''.join(', ' + a for a in args)})"
         if name in self.compiler.p.decls["value"]:
+            inline = self.inline_value(name, args) if self.direct_values else None
+            if inline is not None:
+                return inline
             if self.direct_values:
                 if (self.per_space is not None and not self.w.modifiers.get(name)
                         and any(re.search(rf"\b{self.per_space}\b", a) for a in args)):
@@ -658,6 +665,36 @@ class Generator:
             packed = "(" + "".join(a + ", " for a in args) + ")"
             return f"value_of(g, {name!r}, {packed})"
         raise GameError(f"unknown function '{name}'", e.span)
+
+    def inline_value(self, name: str, args: list[str]) -> str | None:
+        """A one-line value (not remembered, no modifiers) written in place
+        of its call, its parameters replaced by the arguments' Python: a
+        call costs more than most such tests.  Values are pure, so an
+        argument left unread is simply not worked out.  None when it cannot
+        be: the value is remembered or modified, calls itself, draws on
+        chance, or would read an argument that is not a plain name more than
+        once or inside a loop (it would be worked out again each time)."""
+        if name not in getattr(self.compiler, "inline_values", ()) or name in self._inlining:
+            return None
+        decl = self.compiler.p.decls["value"][name]
+        if len(args) != len(decl.params) or any(isinstance(n, A.Call) and n.func.text == "random_pick"
+                                                for n in A.walk_exprs(decl.expr)):
+            return None
+        cvars = {}
+        for prm, arg in zip(decl.params, args):
+            param = prm.name.text
+            if not _PLAIN.fullmatch(arg) and _reads(decl.expr, param) not in ([], [False]):
+                return None
+            cvars[param] = arg
+            if prm.type is not None and not prm.is_list and arg.isidentifier():
+                self.kinds.setdefault(arg, prm.type.text)
+        self._inlining.add(name)
+        try:
+            return "(" + self.gen(decl.expr, set(), cvars) + ")"
+        except Unsupported:
+            return None
+        finally:
+            self._inlining.discard(name)
 
     def g_CondExpr(self, e: A.CondExpr, names, cvars):
         c, a, b = (self.gen(x, names, cvars) for x in (e.cond, e.then, e.otherwise))
@@ -802,6 +839,28 @@ def _truth_valued(e) -> bool:
     """Whether `e` surely gives true or false (not another value that an
     `and`/`or` would have turned into one)."""
     return isinstance(e, (A.BoolLit, A.Compare, A.Member, A.Not, A.BoolOp))
+
+
+# An argument's Python that may be read any number of times: a name, a
+# number, a constant of the namespace, or a local of the frame.
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+|l\['[A-Za-z_][A-Za-z0-9_]*'\]")
+
+
+def _reads(e, name: str, in_loop: bool = False) -> list[bool]:
+    """Each place the expression reads `name`, as whether that place lies
+    inside a loop (a comprehension's item or test, a search's test), where
+    it is worked out once per item.  Shadowing is ignored: a place too many
+    only costs an optimisation."""
+    if isinstance(e, A.Ref):
+        return [in_loop] if e.name.text == name else []
+    if isinstance(e, (list, tuple)):
+        return [r for x in e for r in _reads(x, name, in_loop)]
+    if not isinstance(e, A.Expr):
+        return []
+    if isinstance(e, (A.ListComp, A.Aggregate, A.Reach)):
+        inner = [getattr(e, f) for f in ("item", "where") if getattr(e, f, None) is not None]
+        return _reads(e.source, name, in_loop) + _reads(inner, name, True)
+    return [r for f in attrs.fields(type(e)) for r in _reads(getattr(e, f.name), name, in_loop)]
 
 
 def _mentions(e, name: str) -> bool:

@@ -61,10 +61,12 @@ class Compiler:
         self.ns = Namespace()
         self.direct_values = self.codegen
         self._forbid_asts: dict[str, list] = {}
+        self.inline_values: set[str] = set()  # filled by compile_all (one_line_values)
 
     # ================================================================ whole world
     def compile_all(self) -> None:
         w, p = self.w, self.p
+        self.inline_values = self.one_line_values()
         for decl in p.all("value"):
             w.values[decl.key] = ([prm.name.text for prm in decl.params], self.value_function(decl))
         card_index = {c.key: c.index for c in w.cards}
@@ -116,6 +118,15 @@ class Compiler:
             key = f"{scenario_node}/{label}"
             w.codes[key] = self.code(scenario_node, label, [])
             w.setup.append(key)
+
+    def one_line_values(self) -> set[str]:
+        """The values generated code writes in place of their calls: those
+        not worth remembering (deps.Dependencies.costly) that no modifier
+        adds to (codegen.Generator.inline_value)."""
+        from .deps import Dependencies
+
+        deps = Dependencies(self.w)
+        return {name for name in self.p.decls["value"] if not deps.costly(name) and name not in deps.modified()}
 
     def value_function(self, decl: A.ValueDecl):
         """`f(g, *args)`: a value's base expression, generated with its

@@ -52,6 +52,7 @@ class Dependencies:
         self._visiting: set[str] = set()
         self._costly: dict[str, bool] = {}
         self._direct: dict = {}
+        self._modified: set[str] | None = None
 
     def costly(self, name: str) -> bool:
         """Whether a value does enough work (loops, searches, or calls to such
@@ -60,21 +61,29 @@ class Dependencies:
         if name in self._costly:
             return self._costly[name]
         self._costly[name] = False  # recursion: assume cheap while looking
-        decl = self.w.program.decls["value"][name]
-        found = bool(self.w.modifiers.get(name))
+        values = self.w.program.decls["value"]
+        decl = values[name]
+        found = name in self.modified()
         for node in A.walk_exprs(decl.expr):
             if isinstance(node, (A.ListComp, A.Aggregate, A.Reach)):
                 found = True
             elif isinstance(node, A.Call):
                 fn = node.func.text
-                if fn in COSTLY_FUNCTIONS or (fn in self.w.values and self.costly(fn)):
+                if fn in COSTLY_FUNCTIONS or (fn in values and self.costly(fn)):
                     found = True
-            elif isinstance(node, A.Ref) and node.name.text in self.w.values and node.name.text != name:
+            elif isinstance(node, A.Ref) and node.name.text in values and node.name.text != name:
                 found = found or self.costly(node.name.text)
             if found:
                 break
         self._costly[name] = found
         return found
+
+    def modified(self) -> set[str]:
+        """The values some modifier adds to (read off the program, so it is
+        known before the modifiers are compiled)."""
+        if self._modified is None:
+            self._modified = {c.value.text for decl in self.w.program.all("modifier") for c in decl.contributions}
+        return self._modified
 
     def named_card(self, e, params, local):
         """The card an argument names outright (`played('Salonika')`), or None."""

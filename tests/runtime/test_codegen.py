@@ -357,3 +357,46 @@ def test_inline_reads_of_a_units_place_and_of_state_kept_per_entity(campaign, mo
     assert B.read_scoped(g, "activation", w.spaces[3]) is None
     g.s["vars"]["activation"][w.spaces[3].key] = "marker"
     assert B.read_scoped(g, "activation", w.spaces[3]) == "marker"
+
+
+# ------------------------------------------------------------------ one-line values written in place
+
+ONE_LINERS = """
+value double(x: int) cites 1.0 = x + x
+value plus_one(x: int) cites 1.0 = x + 1
+value above(a: int) cites 1.0 = [y for y in [1, 2, 3, 4] where y > a]
+value first_or(a: int, b: int) cites 1.0 = (if a > 0 then a else b)
+"""
+
+
+def _inlining_generator():
+    module, diags = parse_text(ONE_LINERS, "inline.pog")
+    assert not diags
+    values = {d.name.text: d for d in module.decls}
+    compiler = _FakeCompiler(values)
+    compiler.direct_values = True
+    compiler.inline_values = set(values)
+    gen = codegen.Generator(compiler)
+    gen.env.update({"V_double": lambda g, x: x + x, "V_plus_one": lambda g, x: x + 1,
+                    "V_above": lambda g, a: [y for y in [1, 2, 3, 4] if y > a],
+                    "V_first_or": lambda g, a, b: a if a > 0 else b})
+    return gen
+
+
+@pytest.mark.parametrize("text, bound, expected, called", [
+    ("double(a)", {"a": 3}, 6, None),              # a plain name: read twice in place
+    ("plus_one(a * b)", {"a": 2, "b": 5}, 11, None),  # read once: its Python in place
+    ("double(a + b)", {"a": 1, "b": 2}, 6, "V_double"),  # read twice: still called
+    ("above(a - 1)", {"a": 3}, [3, 4], "V_above"),  # read inside a loop: still called
+    ("above(a)", {"a": 2}, [3, 4], None),
+    ("first_or(a, 1 / 0)", {"a": 2}, 2, None),     # an argument left unread is not worked out
+])
+def test_one_line_values_are_written_in_place_unless_an_argument_would_be_worked_out_again(
+        text, bound, expected, called):
+    e = parse_text(f"value v(a: int, b: int) cites 1.0 = {text}\n", "c.pog")[0].decls[0].expr
+    fn = _inlining_generator().function(e, {"a", "b"})
+    assert fn(_FakeGame({}), dict(bound)) == expected
+    if called is None:
+        assert "V_" not in fn.source
+    else:
+        assert called in fn.source
