@@ -22,12 +22,22 @@ Figures printed:
     python benchmarks/bench_runtime.py --scenario campaign  # once it has rules
     python benchmarks/bench_runtime.py --games 500 --seed 7
 
+It prints the interpreter it runs on: the same code runs a quarter faster on
+Debian's CPython 3.11 (libpython linked in statically, Debian's optimised
+build) than on pyenv's default build (libpython as a shared library, built
+without `--enable-optimizations`).  To measure another build, install the
+project in a virtual environment made with it:
+
+    /usr/bin/python3.11 -m venv /tmp/venv && /tmp/venv/bin/pip install -e .
+    /tmp/venv/bin/python benchmarks/bench_runtime.py --scenario campaign
+
 Timings are printed, never asserted: tests only check that games run.
 """
 
 from __future__ import annotations
 
 import argparse
+import platform
 import statistics
 import sys
 import time
@@ -85,6 +95,9 @@ def main() -> int:
     world = opened.world
     print(f"scenario {opened.key} (root {root}): compiled and built in {built:.2f} s; "
           f"{len(world.spaces)} spaces, {len(world.units)} units, {len(world.cards)} cards")
+    # The same code runs a quarter faster or slower with the build of CPython
+    # (see docs/playing.rst, Speed): a figure means little without it.
+    print(f"interpreter: {sys.executable} (Python {platform.python_version()}, {platform.python_compiler()})")
 
     # 1. Throughput: whole games, as simulate plays them, then listing every decision.
     for label, listing in (("as simulate plays", False), ("listing every decision", True)):
