@@ -239,6 +239,7 @@ def test_a_value_almost_never_found_good_is_dropped_at_the_quick_review(monkeypa
     comp, graph = scenario_graph("campaign")
     w = build_world(comp.scenarios["campaign"][0], graph)
     monkeypatch.setattr(B, "QUICK_REVIEW_AFTER", 20)
+    monkeypatch.setattr(B, "MID_REVIEW_AFTER", 10_000)
     monkeypatch.setattr(B, "REVIEW_AFTER", 10_000)
     game = Game.new(w, seed=1, log=False)
     game.run()
@@ -255,6 +256,38 @@ def test_a_value_almost_never_found_good_is_dropped_at_the_quick_review(monkeypa
     for i in range(30):
         call("in_supply", (units[0],), found_good=False)
         call("sr_network", (cp, units[1]), found_good=i % 5 == 0)  # found good a fifth of the time
+    assert "in_supply" in w.uncached
+    assert "sr_network" not in w.uncached
+    assert B.value_of(game, "in_supply", (units[0],)) == _fresh(game, "in_supply", (units[0],))
+
+
+def test_a_value_seldom_found_good_is_dropped_at_the_middle_review(monkeypatch):
+    """Past MID_REVIEW_AFTER calls, a value found still good in under a fifth
+    of them is worked out afresh from then on; one found good a third of the
+    time is kept until the last review (REVIEW_AFTER)."""
+    from pogdsl.compiler import scenario_graph
+    from pogdsl.runtime.world import build_world
+
+    comp, graph = scenario_graph("campaign")
+    w = build_world(comp.scenarios["campaign"][0], graph)
+    monkeypatch.setattr(B, "QUICK_REVIEW_AFTER", 10_000)
+    monkeypatch.setattr(B, "MID_REVIEW_AFTER", 30)
+    monkeypatch.setattr(B, "REVIEW_AFTER", 10_000)
+    game = Game.new(w, seed=1, log=False)
+    game.run()
+    cp = w.by_kind["side"]["cp"]
+    units = [u for u in w.units if game.s["loc"][u.index] is not None and 0 <= game.s["loc"][u.index] < len(w.spaces)]
+
+    def call(name, args, found_good: bool):
+        game.clock += 1  # a new revision with nothing changed
+        if not found_good:  # forgotten: worked out again
+            for key in [k for k in game.vcache if k[0] == name]:
+                del game.vcache[key]
+        B.value_of(game, name, args)
+
+    for i in range(45):
+        call("in_supply", (units[0],), found_good=i % 10 == 0)  # found good a tenth of the time
+        call("sr_network", (cp, units[1]), found_good=i % 3 == 0)  # a third of the time
     assert "in_supply" in w.uncached
     assert "sr_network" not in w.uncached
     assert B.value_of(game, "in_supply", (units[0],)) == _fresh(game, "in_supply", (units[0],))
