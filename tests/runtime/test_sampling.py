@@ -323,3 +323,32 @@ def test_a_batch_plays_with_the_collector_set_for_games_and_puts_it_back(rules, 
         sim.run_batch(("toy_rules", str(RULES), 1, [0, 1, 2], 1000, 1000))
     assert seen == [(sim.YOUNG_COLLECTION_AFTER, True)] * 2
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def test_simulate_in_one_process_sets_the_collector_once_for_all_its_batches(monkeypatch):
+    """A setting inside another changes nothing and leaves the outer one in
+    place; simulate without workers plays all its batches in one setting,
+    so the full collection that starts a setting is made once, not once per
+    batch."""
+    import gc
+
+    from pogdsl import sim
+
+    from .conftest import RULES
+
+    before = gc.get_threshold()
+    with sim.collector_set_for_games():
+        with sim.collector_set_for_games():
+            assert gc.get_threshold()[0] == sim.YOUNG_COLLECTION_AFTER and gc.get_freeze_count() > 0
+        assert gc.get_threshold()[0] == sim.YOUNG_COLLECTION_AFTER and gc.get_freeze_count() > 0
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+    collections = []
+    real_collect = gc.collect
+    monkeypatch.setattr(gc, "collect", lambda *a: collections.append(a) or real_collect(*a))
+    monkeypatch.setattr(sim, "play_random", lambda opened, seed, **limits: {
+        "seed": seed, "winner": None, "reason": "a stand-in", "decisions": 1, "turn": 1, "hash": "0", "error": None})
+    summary = sim.simulate("toy_rules", games=9, seed=1, root=RULES, workers=1)
+    assert len(sim.batches(9, 1)) > 1 and summary["games"] == 9
+    assert len(collections) == 1
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
