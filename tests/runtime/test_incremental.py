@@ -229,18 +229,28 @@ def test_values_seldom_found_good_are_no_longer_remembered_but_space_filters_alw
     assert B.value_of(game, "sr_open_spaces", (cp,)) == _fresh(game, "sr_open_spaces", (cp,))
 
 
-def test_a_value_almost_never_found_good_is_dropped_at_the_quick_review(monkeypatch):
-    """Past QUICK_REVIEW_AFTER calls, a value found still good in under 5% of
-    them is worked out afresh from then on, without waiting for the full
-    review; one found good more often waits for it (REVIEW_AFTER)."""
+@pytest.mark.parametrize("review, calls, dropped_share, kept_share", [
+    # Past QUICK_REVIEW_AFTER calls, a value found good in under 5% of them
+    # is dropped without waiting for the later reviews; one found good a
+    # fifth of the time waits for them.
+    ("QUICK_REVIEW_AFTER", 30, 0, 5),
+    # Past MID_REVIEW_AFTER calls, a value found good in under a fifth of them
+    # is dropped; one found good a third of the time waits for the last review.
+    ("MID_REVIEW_AFTER", 45, 10, 3),
+])
+def test_values_seldom_found_good_are_dropped_at_the_earlier_reviews(monkeypatch, review, calls, dropped_share,
+                                                                      kept_share):
+    """Each earlier review, alone (the others put out of reach), drops the
+    value found good too seldom, keeps the other, and the dropped one is
+    then worked out afresh at each call with the same result.  A share N
+    means found good one call in N (0: never)."""
     from pogdsl.compiler import scenario_graph
     from pogdsl.runtime.world import build_world
 
     comp, graph = scenario_graph("campaign")
     w = build_world(comp.scenarios["campaign"][0], graph)
-    monkeypatch.setattr(B, "QUICK_REVIEW_AFTER", 20)
-    monkeypatch.setattr(B, "MID_REVIEW_AFTER", 10_000)
-    monkeypatch.setattr(B, "REVIEW_AFTER", 10_000)
+    for name in ("QUICK_REVIEW_AFTER", "MID_REVIEW_AFTER", "REVIEW_AFTER"):
+        monkeypatch.setattr(B, name, 20 if name == review else 10_000)
     game = Game.new(w, seed=1, log=False)
     game.run()
     cp = w.by_kind["side"]["cp"]
@@ -253,41 +263,9 @@ def test_a_value_almost_never_found_good_is_dropped_at_the_quick_review(monkeypa
                 del game.vcache[key]
         B.value_of(game, name, args)
 
-    for i in range(30):
-        call("in_supply", (units[0],), found_good=False)
-        call("sr_network", (cp, units[1]), found_good=i % 5 == 0)  # found good a fifth of the time
-    assert "in_supply" in w.uncached
-    assert "sr_network" not in w.uncached
-    assert B.value_of(game, "in_supply", (units[0],)) == _fresh(game, "in_supply", (units[0],))
-
-
-def test_a_value_seldom_found_good_is_dropped_at_the_middle_review(monkeypatch):
-    """Past MID_REVIEW_AFTER calls, a value found still good in under a fifth
-    of them is worked out afresh from then on; one found good a third of the
-    time is kept until the last review (REVIEW_AFTER)."""
-    from pogdsl.compiler import scenario_graph
-    from pogdsl.runtime.world import build_world
-
-    comp, graph = scenario_graph("campaign")
-    w = build_world(comp.scenarios["campaign"][0], graph)
-    monkeypatch.setattr(B, "QUICK_REVIEW_AFTER", 10_000)
-    monkeypatch.setattr(B, "MID_REVIEW_AFTER", 30)
-    monkeypatch.setattr(B, "REVIEW_AFTER", 10_000)
-    game = Game.new(w, seed=1, log=False)
-    game.run()
-    cp = w.by_kind["side"]["cp"]
-    units = [u for u in w.units if game.s["loc"][u.index] is not None and 0 <= game.s["loc"][u.index] < len(w.spaces)]
-
-    def call(name, args, found_good: bool):
-        game.clock += 1  # a new revision with nothing changed
-        if not found_good:  # forgotten: worked out again
-            for key in [k for k in game.vcache if k[0] == name]:
-                del game.vcache[key]
-        B.value_of(game, name, args)
-
-    for i in range(45):
-        call("in_supply", (units[0],), found_good=i % 10 == 0)  # found good a tenth of the time
-        call("sr_network", (cp, units[1]), found_good=i % 3 == 0)  # a third of the time
+    for i in range(calls):
+        call("in_supply", (units[0],), found_good=dropped_share > 0 and i % dropped_share == 0)
+        call("sr_network", (cp, units[1]), found_good=i % kept_share == 0)
     assert "in_supply" in w.uncached
     assert "sr_network" not in w.uncached
     assert B.value_of(game, "in_supply", (units[0],)) == _fresh(game, "in_supply", (units[0],))
