@@ -291,8 +291,12 @@ class Game:
 
     # ================================================================ frames
     def push_code(self, key: str, args) -> None:
-        code = self.w.codes[key]
-        self.s["stack"].append({"code": key, "pc": 0, "l": dict(zip(code.params, args))})
+        self.push_frame(key, dict(zip(self.w.codes[key].params, args)))
+
+    def push_frame(self, key: str, l: dict) -> None:
+        """Start running code `key` with these locals (the one place a frame
+        is made: run() is told to look at the new top of the stack)."""
+        self.s["stack"].append({"code": key, "pc": 0, "l": l})
         self.moved = True
 
     def pop_frame(self) -> None:
@@ -692,8 +696,7 @@ class Game:
                 continue
             ready.append((h, bound))
         for h, bound in reversed(ready):  # the first declared runs first
-            self.s["stack"].append({"code": f"trigger:{h.decl.key}", "pc": 0, "l": bound})
-            self.moved = True
+            self.push_frame(f"trigger:{h.decl.key}", bound)
             if self.trace is not None:
                 self.trace.append(("trigger", h.decl.key, [c.number for c in h.decl.cites]))
 
