@@ -171,12 +171,16 @@ class Compiler:
                 # changed.
                 areas = w.value_deps[name]
                 stats = self.ns.const(w.cache_stats[name])
+
+                def found_good(indent: str, stats: str = stats) -> str:
+                    # Counted as found good, noted in the value calling it, returned.
+                    return (f"{indent}{stats}[1] += 1\n"
+                            f"{indent}if g.calls is not None:\n{indent}    g.calls.append(entry)\n"
+                            f"{indent}return entry[0]\n")
                 tests = " and ".join(f"ver.get({a!r}, 0) <= c" for a in areas) or "True"
                 unchanged = (f"        ver = g.ver\n"
                              f"        if {tests}:\n            entry[1] = g.clock\n"
-                             f"            {stats}[1] += 1\n"
-                             "            if g.calls is not None:\n                g.calls.append(entry)\n"
-                             "            return entry[0]\n")
+                             + found_good(" " * 12))
                 if "board" in areas:
                     # The board changes with most moves, not with every step:
                     # the test above often holds.  Else a result that called
@@ -186,9 +190,7 @@ class Compiler:
                                  "            for a in entry[5]:\n                if ver.get(a, 0) > c:\n"
                                  "                    break\n"
                                  "            else:\n                entry[1] = g.clock\n"
-                                 f"                {stats}[1] += 1\n"
-                                 "                if g.calls is not None:\n                    g.calls.append(entry)\n"
-                                 "                return entry[0]\n")
+                                 + found_good(" " * 16))
                 # A list argument is keyed by its items (a search's result by
                 # its identity, B._frozen): that part of the key is built so at once.
                 self.ns.env["_key_part"] = B.key_part
@@ -200,9 +202,7 @@ class Compiler:
                           "    if entry is not None:\n"
                           "        c = entry[1]\n"
                           "        if c == g.clock:\n"
-                          f"            {stats}[1] += 1\n"
-                          "            if g.calls is not None:\n                g.calls.append(entry)\n"
-                          "            return entry[0]\n"
+                          + found_good(" " * 12)
                           + unchanged +
                           f"        return _remembered(g, key, entry, {name!r}, {packed})\n"
                           f"    return value_of(g, {name!r}, {packed}, key)\n")
