@@ -18,7 +18,7 @@ from attrs import define, field
 from ..semantics.vocabulary import FUNCTIONS as VOCAB_FUNCTIONS
 from ..syntax import ast as A
 from . import builtins as B
-from .codegen import Generator, Namespace, Unsupported, divide, generate, ordered_compare
+from .codegen import Generator, Namespace, Unsupported, divide, extreme, generate, ordered_compare
 from .errors import GameError
 from .values import Entity, ScopedState, text_of
 
@@ -739,9 +739,8 @@ class Compiler:
             return lambda g, l: sum(1 for v in values(g, l) if v)
         if func == "sum":
             return lambda g, l: sum(values(g, l))
-        if func == "min":
-            return lambda g, l: min(values(g, l), default=None)
-        return lambda g, l: max(values(g, l), default=None)
+        span = e.span
+        return lambda g, l: extreme(func, values(g, l), span)
 
     def x_AggregateCall(self, e: A.AggregateCall, names):
         args = [self.expr(a, names) for a in e.args]
@@ -749,11 +748,11 @@ class Compiler:
         if len(args) == 1:
             one = args[0]
             ops = {"any": any, "all": all, "count": lambda xs: len(xs), "sum": sum,
-                   "min": lambda xs: min(xs, default=None), "max": lambda xs: max(xs, default=None)}
+                   "min": lambda xs: extreme("min", xs, e.span), "max": lambda xs: extreme("max", xs, e.span)}
             op = ops[func]
             return lambda g, l: op(B.iterate(g, one(g, l)))
-        ops = {"any": any, "all": all, "count": lambda xs: sum(1 for x in xs if x), "sum": sum, "min": min,
-               "max": max}
+        ops = {"any": any, "all": all, "count": lambda xs: sum(1 for x in xs if x), "sum": sum,
+               "min": lambda xs: extreme("min", xs, e.span), "max": lambda xs: extreme("max", xs, e.span)}
         op = ops[func]
         return lambda g, l: op([a(g, l) for a in args])
 

@@ -27,8 +27,6 @@ class Entity:
     def __str__(self) -> str:
         return self.key
 
-    def __lt__(self, other):  # a stable order for sorting options
-        return (self.kind, self.index, self.key) < (other.kind, other.index, other.key)
 
 
 class Pool(Entity):

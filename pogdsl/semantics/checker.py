@@ -741,6 +741,8 @@ class Checker:
     def expr_Aggregate(self, e: A.Aggregate, scope):
         inner = self._comprehension(e.var, e.source, e.where, scope)
         item = self.check_expr(e.item, inner)
+        if e.func in ("min", "max"):
+            self.ordered_items(item, e.item.span)
         return {"any": "bool", "all": "bool", "count": "int", "sum": "int"}.get(e.func, item)
 
     def expr_AggregateCall(self, e: A.AggregateCall, scope):
@@ -750,8 +752,17 @@ class Checker:
         if e.func in ("count", "sum"):
             return "int"
         if len(kinds) == 1:
+            self.ordered_items(element_kind(kinds[0]) if kinds[0].startswith("list:") else kinds[0], e.args[0].span)
             return element_kind(kinds[0])
+        for kind, arg in zip(kinds, e.args):
+            self.ordered_items(kind, arg.span)
         return kinds[0] if kinds and all(k == kinds[0] for k in kinds) else ANY
+
+    def ordered_items(self, kind: str, span: A.Span) -> None:
+        """`min` and `max` pick among numbers, as `<` compares only numbers:
+        spaces, units and the other things of the game have no order."""
+        if not self.compatible(kind, ("int",)):
+            self.wrong_kind("", kind, ("int",), span)
 
     def scoped_state_attr(self, obj_kind: str, attr: str) -> A.StateDecl | None:
         decl = self.p.decls["state"].get(attr)

@@ -153,6 +153,11 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
     "value_kind": [
         (E, "E0301", 10, 45, "'Paris' is a space, but a side is wanted here"),
     ],
+    "unordered_extreme": [
+        (E, "E0301", 3, 31, "this is a space, but an int is wanted here"),
+        (E, "E0301", 4, 31, "this is a unit, but an int is wanted here"),
+        (E, "E0301", 5, 33, "this is a space, but an int is wanted here"),
+    ],
     "start_out_of_range": [
         (E, "E0304", 2, 25, "start value 7 is outside 0..5"),
     ],
