@@ -783,7 +783,7 @@ def _unit_attr(attr):
         "mf": lambda g, u: _unit_factors(g, u)[2],
         "full_cf": lambda g, u: u.data.full[0],
         "reduced": lambda g, u: g.s["reduced"][u.index],
-        "location": lambda g, u: g.w.place_entity(loc(g, u)),
+        "location": lambda g, u: g.w.place_entity(g.s["loc"][u.index]),
         "space": _unit_space,
         "on_map": _unit_on_map,
         "near_east": lambda g, u: u.data.near_east,

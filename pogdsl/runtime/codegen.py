@@ -743,6 +743,10 @@ class Generator:
             items = [self.gen(i, names, cvars) for i in e.container.items]
             return f"({item} {op} ({''.join(i + ', ' for i in items)}))"
         container = self.gen(e.container, names, cvars)
+        if _PLAIN.fullmatch(container) and not container.lstrip("-").isdigit():
+            # a name or a frame's local, read twice at no cost: a plain list
+            # (the common case) is tested as it is, without a call
+            return f"({item} {op} ({container} if {container}.__class__ is list else _members(g, {container})))"
         return f"({item} {op} _members(g, {container}))"
 
     def g_BoolOp(self, e: A.BoolOp, names, cvars):

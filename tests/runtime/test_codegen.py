@@ -16,7 +16,7 @@ import pytest
 from pogdsl.compiler import scenario_graph
 from pogdsl.runtime import codegen
 from pogdsl.runtime.errors import GameError
-from pogdsl.runtime.values import Entity, Pool
+from pogdsl.runtime.values import Entity, Found, Pool
 from pogdsl.runtime.world import build_world
 from pogdsl.syntax import ast as A
 from pogdsl.syntax.parser import parse_text
@@ -159,6 +159,18 @@ def test_min_and_max_of_unordered_things_are_a_located_game_error(text):
     with pytest.raises(GameError, match="compares numbers, not 1, none") as info:
         fn(_FakeGame({}), {"a": 1, "b": None})
     assert info.value.span.file == "m.pog"
+
+
+@pytest.mark.parametrize("container, expected", [
+    ([1, 2], True), ([3], False), (Found([1, 5]), True), (None, False), ((2, 1), True),
+])
+def test_membership_in_a_named_list_is_tested_in_place(container, expected):
+    """`x in xs` with xs a name: a plain list is tested without a call, and
+    anything else (a search's result, none, a tuple) as the language says."""
+    e = parse_text("value v(x: int, xs: list of int) cites 1.0 = x in xs\n", "i.pog")[0].decls[0].expr
+    fn = codegen.Generator(_FakeCompiler({})).function(e, {"x", "xs"})
+    assert ".__class__ is list" in fn.source
+    assert fn(_FakeGame({}), {"x": 1, "xs": container}) is expected
 
 
 def test_an_unbound_local_is_a_game_error_naming_it():
