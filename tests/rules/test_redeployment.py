@@ -408,3 +408,28 @@ def test_11_3_1_armies_not_listed_stay_off_the_near_east_map():
     at_war(pos, "tu", "bu")
     pos.place("GE 1", "Sofia")
     refused(pos, "cp", CP_SR4, ["redeploy GE 1 (full) from Sofia for 4 SR", "overland to Constantinople"], "11.3.1")
+
+
+def test_13_1_7_the_ports_open_to_sr_are_read_from_the_open_spaces():
+    """`sr_ports(p)` reads `sr_open` from the side's open spaces (a filter
+    kept up to date anyway): along a game it lists exactly the side's marked
+    ports it controls where `sr_open` holds."""
+    from pogdsl.runtime import builtins as B
+
+    from .harness import play_randomly, world
+
+    w = world()
+    checked = 0
+
+    def compare(game, decision):
+        nonlocal checked
+        if game.s["decisions"] % 25:
+            return
+        for p in w.sides:
+            expected = [s for s in B.value_of(game, "sr_port_spaces", (p,))
+                        if game.s["control"][s.index] == p.key and B.value_of(game, "sr_open", (p, s))]
+            assert list(B.value_of(game, "sr_ports", (p,))) == expected, p.key
+        checked += 1
+
+    play_randomly(w, 5, 300, each=compare)
+    assert checked >= 8
