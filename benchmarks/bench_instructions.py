@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def play(root: Path, scenario: str, games: int, warm: int, seed: int) -> None:
-    """The measured part, run inside valgrind: prints 'decisions hash'.
+    """The measured part, run inside valgrind: prints 'decisions hash
+    compiled-modules'.
     `root` is a checkout (its own code is measured) or a project of rules
     alone (this checkout's code plays it)."""
     sys.path.insert(0, str(root if (root / "pogdsl").is_dir() else ROOT))
@@ -55,7 +56,9 @@ def play(root: Path, scenario: str, games: int, warm: int, seed: int) -> None:
         g.run()
         decisions += g.s["decisions"]
     subprocess.run([*switch, "off", str(os.getpid())], capture_output=True, check=False)
-    print(decisions, measured[-1].state_hash()[:12])
+    from pogdsl.runtime import native
+
+    print(decisions, measured[-1].state_hash()[:12], ",".join(native.compiled_modules()) or "none")
 
 
 def main() -> int:
@@ -80,12 +83,14 @@ def main() -> int:
         run = subprocess.run(cmd, capture_output=True, text=True, check=False)
     collected = re.search(r"Collected : (\d+)", run.stderr)
     played = run.stdout.split()
-    if run.returncode != 0 or collected is None or len(played) != 2:
+    if run.returncode != 0 or collected is None or len(played) != 3:
         print(f"bench_instructions: the run failed (exit {run.returncode}):\n{run.stderr[-2000:]}", file=sys.stderr)
         return 1
     instructions, decisions = int(collected.group(1)), int(played[0])
     print(f"{args.root} {args.scenario}: {args.games} game(s) after {args.warm} warm-up, {decisions} decisions, "
           f"final state {played[1]}")
+    # (compiled modules run other instructions than their source: POGDSL_PURE=1 counts the source's)
+    print(f"runtime modules compiled: {played[2].replace(',', ', ')}")
     print(f"{instructions:,} instructions, {instructions / max(decisions, 1):,.0f} per decision")
     return 0
 

@@ -98,6 +98,14 @@ def main() -> int:
     # The same code runs a quarter faster or slower with the build of CPython
     # (see docs/playing.rst, Speed): a figure means little without it.
     print(f"interpreter: {sys.executable} (Python {platform.python_version()}, {platform.python_compiler()})")
+    # ... and with the runtime's modules compiled or not (runtime/native.py).
+    import pogdsl.runtime.effects  # noqa: F401 - (imported by the first game otherwise: listed here)
+    import pogdsl.runtime.sampling  # noqa: F401
+    from pogdsl.runtime import native
+
+    compiled = native.compiled_modules()
+    print(f"runtime modules compiled: {', '.join(compiled) if compiled else 'none (all from source)'}"
+          f"{' (POGDSL_PURE set)' if native.pure() else ''}")
 
     # 1. Throughput: whole games, as simulate plays them, then listing every decision.
     for label, listing in (("as simulate plays", False), ("listing every decision", True)):

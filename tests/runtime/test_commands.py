@@ -249,7 +249,7 @@ def test_the_benchmark_runs():
     proc = subprocess.run([sys.executable, str(REPO / "benchmarks" / "bench_runtime.py"), "--games", "3"],
                           check=False, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert "decisions/s" in proc.stdout and "p99" in proc.stdout
+    assert "decisions/s" in proc.stdout and "p99" in proc.stdout and "runtime modules compiled:" in proc.stdout
 
 
 def test_the_instruction_benchmark_plays_its_games():
@@ -265,8 +265,8 @@ def test_the_instruction_benchmark_plays_its_games():
                            "--root", str(TOY), "--scenario", "toy", "--games", "2", "--warm", "1"],
                           check=False, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    decisions, state = proc.stdout.split()
-    assert int(decisions) > 0 and len(state) == 12
+    decisions, state, compiled = proc.stdout.split()
+    assert int(decisions) > 0 and len(state) == 12 and compiled
 
 
 def test_play_on_from_where_a_script_leads(tmp_path):

@@ -1,0 +1,108 @@
+"""The compiled runtime modules (runtime/native.py, setup.py): a compiled
+module runs only while it was built from its source as that source is now,
+POGDSL_PURE=1 runs every module from its source, and a game is the same
+either way."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from pogdsl.runtime import native
+
+from .conftest import REPO
+
+SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+@pytest.fixture()
+def package(tmp_path):
+    """A module `hot` with its source and a (fake) extension beside it."""
+    (tmp_path / "hot.py").write_text("X = 1\n", encoding="utf-8")
+    (tmp_path / ("hot" + SUFFIX)).write_bytes(b"not really an extension")
+    (tmp_path / "cold.py").write_text("Y = 2\n", encoding="utf-8")
+    return tmp_path
+
+
+def sha(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_an_extension_built_from_the_source_as_it_is_is_left_to_python(package):
+    finder = native.SourceWhenStale("pkg", package, {"hot": sha(package / "hot.py")}, False)
+    assert finder.find_spec("pkg.hot") is None  # Python's own finder then takes the extension
+
+
+@pytest.mark.parametrize("built", [{}, {"hot": "0" * 64}])
+def test_a_module_edited_since_its_build_runs_from_its_source(package, built):
+    spec = native.SourceWhenStale("pkg", package, built, False).find_spec("pkg.hot")
+    assert spec is not None and spec.origin == str(package / "hot.py")
+
+
+def test_the_pure_setting_runs_even_a_fresh_extension_from_source(package):
+    spec = native.SourceWhenStale("pkg", package, {"hot": sha(package / "hot.py")}, True).find_spec("pkg.hot")
+    assert spec.origin == str(package / "hot.py")
+
+
+@pytest.mark.parametrize("name", ["pkg.cold", "other.hot"])
+def test_modules_without_an_extension_or_of_other_packages_are_not_its_business(package, name):
+    assert native.SourceWhenStale("pkg", package, {}, False).find_spec(name) is None
+
+
+def test_an_unreadable_record_of_builds_counts_as_nothing_built(tmp_path):
+    assert native.read_built(tmp_path) == {}
+    (tmp_path / native.BUILT).write_text("{not json", encoding="utf-8")
+    assert native.read_built(tmp_path) == {}
+    (tmp_path / native.BUILT).write_text("[1, 2]", encoding="utf-8")
+    assert native.read_built(tmp_path) == {}
+
+
+# ------------------------------------------------------------------ in a process of its own
+
+PLAY = """
+import json
+from pogdsl.runtime import native
+from pogdsl.runtime.record import open_scenario
+from pogdsl.sim import game_seed, play_random
+import pogdsl.runtime.effects, pogdsl.runtime.sampling
+opened = open_scenario("campaign", None)
+hashes = [play_random(opened, game_seed(3, i))["hash"] for i in range(2)]
+print(json.dumps({"compiled": native.compiled_modules(), "hashes": hashes}))
+"""
+
+
+def run(pure: bool) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("POGDSL_PURE", None)
+    if pure:
+        env["POGDSL_PURE"] = "1"
+    out = subprocess.run([sys.executable, "-c", PLAY], cwd=REPO, env=env,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def fresh_builds() -> list[str]:
+    """The runtime modules this checkout has an extension for, built from
+    the source as it is now."""
+    folder = REPO / "pogdsl" / "runtime"
+    built = native.read_built(folder)
+    return sorted(name for name, digest in built.items()
+                  if (folder / f"{name}.py").is_file() and digest == sha(folder / f"{name}.py")
+                  and any((folder / (name + s)).is_file() for s in importlib.machinery.EXTENSION_SUFFIXES))
+
+
+def test_compiled_and_pure_runtimes_play_the_same_games():
+    """Two whole Campaign games, compiled and from source: the same final
+    states; and the compiled run used exactly the extensions built from the
+    sources as they are (none when nothing is built)."""
+    compiled, pure = run(pure=False), run(pure=True)
+    assert pure["compiled"] == []
+    assert set(compiled["compiled"]) == set(fresh_builds()) & {"builtins", "compile", "effects", "interpreter",
+                                                               "rng", "sampling", "values"}
+    assert compiled["hashes"] == pure["hashes"]
