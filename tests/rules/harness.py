@@ -40,6 +40,22 @@ def play_randomly(w, seed: int, decisions: int, log: bool = False, each=None) ->
     return game
 
 
+def check_along_a_game(w, seed: int, check, every: int = 25, decisions: int = 300) -> int:
+    """Play a random game of world `w` and call `check(game, side)` for each
+    side at every `every`-th decision; the number of positions checked."""
+    checked = 0
+
+    def each(game, decision):
+        nonlocal checked
+        if game.s["decisions"] % every == 0:
+            for side in w.sides:
+                check(game, side)
+            checked += 1
+
+    play_randomly(w, seed, decisions, each=each)
+    return checked
+
+
 @lru_cache(maxsize=None)
 def world(scenario: str = "campaign"):
     from pogdsl.runtime.world import build_world

@@ -416,20 +416,11 @@ def test_13_1_7_the_ports_open_to_sr_are_read_from_the_open_spaces():
     ports it controls where `sr_open` holds."""
     from pogdsl.runtime import builtins as B
 
-    from .harness import play_randomly, world
+    from .harness import check_along_a_game, world
 
-    w = world()
-    checked = 0
+    def compare(game, p):
+        expected = [s for s in B.value_of(game, "sr_port_spaces", (p,))
+                    if game.s["control"][s.index] == p.key and B.value_of(game, "sr_open", (p, s))]
+        assert list(B.value_of(game, "sr_ports", (p,))) == expected, p.key
 
-    def compare(game, decision):
-        nonlocal checked
-        if game.s["decisions"] % 25:
-            return
-        for p in w.sides:
-            expected = [s for s in B.value_of(game, "sr_port_spaces", (p,))
-                        if game.s["control"][s.index] == p.key and B.value_of(game, "sr_open", (p, s))]
-            assert list(B.value_of(game, "sr_ports", (p,))) == expected, p.key
-        checked += 1
-
-    play_randomly(w, 5, 300, each=compare)
-    assert checked >= 8
+    assert check_along_a_game(world(), 5, compare) >= 8
