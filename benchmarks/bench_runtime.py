@@ -99,7 +99,8 @@ def main() -> int:
     # (see docs/playing.rst, Speed): a figure means little without it.
     print(f"interpreter: {sys.executable} (Python {platform.python_version()}, {platform.python_compiler()})")
     # ... and with the runtime's modules compiled or not (runtime/native.py).
-    import pogdsl.runtime.effects  # noqa: F401 - (imported by the first game otherwise: listed here)
+    # (effects and sampling are otherwise imported by the first game: imported here to be listed)
+    import pogdsl.runtime.effects
     import pogdsl.runtime.sampling  # noqa: F401
     from pogdsl.runtime import native
 
