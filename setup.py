@@ -21,7 +21,7 @@ try:
 except ImportError:  # (Cython is a build requirement; without it, nothing is compiled)
     cythonize = None
 
-# The modules where a game spends its time (measured: 11% more decisions per
+# The modules where a game spends its time (measured: 9-12% more decisions per
 # second compiled than interpreted, on the machine kind CI runs on).
 COMPILED = ["builtins", "interpreter", "sampling", "rng", "effects", "compile", "values"]
 BUILT = "_built.json"  # beside the modules: the source each extension was built from
@@ -88,8 +88,8 @@ def extensions():
     exts = []
     for name in COMPILED:
         source = f"pogdsl/runtime/{name}.py"
-        # -O2 -g0 after the interpreter's own flags: half the compile time of
-        # -O3 -g, the same speed here.
+        # -O2 -g0 after the interpreter's own flags (-O3 -g): a third less
+        # time to compile, and games ran as fast as with the -O3 build.
         ext = Extension(f"pogdsl.runtime.{name}", [source], optional=True, extra_compile_args=["-O2", "-g0"])
         ext.origin_source = source
         exts.append(ext)
