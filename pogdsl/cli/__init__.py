@@ -24,6 +24,17 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
+class _Version(argparse.Action):
+    """--version, with whether the runtime runs compiled (worked out only
+    when asked: it reads the sources)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from ..runtime import native
+
+        print(f"pogdsl {__version__}\n{native.describe()}")
+        parser.exit(EXIT_OK)
+
+
 # ----------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
@@ -32,7 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit status: 0 success, 1 errors in the sources, 2 wrong usage. "
                "Run `pogdsl COMMAND --help` for a command's options.",
     )
-    parser.add_argument("--version", action="version", version=f"pogdsl {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show the version, and which runtime modules run compiled, and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     for module in COMMANDS:

@@ -81,6 +81,25 @@ def install() -> None:
         sys.meta_path.insert(0, SourceWhenStale(PACKAGE, HERE, read_built(HERE), pure()))
 
 
+def fresh_builds(folder: Path = HERE) -> list[str]:
+    """The modules that run compiled when imported: an extension built from
+    the source beside it as it is now (none with POGDSL_PURE set)."""
+    if pure():
+        return []
+    return sorted(name for name, digest in read_built(folder).items()
+                  if isinstance(name, str) and _has_extension(folder, name)
+                  and (folder / f"{name}.py").is_file() and digest == _sha256(folder / f"{name}.py"))
+
+
+def describe() -> str:
+    """One line for `pogdsl --version`."""
+    fresh = fresh_builds()
+    if fresh:
+        return f"runtime modules compiled: {', '.join(fresh)}"
+    why = "POGDSL_PURE is set" if pure() else "none built from the sources as they are; reinstall to build them"
+    return f"runtime modules compiled: none ({why})"
+
+
 def compiled_modules() -> list[str]:
     """The modules of the runtime imported so far that run compiled."""
     out = []

@@ -55,6 +55,15 @@ def test_modules_without_an_extension_or_of_other_packages_are_not_its_business(
     assert native.SourceWhenStale("pkg", package, {}, False).find_spec(name) is None
 
 
+def test_the_fresh_builds_are_the_extensions_of_unchanged_sources(package, monkeypatch):
+    monkeypatch.delenv("POGDSL_PURE", raising=False)
+    (package / native.BUILT).write_text(json.dumps({"hot": sha(package / "hot.py"), "gone": "0" * 64}),
+                                        encoding="utf-8")
+    assert native.fresh_builds(package) == ["hot"]
+    (package / "hot.py").write_text("X = 2\n", encoding="utf-8")  # edited since
+    assert native.fresh_builds(package) == []
+
+
 def test_an_unreadable_record_of_builds_counts_as_nothing_built(tmp_path):
     assert native.read_built(tmp_path) == {}
     (tmp_path / native.BUILT).write_text("{not json", encoding="utf-8")
@@ -87,22 +96,23 @@ def run(pure: bool) -> dict:
     return json.loads(out.stdout.splitlines()[-1])
 
 
-def fresh_builds() -> list[str]:
-    """The runtime modules this checkout has an extension for, built from
-    the source as it is now."""
-    folder = REPO / "pogdsl" / "runtime"
-    built = native.read_built(folder)
-    return sorted(name for name, digest in built.items()
-                  if (folder / f"{name}.py").is_file() and digest == sha(folder / f"{name}.py")
-                  and any((folder / (name + s)).is_file() for s in importlib.machinery.EXTENSION_SUFFIXES))
-
-
 def test_compiled_and_pure_runtimes_play_the_same_games():
     """Two whole Campaign games, compiled and from source: the same final
     states; and the compiled run used exactly the extensions built from the
     sources as they are (none when nothing is built)."""
     compiled, pure = run(pure=False), run(pure=True)
     assert pure["compiled"] == []
-    assert set(compiled["compiled"]) == set(fresh_builds()) & {"builtins", "compile", "effects", "interpreter",
-                                                               "rng", "sampling", "values"}
+    assert set(compiled["compiled"]) == set(native.fresh_builds()) & {"builtins", "compile", "effects",
+                                                                      "interpreter", "rng", "sampling", "values"}
     assert compiled["hashes"] == pure["hashes"]
+
+
+def test_version_says_whether_the_runtime_runs_compiled():
+    from .conftest import run_cli
+
+    proc = run_cli("--version")
+    assert proc.returncode == 0 and proc.stdout.startswith("pogdsl ")
+    fresh = native.fresh_builds()
+    assert f"runtime modules compiled: {', '.join(fresh) if fresh else 'none'}" in proc.stdout
+    pure = run_cli("--version", env={"POGDSL_PURE": "1"})
+    assert "runtime modules compiled: none (POGDSL_PURE is set)" in pure.stdout
