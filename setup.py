@@ -95,10 +95,9 @@ def extensions():
         exts.append(ext)
     built = cythonize(exts, build_dir="build/cython", nthreads=os.cpu_count() or 1, quiet=True,
                       compiler_directives={"language_level": 3, "annotation_typing": False})
-    for ext, original in zip(built, exts):
+    for ext, original in zip(built, exts):  # (cythonize makes new extensions, without these two)
         ext.origin_source = original.origin_source
         ext.optional = True
-        ext.extra_compile_args = original.extra_compile_args
     return built
 
 

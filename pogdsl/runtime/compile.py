@@ -745,15 +745,17 @@ class Compiler:
     def x_AggregateCall(self, e: A.AggregateCall, names):
         args = [self.expr(a, names) for a in e.args]
         func = e.func
+        span = e.span
+
+        def pick(xs):
+            return extreme(func, xs, span)
+
         if len(args) == 1:
             one = args[0]
-            ops = {"any": any, "all": all, "count": lambda xs: len(xs), "sum": sum,
-                   "min": lambda xs: extreme("min", xs, e.span), "max": lambda xs: extreme("max", xs, e.span)}
-            op = ops[func]
+            op = {"any": any, "all": all, "count": len, "sum": sum, "min": pick, "max": pick}[func]
             return lambda g, l: op(B.iterate(g, one(g, l)))
-        ops = {"any": any, "all": all, "count": lambda xs: sum(1 for x in xs if x), "sum": sum,
-               "min": lambda xs: extreme("min", xs, e.span), "max": lambda xs: extreme("max", xs, e.span)}
-        op = ops[func]
+        op = {"any": any, "all": all, "count": lambda xs: sum(1 for x in xs if x), "sum": sum,
+              "min": pick, "max": pick}[func]
         return lambda g, l: op([a(g, l) for a in args])
 
     def x_Attr(self, e: A.Attr, names):
