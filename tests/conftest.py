@@ -17,3 +17,11 @@ def _pogdsl_cache_dir(tmp_path_factory):
     patch.delenv("POGDSL_HOME", raising=False)
     yield
     patch.undo()
+
+
+def pytest_configure(config):
+    # Markers that name what a test checks, so that tools can list the tests
+    # of a card (`pogdsl cards`) or of a rule (`pogdsl rules --tests`) by
+    # reading the test sources, without running them.
+    config.addinivalue_line("markers", 'card(key): the strategy card the test checks, "AP 33" or "CP 25"')
+    config.addinivalue_line("markers", 'rule(number): the rulebook number the test checks, "12.4.3" (or "soe 12.4.3")')
