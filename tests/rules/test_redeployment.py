@@ -268,6 +268,19 @@ def test_13_1_8_out_of_the_reserve_onto_a_unit_of_its_nationality_or_a_capital()
     assert pos.units_at("reserve[ap]") == []
 
 
+@pytest.mark.rule("3.0")
+@pytest.mark.rule("13.1.8")
+def test_3_0_13_1_8_a_belgian_corps_leaves_the_reserve_for_brussels_belgiums_capital():
+    """3.0 names Brussels Belgium's capital; 13.1.8 lets a corps leave the
+    Reserve Box for a friendly, supplied capital of its nation even when no
+    unit of its nation stands there."""
+    pos = position()
+    pos.place("BEc", "reserve[ap]")
+    sr(pos, "ap", AP_SR2, ["redeploy BEc (full) from reserve[ap] for 1 SR", "from_reserve to Brussels",
+                           "end redeployment"])
+    assert pos.units_at("Brussels") == ["BEc"]
+
+
 def test_13_1_8_not_onto_a_space_of_another_nationality():
     pos = position()
     pos.place("FRc", "reserve[ap]")
