@@ -2,7 +2,16 @@
 (corps to the Eliminated box, armies out of the game) and hands isolated
 spaces to the enemy, both sides at once."""
 
+import pytest
+
+from pogdsl.runtime import builtins as B
+
 from .harness import Position
+
+
+def value_of(pos: Position, name: str, *args):
+    v = B.value_of(pos.game, name, tuple(pos._value(a) for a in args))
+    return getattr(v, "key", v)
 
 
 def control(pos: Position, space: str):
@@ -96,6 +105,32 @@ def test_14_3_6_an_isolated_space_changes_hands():
     pos.control("Cambrai", "cp")
     pos.run("attrition_phase")
     assert control(pos, "Cambrai") == "ap"
+
+
+@pytest.mark.rule("11.2.7")
+def test_11_2_7_a_level_1_trench_is_lost_with_its_space_in_attrition():
+    """A German-held Cambrai with a level 1 German trench, alone in France,
+    falls to attrition: the trench goes with it."""
+    pos = Position()
+    pos.control("Cambrai", "cp")
+    pos.set("trench", 1, key="Cambrai")
+    pos.run("attrition_phase")
+    assert control(pos, "Cambrai") == "ap"
+    assert pos.var("trench", "Cambrai") == 0
+
+
+@pytest.mark.rule("11.2.7")
+def test_11_2_7_a_level_2_trench_becomes_the_enemys_level_1_in_attrition():
+    """The same with a level 2 trench: the Allies, who gain the space, now
+    hold a level 1 trench there."""
+    pos = Position()
+    pos.control("Cambrai", "cp")
+    pos.set("trench", 2, key="Cambrai")
+    pos.run("attrition_phase")
+    assert control(pos, "Cambrai") == "ap"
+    assert pos.var("trench", "Cambrai") == 1
+    pos.game.invalidate()
+    assert value_of(pos, "trench_side", "Cambrai") == "ap"
 
 
 def test_14_3_6_an_undestroyed_friendly_fort_keeps_its_space():
