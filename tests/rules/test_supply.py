@@ -2,6 +2,8 @@
 always in supply.  Positions are built on an empty Campaign board (August
 1914: Turkey, Bulgaria, Italy, Romania and Greece neutral)."""
 
+import pytest
+
 from pogdsl.runtime import builtins as B
 
 from .harness import Position
@@ -105,6 +107,44 @@ def test_14_1_3_dotted_lines_only_for_their_nationalities_at_the_first_step():
     tu = pos.place("TUc", "Medina")
     assert not supplied(pos, ge)
     assert supplied(pos, tu)
+
+
+@pytest.mark.rule("14.1.3")
+def test_14_1_3_romanians_and_serbians_trace_over_the_russian_dotted_lines():
+    """The exception of 14.1.3: Romanian and Serbian units may trace supply
+    over the dotted lines joined to the Russian sources.  With every solid
+    neighbour of Uman in German hands, a Russian, a Romanian and a Serbian
+    corps there reach the Caucasus box across its dotted line; a French
+    corps, which may not cross a Russian dotted line, cannot."""
+    pos = Position()
+    at_war(pos, "ro")
+    for s in ["Vinnitsa", "Belaya Tserkov", "Odessa"]:
+        pos.control(s, "cp")
+    ru = pos.place("RUc", "Uman")
+    ro = pos.place("ROc", "Uman")
+    sb = pos.place("SBc", "Uman")
+    fr = pos.place("FRc", "Uman")
+    assert supplied(pos, ru)
+    assert supplied(pos, ro)
+    assert supplied(pos, sb)
+    assert not supplied(pos, fr)
+
+
+@pytest.mark.rule("14.1.3")
+def test_14_1_3_no_dotted_line_of_another_nation_in_the_middle_of_a_path():
+    """A supply path may not use a dotted line the tracing unit could not
+    move across, wherever it lies on the path.  With Italy at war and the
+    rest of the Balkans closed, Tirana's only way home runs through Valona
+    and across the Italian dotted line to Taranto: an Italian corps in Tirana
+    is supplied, a French corps is not."""
+    pos = Position()
+    at_war(pos, "it")
+    for s in ["Cetinje", "Skopje", "Florina"]:
+        pos.control(s, "cp")
+    it = pos.place("ITc", "Tirana")
+    fr = pos.place("FRc", "Tirana")
+    assert supplied(pos, it)
+    assert not supplied(pos, fr)
 
 
 # ------------------------------------------------------------------ 14.1.4
