@@ -207,6 +207,24 @@ def test_15_2_2_a_besieged_fort_may_be_crossed():
     assert pos.units_at("Bar le Duc") == ["GEc"]
 
 
+@pytest.mark.rule("11.1.1")
+@pytest.mark.rule("15.2.2")
+def test_11_1_1_a_fort_besieged_by_an_earlier_stack_may_be_crossed_by_a_later_one():
+    """The note of 11.1.1: stacks move one after another, so a fort besieged
+    by the first stack of an operation is already besieged when the next one
+    moves, and that one may pass it by (15.2.2)."""
+    pos = Position()
+    pos.place("GE 1", "Metz")
+    pos.place("GEc", "Metz")
+    move_marker(pos, "Metz")
+    pos.run("move_activated_units", "cp",
+            answers=["move GE 1 from Metz", "move to Verdun",
+                     "move GEc from Metz", "move to Verdun", "move to Bar le Duc", "stop in Bar le Duc"])
+    assert pos.units_at("Verdun") == ["GE 1"]
+    assert pos.units_at("Bar le Duc") == ["GEc"]
+    assert pos.var("besieged", "Verdun") is True
+
+
 def test_15_2_4_leaving_a_siege_too_weak_is_refused_but_leaving_it_wholly_is_not():
     pos = Position()
     for _ in range(3):
