@@ -21,12 +21,29 @@ def _clean(attrs: dict) -> dict:
     return out
 
 
+def _exportable(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """A copy holding only data: the interpreter's Python objects left out,
+    tuples as lists (JSON has no tuples)."""
+    h = nx.MultiDiGraph(scenario=g.graph.get("scenario"))
+    h.add_nodes_from((n, _clean(d)) for n, d in g.nodes(data=True))
+    h.add_edges_from((a, b, k, _clean(d)) for a, b, k, d in g.edges(keys=True, data=True))
+    return h
+
+
 def to_json_data(g: nx.MultiDiGraph) -> dict:
-    return {
-        "scenario": g.graph.get("scenario"),
-        "nodes": [{"id": n, **_clean(d)} for n, d in g.nodes(data=True)],
-        "edges": [{"source": a, "target": b, **_clean(d)} for a, b, d in g.edges(data=True)],
-    }
+    """networkx's own node-link form, so that `nx.node_link_graph(data,
+    edges="edges")` reads it back as the directed multigraph it is: the data
+    says `directed` and `multigraph` and keeps every edge's key."""
+    data = nx.node_link_data(_exportable(g), edges="edges")
+    # Also at the top, where readers of earlier exports found it; the reader
+    # ignores keys it does not know.
+    data["scenario"] = g.graph.get("scenario")
+    return data
+
+
+def from_json_data(data: dict) -> nx.MultiDiGraph:
+    """The graph a `to_json_data` export describes."""
+    return nx.node_link_graph(data, edges="edges")
 
 
 def to_json(g: nx.MultiDiGraph) -> str:
