@@ -76,6 +76,7 @@ CODES: dict[str, str] = {
     "W0702": "phase never reached",
     "W0703": "procedure never called",
     "W0704": "empty file",
+    "E0705": "a value defined in terms of itself",
 }
 
 

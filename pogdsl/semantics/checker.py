@@ -62,6 +62,7 @@ class Checker:
         self.called: set[str] = set()
         self.cited: dict[str, list[A.Span]] = defaultdict(list)
         self.value_kinds: dict[str, str] = {}  # value name → what its expression gives (see value_kind)
+        self._value_needs: dict[str, list[str]] | None = None
 
     # ================================================================ entry
     def run_only(self, decls: list[A.Decl]) -> None:
@@ -91,9 +92,18 @@ class Checker:
             self.check_table(decl)
         for decl in p.all("state"):
             self.check_state(decl)
-        for decl in p.all("value"):
+        # Values are checked after what they read, so that working out what
+        # one gives never walks down a long chain of others; a loop of values
+        # is an error of its own and counts as giving anything.
+        looped = self.check_value_cycles()
+        for key in looped:
+            self.value_kinds[key] = ANY
+        for decl in self.values_in_dependency_order():
             self.check_params(decl.params)
-            self.value_kind(decl)
+            if decl.key in looped:
+                self.check_expr(decl.expr, self.param_scope(decl.params))
+            else:
+                self.value_kind(decl)
         for decl in p.all("choice"):
             self.check_params(decl.params)
             self.check_template(decl)
@@ -952,6 +962,62 @@ class Checker:
                     self.r.warning("W0604", f"{kind} '{decl.key}' cites no rule", decl.name.span,
                                    "add `cites N` with the rulebook number it implements")
 
+    def value_needs(self) -> dict[str, list[str]]:
+        """For each value, the values its expression (or a modifier of it)
+        reads: worked out once."""
+        if self._value_needs is None:
+            values = self.p.decls["value"]
+            needs = {key: _values_read(decl.expr, values, decl.params) for key, decl in values.items()}
+            for m in self.p.all("modifier"):
+                for c in m.contributions:
+                    if c.value.text in needs:
+                        needs[c.value.text] += _values_read([c.expr, c.when], values, c.vars)
+            self._value_needs = needs
+        return self._value_needs
+
+    def values_in_dependency_order(self) -> list[A.ValueDecl]:
+        """Every value after the values it reads (loops broken anywhere)."""
+        values = self.p.decls["value"]
+        needs = self.value_needs()
+        done: set[str] = set()
+        ordered: list[A.ValueDecl] = []
+        for root in values:
+            if root in done:
+                continue
+            done.add(root)
+            work = [(root, iter(needs[root]))]
+            while work:
+                node, edges = work[-1]
+                for nxt in edges:
+                    if nxt not in done:
+                        done.add(nxt)
+                        work.append((nxt, iter(needs[nxt])))
+                        break
+                else:
+                    work.pop()
+                    ordered.append(values[node])
+        return ordered
+
+    def check_value_cycles(self) -> set[str]:
+        """A value whose working-out needs itself, directly, through other
+        values or through a modifier of one of them, would never finish: the
+        language has no recursion, so every such loop is an error, reported
+        once, at the loop's first value in source order, with its path.
+        Gives the values caught in a loop."""
+        values = self.p.decls["value"]
+        order = {key: i for i, key in enumerate(values)}
+        looped: set[str] = set()
+        for loop in _loops(self.value_needs()):
+            looped.update(loop)
+            first = min(loop, key=order.__getitem__)
+            start = loop.index(first)
+            path = loop[start:] + loop[:start] + [first]
+            what = f"value '{first}' is defined in terms of itself" if len(loop) == 1 else \
+                "values are defined in terms of each other"
+            self.r.error("E0705", f"{what}: {' → '.join(path)}", values[first].name.span,
+                         "write the value from other values; the language has no recursion")
+        return looped
+
     def check_flow(self) -> None:
         for key, span in self.flag_reads.items():
             if key not in self.state_writes:
@@ -965,6 +1031,96 @@ class Checker:
         for proc in self.p.all("procedure"):
             if proc.key not in self.called:
                 self.r.warning("W0703", f"procedure '{proc.key}' is never called", proc.name.span)
+
+
+def _values_read(node, values: dict, bound) -> list[str]:
+    """The declared values an expression reads or calls, leaving out names
+    bound inside it or by its parameters (which hide a value of that name)."""
+    hidden = {getattr(b, "text", None) or getattr(getattr(b, "name", None), "text", None) for b in bound}
+    found: list[str] = []
+    for e in A.walk_exprs(node):
+        for field_name in ("var", "vars"):
+            binder = getattr(e, field_name, None)
+            for b in binder if isinstance(binder, list) else [binder]:
+                if isinstance(b, A.Name):
+                    hidden.add(b.text)
+    for e in A.walk_exprs(node):
+        name = e.name.text if isinstance(e, A.Ref) else e.func.text if isinstance(e, A.Call) else None
+        if name in values and name not in hidden:
+            found.append(name)
+    return found
+
+
+def _loops(needs: dict[str, list[str]]) -> list[list[str]]:
+    """One loop of each strongly connected group of values that needs itself,
+    as the list of values around it (iterative Tarjan: a long chain of
+    values cannot reach Python's recursion limit)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    groups: list[list[str]] = []
+    for root in needs:
+        if root in index:
+            continue
+        work = [(root, iter(needs[root]))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, edges = work[-1]
+            advanced = False
+            for nxt in edges:
+                if nxt not in needs:
+                    continue
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(needs[nxt])))
+                    advanced = True
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1 or node in needs[node]:
+                    groups.append(group)
+    return [_cycle_in(group, needs) for group in groups]
+
+
+def _cycle_in(group: list[str], needs: dict[str, list[str]]) -> list[str]:
+    """A path around a strongly connected group, from its first member back
+    to it (breadth-first, so the shortest)."""
+    members = set(group)
+    start = group[-1]
+    came_from: dict[str, str | None] = {start: None}
+    frontier = [start]
+    while frontier:
+        nxt_frontier = []
+        for node in frontier:
+            for nxt in needs[node]:
+                if nxt == start:
+                    path = [node]
+                    while came_from[path[-1]] is not None:
+                        path.append(came_from[path[-1]])
+                    return path[::-1]
+                if nxt in members and nxt not in came_from:
+                    came_from[nxt] = node
+                    nxt_frontier.append(nxt)
+        frontier = nxt_frontier
+    return [start]
 
 
 def _calls_in(block: A.Block) -> set[str]:

@@ -120,3 +120,16 @@ def test_quoted_line_after_a_form_feed(tmp_path, monkeypatch):
     (d,) = diags
     assert d.span.line == 3
     assert render(d, comp.sources).split("\n")[1] == " 3 | flag b @ cites 3.1"
+
+
+def test_a_long_loop_of_values_is_one_located_error(tmp_path, monkeypatch):
+    """Issue: values defined by themselves passed `check` and crashed at run
+    time.  A loop through 3,000 values is found without any recursion limit
+    and reported once, at its first value."""
+    n = 3000
+    text = "".join(f"value v{i} cites 3.1 = v{(i + 1) % n} + 1\n" for i in range(n))
+    _, diags = check_snippet(tmp_path, monkeypatch, text)
+    (d,) = diags
+    assert d.code == "E0705" and d.span.line == 1
+    assert d.message.startswith("values are defined in terms of each other: v0 → v1 → v2")
+    assert d.message.endswith(f"v{n - 1} → v0")

@@ -221,6 +221,12 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
         (W, "W0604", 2, 11, "procedure 'uncited_step' cites no rule"),
     ],
     # ------------------------------------------------------------ reachability, data flow
+    "self_defining_value": [
+        (E, "E0705", 3, 7, "value 'ever_more' is defined in terms of itself: ever_more → ever_more"),
+        (E, "E0705", 4, 7, "values are defined in terms of each other: chicken → egg → chicken"),
+        (E, "E0705", 6, 7, "value 'countdown' is defined in terms of itself: countdown → countdown"),
+        (E, "E0705", 7, 7, "values are defined in terms of each other: bonus → running_total → bonus"),
+    ],
     "flag_never_written": [
         (W, "W0701", 4, 45, "flag 'treaty_signed' is read but nothing ever sets it"),
     ],
