@@ -922,3 +922,18 @@ def test_prince_max_raises_war_status_by_three_once():
     assert value(pos, "combined_war_status") == 41
     assert pos.var("vp") == 10
     assert pile_of(pos, card(pos, PRINCE_MAX)) == "removed:cp"
+
+
+@pytest.mark.card("CP 45")
+@pytest.mark.rule("16.4.9")
+def test_after_brest_litovsk_russians_attack_no_one_even_from_an_attack_space():
+    """Even with an Attack marker already on their space (a marker the activation
+    restriction would have refused), Russian units are not eligible attackers."""
+    pos = Position()
+    at(pos, 16, 2)
+    pos.set("russian_capitulation", "brest_litovsk_signed")
+    pos.place("RU 1", "Warsaw")
+    pos.place("GE 8", "Lodz")
+    pos.control("Lodz", "cp")
+    options = attack_options(pos, "ap", "Warsaw")
+    assert "attack Lodz from Warsaw" not in options
