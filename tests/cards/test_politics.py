@@ -285,8 +285,8 @@ def test_grand_fleet_without_a_sortie_is_played_for_nothing():
 
 # ============================================================ the action_taken signal / card_played
 @pytest.mark.rule("8.1.3")
-def test_action_taken_is_raised_after_every_kind_of_action():
-    """A trigger on the signal sees the side, the use and the card of each action."""
+def test_action_taken_carries_the_side_the_use_and_the_card():
+    """The signal carries the side, the use and the card of each action (the High Seas Fleet tests show a trigger on it firing after card plays, automatic operations and peace offers)."""
     pos = naval_position()
     seen = []
     g = pos.game
