@@ -213,6 +213,10 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
              "list of lists (0 if none fits).", "best_fill([[3, 6], [1, 2]], 5)"),
 ]}
 
+# How a card is used is the rules' business, not the engine's: there is no
+# engine event for a card play.  The action phase raises the declared signal
+# `action_taken(player, use, c)` after every action (rules/08-action-phase.pog),
+# and `played(c)` tells whether an event was ever played.
 EVENTS: dict[str, Event] = {e.name: e for e in [
     Event("game_started", (), "After the scenario's set-up, before the first phase."),
     Event("turn_started", (("t", "int"),), "At the start of each turn."),
@@ -220,7 +224,6 @@ EVENTS: dict[str, Event] = {e.name: e for e in [
     Event("phase_ended", (("p", "phase"),), "When a phase of the sequence ends."),
     Event("unit_eliminated", (("u", "unit"),), "After a unit is eliminated."),
     Event("control_changed", (("s", "space"), ("by", "side")), "After a space changes control."),
-    Event("card_played", (("c", "card"), ("as", "text")), "After a card is played, with how it was used."),
     Event("unit_placed", (("u", "unit"),), "After a unit is placed on the map."),
     Event("turns_ended", (), "After the scenario's last turn, if no one has won: triggers decide the result."),
 ]}
