@@ -102,6 +102,11 @@ def test_moltke_charges_the_central_powers_per_unit_in_france_and_belgium():
                                                  "end movement", "no more attacks"])
     assert activations(pos) == ["cp activates Sedan for attack: 2 OPS, 1 left",
                                 "cp activates Aachen for move: 1 OPS, 0 left"]
+    # Belgium too, and a mixed stack pays for each unit rather than each nation.
+    pos.place("GE 6", "Brussels")
+    pos.place("GEc", "Brussels")
+    pos.place("AHc", "Brussels")
+    assert value(pos, "activation_cost", "Brussels", "cp", "move") == 3
 
 
 @pytest.mark.card("AP 9")
@@ -530,6 +535,21 @@ def test_sud_army_not_for_german_armies_nor_without_austrians():
     pos.place("GEc", "Cracow")
     assert value(pos, "activation_cost", "Lemberg", "cp", "move") == 2
     assert value(pos, "activation_cost", "Cracow", "cp", "move") == 2
+
+
+@pytest.mark.card("CP 10")
+@pytest.mark.rule("9.2.3")
+def test_sud_army_a_stack_that_saves_nothing_does_not_use_the_round():
+    """AH 1, a German corps and GE 8 in Lemberg cost 2 with or without SUD Army;
+    activating them first leaves the saving for the stack in Cracow."""
+    pos = Position()
+    at(pos, 5, 2)
+    mark_played(pos, SUD)
+    for unit, space in [("AH 1", "Lemberg"), ("GEc", "Lemberg"), ("GE 8", "Lemberg"), ("AH 2", "Cracow"), ("GEc", "Cracow")]:
+        pos.place(unit, space)
+    pos.run("operations", "cp", 3, None, answers=["activate Lemberg move", "activate Cracow move", "end movement"])
+    assert activations(pos) == ["cp activates Lemberg for move: 2 OPS, 1 left",
+                                "cp activates Cracow for move: 1 OPS, 0 left"]
 
 
 # ============================================================ CP 29 11th Army
