@@ -317,7 +317,8 @@ def test_yanks_and_tanks_an_operation_whose_us_attacks_get_two():
 @pytest.mark.rule("12.2.7")
 def test_yanks_and_tanks_not_without_us_units():
     pos = yanks_position("FR 1")
-    pos.play_event("ap", card(pos, YANKS), answers=["activate Amiens attack", "attack Cambrai from Amiens"], dice=[3, 3])
+    pos.play_event("ap", card(pos, YANKS), answers=["activate Amiens attack", "attack Cambrai from Amiens"],
+                   dice=[3, 3])
     assert "die 3 modified to 3" in fire_line(pos, "ap")
 
 
@@ -500,7 +501,8 @@ def sud_position() -> Position:
     """Two Austro-German stacks: AH 1 with two German corps in Lemberg, AH 2 with one in Cracow."""
     pos = Position()
     at(pos, 5, 2)
-    for unit, space in [("AH 1", "Lemberg"), ("GEc", "Lemberg"), ("GEc", "Lemberg"), ("AH 2", "Cracow"), ("GEc", "Cracow")]:
+    for unit, space in [("AH 1", "Lemberg"), ("GEc", "Lemberg"), ("GEc", "Lemberg"),
+                        ("AH 2", "Cracow"), ("GEc", "Cracow")]:
         pos.place(unit, space)
     return pos
 
@@ -545,7 +547,8 @@ def test_sud_army_a_stack_that_saves_nothing_does_not_use_the_round():
     pos = Position()
     at(pos, 5, 2)
     mark_played(pos, SUD)
-    for unit, space in [("AH 1", "Lemberg"), ("GEc", "Lemberg"), ("GE 8", "Lemberg"), ("AH 2", "Cracow"), ("GEc", "Cracow")]:
+    for unit, space in [("AH 1", "Lemberg"), ("GEc", "Lemberg"), ("GE 8", "Lemberg"),
+                        ("AH 2", "Cracow"), ("GEc", "Cracow")]:
         pos.place(unit, space)
     pos.run("operations", "cp", 3, None, answers=["activate Lemberg move", "activate Cracow move", "end movement"])
     assert activations(pos) == ["cp activates Lemberg for move: 2 OPS, 1 left",
