@@ -254,6 +254,7 @@ def test_9_5_3_3_the_orient_army_enters_at_salonika_or_9_5_3_4_at_home():
 def test_9_5_3_4_a_near_east_army_entered_at_home_loses_its_near_east_role():
     pos = Position()
     turn(pos, 14)
+    pos.s["played"].append(pos.entity("card", "Sinai Pipeline").index)  # Alexandria open: entering at home is a choice
     reinforce(pos, "ap", "Allenby (BR Reinforcements)", answers=["place BR NE at London"])
     ne = pos.entity("unit", "BR NE")
     assert pos.units_at("London") == ["BR NE"]
