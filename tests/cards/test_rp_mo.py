@@ -435,3 +435,265 @@ def test_h_l_take_command_ends_place_of_execution():
     pos.play_event("cp", card(pos, HL_TAKE_COMMAND))
     assert restriction in forbidden_by(pos, "use_combat_card", "cp", poe)
     assert restriction not in forbidden_by(pos, "use_combat_card", "cp", card(pos, MICHAEL))
+
+
+# ============================================================ lasting effects on attacks
+def western_front(pos: Position, attackers=("BR 1",), defenders=("GE 1",), trench_level: int = 2,
+                  target: str = "Cambrai") -> None:
+    """Allied `attackers` in Amiens, Central Powers `defenders` entrenched in
+    `target` (Cambrai or Amiens' other CP neighbour), Amiens marked to attack."""
+    for u in attackers:
+        pos.place(u, "Amiens")
+    for u in defenders:
+        pos.place(u, target)
+    pos.control(target, "cp")
+    pos.control("Sedan", "cp")
+    pos.set("trench", trench_level, key=target)
+    attack_from(pos, "Amiens")
+
+
+def attack_choice(pos: Position, answers) -> None:
+    """Run the Allied attacks with every decision asked, answering `answers`;
+    stops (Unanswered) at the first decision past them."""
+    pos.game.ask_forced = True
+    try:
+        pos.run("resolve_attacks", "ap", answers=list(answers))
+    except Exception as e:  # noqa: BLE001 - the decision past the answers
+        if type(e).__name__ != "Unanswered":
+            raise
+
+
+# ------------------------------------------------------------ CP 55 Lloyd George
+@pytest.mark.card("CP 55")
+@pytest.mark.rule("12.2.2")
+def test_lloyd_george_no_british_attack_on_germans_in_a_level_2_trench():
+    pos = position()
+    lg = card(pos, LLOYD_GEORGE)
+    pos.play_event("cp", lg)
+    assert pile_of(pos, lg) == "removed:cp"
+    western_front(pos, ("BR 1",))
+    message = refused(lambda: attack_choice(pos, ["attack Cambrai from Amiens"]), "12.2.2")
+    assert "lloyd_george_no_british_attacks" in message
+
+
+@pytest.mark.card("CP 55")
+@pytest.mark.rule("7.1.4")
+def test_lloyd_george_the_french_of_a_mixed_stack_may_attack():
+    """From a space holding British and French units the attack may be made,
+    by the French alone; a group with the British unit is refused."""
+    pos = position()
+    pos.play_event("cp", card(pos, LLOYD_GEORGE))
+    western_front(pos, ("BR 1", "FR 5"))
+    refused(lambda: attack_choice(pos, ["attack Cambrai from Amiens", "from Amiens: BR 1, FR 5"]), "12.2.2")
+    assert options_of(pos, "attack_with") == ["from Amiens: FR 5"]
+
+
+@pytest.mark.card("CP 55")
+@pytest.mark.rule("7.1.4")
+def test_lloyd_george_does_not_hold_back_dominion_corps():
+    pos = position()
+    pos.play_event("cp", card(pos, LLOYD_GEORGE))
+    western_front(pos, ("AUSc",))
+    attack_choice(pos, ["attack Cambrai from Amiens"])
+    assert options_of(pos, "attack_with") == ["from Amiens: AUSc"]
+
+
+@pytest.mark.card("CP 55")
+@pytest.mark.parametrize("case", ["level 1", "austrians", "next turn", "michael", "blucher", "peace offensive", "not played"])
+def test_lloyd_george_british_attacks_allowed(case):
+    """The British may attack: a level-1 trench; Austrians, not Germans, in
+    the trench; the turn after the event; once Michael, Blucher or Peace
+    Offensive has been played; without the event."""
+    pos = position()
+    if case != "not played":
+        pos.play_event("cp", card(pos, LLOYD_GEORGE))
+    if case == "next turn":
+        at(pos, 11)
+    played = {"michael": MICHAEL, "blucher": BLUCHER, "peace offensive": PEACE_OFFENSIVE}.get(case)
+    if played:
+        mark_played(pos, played)
+    western_front(pos, ("BR 1",), ("AH 1",) if case == "austrians" else ("GE 1",), 1 if case == "level 1" else 2)
+    attack_choice(pos, ["attack Cambrai from Amiens"])
+    assert options_of(pos, "attack_with") == ["from Amiens: BR 1"]
+
+
+# ------------------------------------------------------------ CP 58 Stavka Timidity
+def eastern_front(pos: Position, attackers=("RU 1",), defenders=("GE 8",), trench_level: int = 1) -> None:
+    for u in attackers:
+        pos.place(u, "Warsaw")
+    for u in defenders:
+        pos.place(u, "Lodz")
+    pos.control("Lodz", "cp")
+    pos.set("trench", trench_level, key="Lodz")
+    attack_from(pos, "Warsaw")
+
+
+@pytest.mark.card("CP 58")
+@pytest.mark.rule("9.5.1.1")
+def test_stavka_timidity_needs_tsar_takes_command():
+    pos = position()
+    stavka = card(pos, STAVKA)
+    assert pos.event_forbidden_by("cp", stavka) == ["playable_events"]
+    mark_played(pos, TSAR_TAKES_COMMAND)
+    assert pos.may_play_event("cp", stavka)
+    pos.play_event("cp", stavka)
+    assert pile_of(pos, stavka) == "discard:cp"  # not starred: it may come back
+
+
+@pytest.mark.card("CP 58")
+@pytest.mark.rule("12.2.2")
+def test_stavka_timidity_no_russian_attack_on_entrenched_germans_alone():
+    pos = position()
+    mark_played(pos, TSAR_TAKES_COMMAND)
+    pos.play_event("cp", card(pos, STAVKA))
+    eastern_front(pos)
+    message = refused(lambda: attack_choice(pos, ["attack Lodz from Warsaw"]), "12.2.2")
+    assert "stavka_timidity_no_russian_attacks" in message
+
+
+@pytest.mark.card("CP 58")
+@pytest.mark.rule("12.2.2")
+def test_stavka_timidity_russians_held_back_in_a_mixed_allied_attack():
+    """A Romanian corps beside the Russians may still attack; the Russians may not join it."""
+    pos = position()
+    pos.s["at_war"]["ro"] = True
+    mark_played(pos, TSAR_TAKES_COMMAND)
+    pos.play_event("cp", card(pos, STAVKA))
+    eastern_front(pos, ("RU 1", "ROc"))
+    refused(lambda: attack_choice(pos, ["attack Lodz from Warsaw", "from Warsaw: RU 1, ROc"]), "12.2.2")
+    assert options_of(pos, "attack_with") == ["from Warsaw: ROc"]
+
+
+@pytest.mark.card("CP 58")
+@pytest.mark.parametrize("case", ["mixed stack", "no trench", "next turn", "not played"])
+def test_stavka_timidity_russian_attacks_allowed(case):
+    """Russians may attack: Germans stacked with Austrians; Germans with no
+    trench; the turn after the event; without the event."""
+    pos = position()
+    mark_played(pos, TSAR_TAKES_COMMAND)
+    if case != "not played":
+        pos.play_event("cp", card(pos, STAVKA))
+    if case == "next turn":
+        at(pos, 11)
+    eastern_front(pos, ("RU 1",), ("GE 8", "AH 1") if case == "mixed stack" else ("GE 8",),
+                  0 if case == "no trench" else 1)
+    attack_choice(pos, ["attack Lodz from Warsaw"])
+    assert options_of(pos, "attack_with") == ["from Warsaw: RU 1"]
+
+
+# ------------------------------------------------------------ CP 61 Haig
+def haig_combat(pos: Position, attackers=("BR 1", "BR 2"), trench_level: int = 1, answers=()) -> None:
+    """BR 1 and BR 2 (8 CF) attack GE 1 (5 CF) in Cambrai: die 6 against die 1,
+    loss numbers 5 and 3, the British win with a full-strength army left."""
+    western_front(pos, attackers, ("GE 1",), trench_level)
+    pos.game.ask_forced = False
+    pos.run("resolve_attacks", "ap", answers=[
+        "attack Cambrai from Amiens", f"from Amiens: {', '.join(attackers)}",
+        f"{attackers[0]} in Amiens: flipped", *answers], dice=[6, 1])
+    assert "combat won by ap" in pos.log()
+
+
+@pytest.mark.card("CP 61")
+@pytest.mark.rule("12.5.1")
+def test_haig_entrenched_germans_stay_put():
+    pos = position()
+    haig = card(pos, HAIG)
+    pos.play_event("cp", haig)
+    assert pile_of(pos, haig) == "removed:cp"
+    haig_combat(pos)
+    assert pos.units_at("Cambrai") == ["GE 1"]
+    assert not any(d.choice == "retreat_path" for d in pos.asked)
+
+
+@pytest.mark.card("CP 61")
+@pytest.mark.rule("12.5.1")
+def test_without_haig_the_germans_retreat():
+    pos = position()
+    haig_combat(pos, answers=["GE 1 retreats to Sedan then Metz", "stop advancing"])
+    assert pos.units_at("Cambrai") == []
+    assert pos.units_at("Metz") == ["GE 1"]
+
+
+@pytest.mark.card("CP 61")
+@pytest.mark.rule("12.1.11.2")
+def test_haig_counts_an_attack_with_british_units_among_others():
+    """British and French together: an attack with British units."""
+    pos = position()
+    pos.play_event("cp", card(pos, HAIG))
+    haig_combat(pos, ("BR 1", "FR 5"))
+    assert pos.units_at("Cambrai") == ["GE 1"]
+
+
+@pytest.mark.card("CP 61")
+@pytest.mark.parametrize("case", ["french", "next turn", "michael", "blucher", "peace offensive"])
+def test_haig_no_effect(case):
+    """The Germans retreat: a French attack with no British unit; the turn
+    after the event; once Michael, Blucher or Peace Offensive has been
+    played."""
+    pos = position()
+    pos.play_event("cp", card(pos, HAIG))
+    if case == "next turn":
+        at(pos, 11)
+    played = {"michael": MICHAEL, "blucher": BLUCHER, "peace offensive": PEACE_OFFENSIVE}.get(case)
+    if played:
+        mark_played(pos, played)
+    attackers = ("FR 5", "FR 6") if case == "french" else ("BR 1", "BR 2")
+    haig_combat(pos, attackers, answers=["GE 1 retreats to Sedan then Metz", "stop advancing"])
+    assert pos.units_at("Metz") == ["GE 1"]
+
+
+@pytest.mark.card("CP 61")
+def test_haig_not_for_germans_out_of_a_trench():
+    """No trench in Cambrai (die 4 against 1: loss numbers 4 and 2): GE 1 retreats."""
+    pos = position()
+    pos.play_event("cp", card(pos, HAIG))
+    western_front(pos, ("BR 1", "BR 2"), ("GE 1",), 0)
+    pos.game.ask_forced = False
+    pos.run("resolve_attacks", "ap", answers=[
+        "attack Cambrai from Amiens", "from Amiens: BR 1, BR 2", "GE 1 retreats to Sedan then Metz", "stop advancing"],
+        dice=[4, 1])
+    assert pos.units_at("Metz") == ["GE 1"]
+
+
+# ============================================================ CP 63 Russian Desertions
+@pytest.mark.card("CP 63")
+@pytest.mark.rule("9.5.1.1")
+def test_russian_desertions_needs_the_fall_of_the_tsar():
+    pos = position()
+    rd = card(pos, RUSSIAN_DESERTIONS)
+    assert pos.event_forbidden_by("cp", rd) == ["playable_events"]
+    mark_played(pos, FALL_OF_THE_TSAR)
+    assert pos.may_play_event("cp", rd)
+
+
+@pytest.mark.card("CP 63")
+@pytest.mark.rule("12.4.2")
+def test_russian_desertions_reduces_four_full_strength_russian_units():
+    """Five full-strength Russian units on the map: the Central Powers pick
+    four; a reduced unit and a unit in the Reserve Box are never offered."""
+    pos = position()
+    mark_played(pos, FALL_OF_THE_TSAR)
+    full = [pos.place(u, s) for u, s in (("RU 1", "Warsaw"), ("RU 2", "Lodz"), ("RU 3", "Riga"),
+                                         ("RU 4", "Minsk"), ("RUc", "Kiev"))]
+    weak = pos.place("RU 5", "Vilna", reduced=True)
+    reserve = pos.place("RUc", "reserve[ap]")
+    rd = card(pos, RUSSIAN_DESERTIONS)
+    pos.play_event("cp", rd, answers=["reduce RU 1", "reduce RU 2", "reduce RUc", "reduce RU 4"])
+    assert [pos.reduced(u.index) for u in full] == [True, True, False, True, True]
+    assert pos.reduced(weak.index) and not pos.reduced(reserve.index)
+    offered_units = {o for o in options_of(pos, "russian_desertion")}
+    assert "reduce RU 5" not in offered_units
+    assert pile_of(pos, rd) == "removed:cp"
+    assert len([d for d in pos.asked if d.choice == "russian_desertion"]) == 4
+
+
+@pytest.mark.card("CP 63")
+@pytest.mark.rule("12.4.2")
+def test_russian_desertions_with_fewer_than_four_units():
+    pos = position()
+    mark_played(pos, FALL_OF_THE_TSAR)
+    a = pos.place("RU 1", "Warsaw")
+    b = pos.place("RU 2", "Lodz", reduced=True)
+    pos.play_event("cp", card(pos, RUSSIAN_DESERTIONS), answers=["reduce RU 1"])
+    assert pos.reduced(a.index) and pos.reduced(b.index)
+    assert pos.units_at("Lodz") == ["RU 2"]  # a reduced unit is not eliminated
