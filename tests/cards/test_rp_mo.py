@@ -697,3 +697,37 @@ def test_russian_desertions_with_fewer_than_four_units():
     pos.play_event("cp", card(pos, RUSSIAN_DESERTIONS), answers=["reduce RU 1"])
     assert pos.reduced(a.index) and pos.reduced(b.index)
     assert pos.units_at("Lodz") == ["RU 2"]  # a reduced unit is not eliminated
+
+
+# ============================================================ spend_event_rps, the generic procedure
+def spend_now(pos: Position, side: str, points: int, pool: str, acts, eligible, answers) -> None:
+    pos.run("spend_event_rps", side, points, pos._value(pool), [pos._value(a) for a in acts], list(eligible),
+            answers=answers)
+
+
+@pytest.mark.rule("17.1.1.1")
+def test_event_rps_of_the_allied_pool_may_rebuild_when_the_event_allows():
+    """An event giving one Allied minor-nation RP, for flips and rebuilds:
+    an eliminated Serbian corps comes back reduced in the Reserve Box, and
+    the RP's second corps step flips it (17.1.4)."""
+    pos = position()
+    sb = pos.place("SBc", "eliminated[ap]")
+    spend_now(pos, "ap", 1, "allied", ["flip", "rebuild"], [sb],
+              ["rebuild SBc in eliminated[ap]", "flip SBc in reserve[ap]"])
+    assert pos.units_at("reserve[ap]") == ["SBc"] and not pos.reduced(sb.index)
+    assert pos.var("allied_rp_points") == 0 and pos.var("event_rp_points") == 0
+
+
+@pytest.mark.rule("17.1.1.1")
+def test_event_rps_of_a_nation_never_pay_for_another_pool():
+    """British event RPs cannot flip the Australian corps (Allied pool only),
+    and the refusal names 17.1.1.1."""
+    pos = position()
+    aus = pos.place("AUSc", "Amiens", reduced=True)
+    br = pos.place("BRc", "Calais", reduced=True)
+    refused(lambda: spend_now(pos, "ap", 1, "br", ["flip"], [aus, br], ["flip AUSc in Amiens"]), "17.1.1.1")
+    pos = position()
+    aus = pos.place("AUSc", "Amiens", reduced=True)
+    br = pos.place("BRc", "Calais", reduced=True)
+    spend_now(pos, "ap", 1, "br", ["flip"], [aus, br], ["flip BRc in Calais", "end replacements"])
+    assert pos.reduced(aus.index) and not pos.reduced(br.index)
