@@ -95,3 +95,19 @@ def test_10_1_3_the_opponent_removes_accidental_overstacking_armies_for_good():
     pos.run("enforce_stacking", "Sedan", answers=["eliminate GEc"])
     assert pos.units_at("eliminated[cp]") == ["GEc"]
     assert len(corps) == 2
+
+
+@pytest.mark.rule("10.1.3")
+def test_10_1_3_a_space_left_overstacked_is_resolved_when_the_action_is_over():
+    """Whatever left a space over the limit (here: set up by hand, as an
+    event might), once an action round's action is over the opponent of the
+    space's owner removes units until three remain."""
+    pos = Position()
+    pos.control("Sedan", "cp")
+    for name in ("GE 1", "GE 2", "GEc", "GEc"):
+        pos.place(name, "Sedan")
+    pos.run("action_round", "ap", answers=["eliminate GEc"])  # the automatic operation is the only action
+    decision = pos.asked[-1]
+    assert (decision.choice, decision.by) == ("remove_overstacked", "ap")
+    assert pos.units_at("Sedan") == ["GE 1", "GE 2", "GEc"]
+    assert pos.units_at("eliminated[cp]") == ["GEc"]
