@@ -1,0 +1,411 @@
+"""Allied combat cards (9.5.4, 12.2) and Great Retreat's evaded attack.
+
+Each card is played inside a real combat (`resolve_attacks` with fixed dice
+and scripted answers), showing its effect on the fire die, the fire table, the
+column shifts or the retreat; and each is tried in combats it does not fit,
+where it must not be offered.  The order construct of modifiers (`after`) is
+shown by Backs To The Wall against Withdrawal, both replacing the retreat.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from cards.test_card_events import (  # noqa: E402
+    at, attack_from, card, combat_position, control, hand, offered, pile_of,
+)
+
+PUTNIK = ("ap", 5)
+WITHDRAWAL = ("ap", 6)
+AP_WEATHER = ("ap", 7)
+CP_WEATHER = ("cp", 4)
+HURRICANE = ("ap", 18)
+AIR = ("ap", 19)
+PHOSGENE = ("ap", 21)
+GREAT_RETREAT = ("ap", 27)
+LANDSHIPS = ("ap", 28)
+MINE = ("ap", 36)
+TSNP = ("ap", 39)
+TANKS = ("ap", 48)
+GUARDS = ("ap", 58)
+ALPINE = ("ap", 59)
+MAUDE = ("ap", 61)
+BACKS = ("ap", 63)
+
+
+def fired(pos, side: str) -> str:
+    """The log line of one side's fire in the (last) combat."""
+    lines = [line for line in pos.log() if line.startswith(f"{side} fires with strength")]
+    assert lines, pos.log()
+    return lines[-1]
+
+
+def uses(side: str, c) -> str:
+    return f"{side} uses {c.data.name.text}"
+
+
+FALLBACKS = ("no more combat cards", "no more attacks", "stop advancing", "retreat")
+
+
+def fight(pos, side: str, *answers, dice=(3, 3)) -> None:
+    """`resolve_attacks` for `side`: each decision takes the next scripted
+    answer when it is one of its options (or their unique beginning);
+    otherwise the attacker stops (no more cards, attacks or advance), a
+    defender retreats rather than take a step, and anything else takes the
+    first option.  Every decision offered is kept in `pos.asked`."""
+    g = pos.game
+    code = pos.w.codes["procedure:resolve_attacks"]
+    pos.s["stack"] = [{"code": "procedure:resolve_attacks", "pc": 0, "l": {code.params[0]: pos._value(side)}}]
+    pos.s["dice"] = list(dice)
+    pos.s["result"] = None
+    g.invalidate()
+    answers = list(answers)
+    d = g.run()
+    while d is not None:
+        pos.asked.append(d)
+        pick = None
+        if answers:
+            want = answers[0]
+            hits = [o for o in d.options if o == want] or [o for o in d.options if o.startswith(want)]
+            if len(hits) == 1:
+                pick = hits[0]
+                answers.pop(0)
+        if pick is None:
+            pick = next((o for o in d.options if o in FALLBACKS), d.options[0])
+        d = g.choose(pick)
+    assert not answers, f"never offered: {answers}"
+
+
+def at_war(pos, nation: str) -> None:
+    pos.s["at_war"][nation] = True
+    pos.game.invalidate()
+
+
+def mark_played(pos, key) -> None:
+    c = card(pos, key)
+    pos.s["played"].append(c.index)
+    pos.game.invalidate()
+
+
+# ============================================================ AP 5 Putnik
+def serbian_defence(turn: int = 6) -> tuple:
+    """AH 1 (3 CF) in Novi Sad attacks SB 1 (2 CF) in Belgrade (clear, fort 1)."""
+    pos = combat_position(turn)
+    pos.place("SB 1", "Belgrade")
+    pos.place("AH 1", "Novi Sad")
+    putnik, = hand(pos, "ap", card(pos, PUTNIK))
+    attack_from(pos, "Novi Sad")
+    return pos, putnik
+
+
+@pytest.mark.card("AP 5")
+@pytest.mark.rule("12.2.7")
+def test_putnik_adds_one_to_a_serbian_defence():
+    """Serbian strength 2 + fort 1 = 3 on the Army table; die 3 + 1 = 4: loss
+    number 3 instead of 2.  The Allies win (3 against 2), and the card, not
+    starred, stays face up (9.5.4.2)."""
+    pos, putnik = serbian_defence()
+    fight(pos, "cp", "attack Belgrade from Novi Sad", uses("ap", putnik), dice=[2, 3])
+    assert fired(pos, "ap") == "ap fires with strength 3 on the Army table (shift 0), die 3 modified to 4: loss number 3"
+    assert pile_of(pos, putnik) == "in_play:ap"
+
+
+@pytest.mark.card("AP 5")
+@pytest.mark.rule("12.2.7")
+def test_putnik_adds_one_to_a_serbian_attack():
+    """SB 1 (2 CF) attacks an Austrian corps in Novi Sad: die 5 + 1 = 6 on the
+    Army table's 2 column: loss number 3."""
+    pos = combat_position(5)
+    pos.place("SB 1", "Belgrade")
+    pos.place("AHc", "Novi Sad")
+    putnik, = hand(pos, "ap", card(pos, PUTNIK))
+    attack_from(pos, "Belgrade")
+    fight(pos, "ap", "attack Novi Sad from Belgrade", uses("ap", putnik), dice=[5, 1])
+    assert fired(pos, "ap") == "ap fires with strength 2 on the Army table (shift 0), die 5 modified to 6: loss number 3"
+
+
+@pytest.mark.card("AP 5")
+@pytest.mark.rule("9.5.4.1")
+@pytest.mark.parametrize("turn, defender, where, attacker, source", [
+    (8, "SB 1", "Belgrade", "AH 1", "Novi Sad"),     # 1916: too late
+    (6, "RU 1", "Lodz", "GE 8", "Posen"),            # no Serbian units
+])
+def test_putnik_only_for_serbians_in_1914_and_1915(turn, defender, where, attacker, source):
+    pos = combat_position(turn)
+    pos.place(defender, where)
+    pos.place(attacker, source)
+    putnik, = hand(pos, "ap", card(pos, PUTNIK))
+    attack_from(pos, source)
+    fight(pos, "cp", f"attack {where} from {source}", dice=[3, 3])
+    assert any("ap fires" in line for line in pos.log())
+    assert not offered(pos, uses("ap", putnik))
+    assert pile_of(pos, putnik) == "hand:ap"
+
+
+@pytest.mark.card("AP 5")
+@pytest.mark.rule("9.5.4.4")
+def test_putnik_once_an_action_round_for_attack_or_defence():
+    """9.5.4.4's note: won in one Serbian attack, Putnik stays face up but is
+    not offered for a second Serbian attack in the same action round; in a
+    later round it may serve again, here for a defence."""
+    pos = combat_position(5)
+    pos.place("SB 1", "Belgrade")
+    pos.place("SBc", "Valjevo")
+    pos.place("AHc", "Novi Sad")
+    pos.place("AHc", "Sarajevo")
+    putnik, = hand(pos, "ap", card(pos, PUTNIK))
+    attack_from(pos, "Belgrade", "Valjevo")
+    fight(pos, "ap", "attack Novi Sad from Belgrade", uses("ap", putnik), dice=[6, 1])
+    assert pile_of(pos, putnik) == "in_play:ap"
+    pos.asked.clear()
+    fight(pos, "ap", "attack Sarajevo from Valjevo", dice=[1, 1])
+    assert any("ap attacks Sarajevo" in line for line in pos.log())
+    assert not offered(pos, uses("ap", putnik))
+    # the next action round: a Serbian defence may select the card again
+    at(pos, 5, 3)
+    pos.place("AH 1", "Timisvar")
+    pos.control("Timisvar", "cp")
+    attack_from(pos, "Timisvar")
+    pos.asked.clear()
+    fight(pos, "cp", "attack Belgrade from Timisvar", uses("ap", putnik), dice=[1, 3])
+    assert "die 3 modified to 4" in fired(pos, "ap")
+
+
+# ============================================================ AP 7 / CP 4 Severe Weather
+def weather_defence(turn: int, where: str = "Kovel", source: str = "Lublin") -> tuple:
+    """GE 8 (5 CF) attacks RU 1 (3 CF) in Kovel (swamp) from Lublin."""
+    pos = combat_position(turn)
+    pos.place("RU 1", where)
+    pos.place("GE 8", source)
+    pos.control(source, "cp")
+    weather, = hand(pos, "ap", card(pos, AP_WEATHER))
+    attack_from(pos, source)
+    return pos, weather
+
+
+@pytest.mark.card("AP 7")
+@pytest.mark.rule("12.2.7")
+def test_allied_severe_weather_gives_the_defender_two_in_a_spring_swamp():
+    """Spring 1916, Kovel is a swamp: the Russian die 2 becomes 4 (Army table
+    3 column: loss number 3 instead of 2); the German die is not changed
+    (swamp: the attacker shifts one column left, 5 → the 4 column)."""
+    pos, weather = weather_defence(9)
+    fight(pos, "cp", "attack Kovel from Lublin", uses("ap", weather), dice=[3, 2])
+    assert fired(pos, "ap") == "ap fires with strength 3 on the Army table (shift 0), die 2 modified to 4: loss number 3"
+    assert fired(pos, "cp") == "cp fires with strength 5 on the Army table (shift -1), die 3 modified to 3: loss number 3"
+
+
+@pytest.mark.card("AP 7")
+@pytest.mark.rule("9.5.4.1")
+@pytest.mark.parametrize("turn, where, source", [
+    (6, "Kovel", "Lublin"),      # a swamp in summer
+    (8, "Kovel", "Lublin"),      # a swamp in winter
+    (9, "Lodz", "Posen"),        # spring, but clear terrain
+])
+def test_allied_severe_weather_only_on_its_ground_and_season(turn, where, source):
+    pos, weather = weather_defence(turn, where, source)
+    fight(pos, "cp", f"attack {where} from {source}", dice=[3, 2])
+    assert not offered(pos, uses("ap", weather))
+
+
+@pytest.mark.card("AP 7")
+@pytest.mark.rule("9.5.4.1")
+def test_allied_severe_weather_not_for_an_allied_attack():
+    pos = combat_position(9)
+    pos.place("RU 1", "Lublin")
+    pos.place("GE 8", "Kovel")
+    pos.control("Kovel", "cp")
+    weather, = hand(pos, "ap", card(pos, AP_WEATHER))
+    attack_from(pos, "Lublin")
+    fight(pos, "ap", "attack Kovel from Lublin", dice=[3, 2])
+    assert any("ap fires" in line for line in pos.log())
+    assert not offered(pos, uses("ap", weather))
+
+
+@pytest.mark.card("CP 4")
+@pytest.mark.rule("12.2.7")
+def test_central_powers_severe_weather_same_effect_for_their_defenders():
+    """Winter 1916: IT 1 (2 CF) attacks AH 1 in Trent (mountain, fort 3) from
+    Asiago; the Central Powers' Severe Weather adds two to their die only
+    (strength 3 + fort 3, die 1 → 3: loss number 4 instead of 3); the
+    Allied Severe Weather, also in hand, is not offered to the attacker."""
+    pos = combat_position(8)
+    at_war(pos, "it")
+    pos.place("AH 1", "Trent")
+    pos.place("IT 1", "Asiago")
+    cp_weather, = hand(pos, "cp", card(pos, CP_WEATHER))
+    ap_weather, = hand(pos, "ap", card(pos, AP_WEATHER))
+    attack_from(pos, "Asiago")
+    fight(pos, "ap", "attack Trent from Asiago", uses("cp", cp_weather), dice=[4, 1])
+    assert fired(pos, "cp") == "cp fires with strength 6 on the Army table (shift 0), die 1 modified to 3: loss number 4"
+    assert "die 4 modified to 4" in fired(pos, "ap")
+    assert not offered(pos, uses("ap", ap_weather))
+
+
+@pytest.mark.card("CP 4")
+@pytest.mark.rule("9.5.4.1")
+def test_central_powers_severe_weather_not_in_a_summer_mountain():
+    pos = combat_position(10)
+    at_war(pos, "it")
+    pos.place("AH 1", "Trent")
+    pos.place("IT 1", "Asiago")
+    cp_weather, = hand(pos, "cp", card(pos, CP_WEATHER))
+    attack_from(pos, "Asiago")
+    fight(pos, "ap", "attack Trent from Asiago", dice=[4, 1])
+    assert not offered(pos, uses("cp", cp_weather))
+
+
+# ============================================================ British and French attacks: +1 cards
+def western_attack(attackers=("BR 1",), turn: int = 10, trench_level: int = 0, keys=()) -> tuple:
+    """Allied units in Amiens attack GE 1 (5 CF) in Cambrai, held by the
+    Central Powers; the given cards are in the Allied hand."""
+    pos = combat_position(turn)
+    for u in attackers:
+        pos.place(u, "Amiens")
+    pos.place("GE 1", "Cambrai")
+    pos.control("Cambrai", "cp")
+    pos.set("trench", trench_level, key="Cambrai")
+    cards = hand(pos, "ap", *[card(pos, k) for k in keys])
+    attack_from(pos, "Amiens")
+    return pos, cards
+
+
+def attack_cambrai(pos, *answers, dice=(3, 3), attackers="") -> None:
+    first = ["attack Cambrai from Amiens"] + ([f"from Amiens: {attackers}"] if attackers else [])
+    fight(pos, "ap", *(first + list(answers)), dice=list(dice))
+
+
+@pytest.mark.card("AP 18")
+@pytest.mark.rule("12.2.7")
+def test_hurricane_barrage_adds_one_to_a_british_attack():
+    """BR 1 (4 CF): die 3 + 1 = 4 on the Army table's 4 column: loss number 3
+    (2 without).  The Germans' die 6 gives 5, so the Allies lose and discard
+    the card (9.5.4.3)."""
+    pos, (hb,) = western_attack(keys=[HURRICANE])
+    attack_cambrai(pos, uses("ap", hb), dice=[3, 6])
+    assert fired(pos, "ap") == "ap fires with strength 4 on the Army table (shift 0), die 3 modified to 4: loss number 3"
+    assert pile_of(pos, hb) == "discard:ap"
+
+
+@pytest.mark.card("AP 18")
+@pytest.mark.rule("12.1.11.2")
+def test_hurricane_barrage_with_french_units_alongside():
+    pos, (hb,) = western_attack(attackers=("BR 1", "FR 1"), keys=[HURRICANE])
+    attack_cambrai(pos, uses("ap", hb), attackers="BR 1, FR 1")
+    assert "modified to 4" in fired(pos, "ap")
+
+
+@pytest.mark.card("AP 18")
+@pytest.mark.rule("9.5.4.1")
+def test_hurricane_barrage_not_for_a_french_attack_nor_a_british_defence():
+    pos, (hb,) = western_attack(attackers=("FR 1",), keys=[HURRICANE])
+    attack_cambrai(pos)
+    assert not offered(pos, uses("ap", hb))
+    pos = combat_position(10)
+    pos.place("BR 1", "Verdun")
+    pos.place("GE 1", "Metz")
+    hb, = hand(pos, "ap", card(pos, HURRICANE))
+    attack_from(pos, "Metz")
+    fight(pos, "cp", "attack Verdun from Metz", dice=[3, 3])
+    assert any("ap fires" in line for line in pos.log())
+    assert not offered(pos, uses("ap", hb))
+
+
+@pytest.mark.card("AP 19")
+@pytest.mark.rule("12.2.7")
+@pytest.mark.parametrize("attacker", ["BR 1", "FR 1"])
+def test_air_superiority_adds_one_to_a_british_or_french_attack(attacker):
+    pos, (air,) = western_attack(attackers=(attacker,), keys=[AIR])
+    attack_cambrai(pos, uses("ap", air), dice=[2, 3])
+    assert "die 2 modified to 3" in fired(pos, "ap")
+
+
+@pytest.mark.card("AP 19")
+@pytest.mark.rule("9.5.4.1")
+def test_air_superiority_not_for_a_russian_attack():
+    pos = combat_position(10)
+    pos.place("RU 1", "Warsaw")
+    pos.place("GE 8", "Lodz")
+    pos.control("Lodz", "cp")
+    air, = hand(pos, "ap", card(pos, AIR))
+    attack_from(pos, "Warsaw")
+    fight(pos, "ap", "attack Lodz from Warsaw", dice=[2, 3])
+    assert not offered(pos, uses("ap", air))
+
+
+@pytest.mark.card("AP 21")
+@pytest.mark.rule("12.2.7")
+def test_phosgene_gas_adds_one_to_a_french_attack_and_leaves_the_game():
+    pos, (gas,) = western_attack(attackers=("FR 1",), keys=[PHOSGENE])
+    attack_cambrai(pos, uses("ap", gas), dice=[4, 1])
+    assert fired(pos, "ap") == "ap fires with strength 3 on the Army table (shift 0), die 4 modified to 5: loss number 3"
+    assert pile_of(pos, gas) == "removed:ap"
+
+
+@pytest.mark.card("AP 21")
+@pytest.mark.rule("9.5.4.1")
+def test_phosgene_gas_not_for_a_british_attack():
+    pos, (gas,) = western_attack(attackers=("BR 1",), keys=[PHOSGENE])
+    attack_cambrai(pos)
+    assert not offered(pos, uses("ap", gas))
+
+
+@pytest.mark.card("AP 58")
+@pytest.mark.rule("12.2.7")
+def test_russian_guards_add_one_to_a_russian_attack():
+    pos = combat_position(10)
+    pos.place("RU 1", "Warsaw")
+    pos.place("GE 8", "Lodz")
+    pos.control("Lodz", "cp")
+    guards, = hand(pos, "ap", card(pos, GUARDS))
+    attack_from(pos, "Warsaw")
+    fight(pos, "ap", "attack Lodz from Warsaw", uses("ap", guards), dice=[2, 6])
+    assert fired(pos, "ap") == "ap fires with strength 3 on the Army table (shift 0), die 2 modified to 3: loss number 2"
+    assert pile_of(pos, guards) == "removed:ap"
+
+
+@pytest.mark.card("AP 58")
+@pytest.mark.rule("9.5.4.1")
+def test_russian_guards_not_for_a_russian_defence():
+    pos = combat_position(10)
+    pos.place("RU 1", "Lodz")
+    pos.place("GE 8", "Posen")
+    guards, = hand(pos, "ap", card(pos, GUARDS))
+    attack_from(pos, "Posen")
+    fight(pos, "cp", "attack Lodz from Posen", dice=[2, 6])
+    assert not offered(pos, uses("ap", guards))
+
+
+def italian_attack(attackers=("IT 1",)) -> tuple:
+    """Italian units in Asiago attack an Austrian corps in Trent (mountain,
+    fort 3): the attacker shifts one column left."""
+    pos = combat_position(10)
+    at_war(pos, "it")
+    for u in attackers:
+        pos.place(u, "Asiago")
+    pos.place("AHc", "Trent")
+    alpine, = hand(pos, "ap", card(pos, ALPINE))
+    attack_from(pos, "Asiago")
+    return pos, alpine
+
+
+@pytest.mark.card("AP 59")
+@pytest.mark.rule("12.2.7")
+def test_alpine_troops_add_one_to_an_italian_attack():
+    pos, alpine = italian_attack()
+    fight(pos, "ap", "attack Trent from Asiago", uses("ap", alpine), dice=[5, 1])
+    assert "die 5 modified to 6" in fired(pos, "ap")
+
+
+@pytest.mark.card("AP 59")
+@pytest.mark.rule("12.1.11")
+def test_alpine_troops_not_when_other_nations_attack_with_the_italians():
+    pos, alpine = italian_attack(attackers=("IT 1", "BRc"))
+    fight(pos, "ap", "attack Trent from Asiago", "from Asiago: IT 1, BRc", dice=[5, 1])
+    assert any("ap fires" in line for line in pos.log())
+    assert not offered(pos, uses("ap", alpine))
