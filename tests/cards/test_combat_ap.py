@@ -409,3 +409,303 @@ def test_alpine_troops_not_when_other_nations_attack_with_the_italians():
     fight(pos, "ap", "attack Trent from Asiago", "from Asiago: IT 1, BRc", dice=[5, 1])
     assert any("ap fires" in line for line in pos.log())
     assert not offered(pos, uses("ap", alpine))
+
+
+# ============================================================ AP 36 Mine Attack
+@pytest.mark.card("AP 36")
+@pytest.mark.rule("12.2.7")
+def test_mine_attack_adds_one_against_entrenched_defenders():
+    """BR 1 attacks GE 1 behind a level 1 trench in Cambrai: one column left
+    (4 → 3 column), die 4 + 1 = 5: loss number 3 (2 without)."""
+    pos, (mine,) = western_attack(trench_level=1, keys=[MINE])
+    attack_cambrai(pos, uses("ap", mine), dice=[4, 1])
+    assert fired(pos, "ap") == "ap fires with strength 4 on the Army table (shift -1), die 4 modified to 5: loss number 3"
+
+
+@pytest.mark.card("AP 36")
+@pytest.mark.rule("9.5.4.1")
+@pytest.mark.parametrize("attacker, trench_level", [("BR 1", 0), ("FR 1", 1)])
+def test_mine_attack_needs_a_british_attack_on_a_trench(attacker, trench_level):
+    pos, (mine,) = western_attack(attackers=(attacker,), trench_level=trench_level, keys=[MINE])
+    attack_cambrai(pos, dice=[4, 1])
+    assert any("ap fires" in line for line in pos.log())
+    assert not offered(pos, uses("ap", mine))
+
+
+@pytest.mark.card("AP 36")
+@pytest.mark.rule("9.5.4.2")
+def test_mine_attack_one_combat_a_turn():
+    """Won, the card is still discarded (never kept face up); back in hand by
+    any means, it is not offered again that turn, and is the next turn."""
+    pos, (mine,) = western_attack(trench_level=1, keys=[MINE])
+    attack_cambrai(pos, uses("ap", mine), dice=[6, 1])
+    assert pile_of(pos, mine) == "discard:ap"
+    assert "ap keeps Mine Attack face up" not in pos.log()
+    hand(pos, "ap", mine)
+    at(pos, 10, 4)
+    pos.place("GE 2", "Cambrai")
+    pos.set("trench", 1, key="Cambrai")
+    pos.place("BR 2", "Amiens")
+    attack_from(pos, "Amiens")
+    pos.asked.clear()
+    attack_cambrai(pos, dice=[6, 1], attackers="BR 2")
+    assert any("ap attacks Cambrai" in line for line in pos.log()[-12:])
+    assert not offered(pos, uses("ap", mine))
+    at(pos, 11, 1)
+    pos.asked.clear()
+    attack_cambrai(pos, uses("ap", mine), dice=[6, 1], attackers="BR 2")
+
+
+# ============================================================ AP 48 Royal Tank Corps
+@pytest.mark.card("AP 48")
+@pytest.mark.rule("12.2.8")
+def test_royal_tank_corps_cancels_the_trench_column_shifts():
+    """After Landships: BR 1 attacks GE 1 in Cambrai (clear, trench 1).  With
+    the tanks neither side's fire column moves for the trench (no -1 for the
+    British, no +1 for the Germans); the trench still bars a flank attack and
+    the card is discarded after its combat, even won (one combat a turn)."""
+    pos, (tanks,) = western_attack(trench_level=1, keys=[TANKS])
+    mark_played(pos, LANDSHIPS)
+    attack_cambrai(pos, uses("ap", tanks), dice=[6, 1])
+    assert fired(pos, "ap") == "ap fires with strength 4 on the Army table (shift 0), die 6 modified to 6: loss number 4"
+    assert fired(pos, "cp") == "cp fires with strength 5 on the Army table (shift 0), die 1 modified to 1: loss number 2"
+    assert pile_of(pos, tanks) == "discard:ap"
+    # without the card the trench shifts both columns
+    pos2, _ = western_attack(trench_level=1)
+    attack_cambrai(pos2, dice=[6, 1])
+    assert "(shift -1)" in fired(pos2, "ap") and "(shift 1)" in fired(pos2, "cp")
+
+
+@pytest.mark.card("AP 48")
+@pytest.mark.rule("9.5.4.1")
+def test_royal_tank_corps_only_after_landships():
+    pos, (tanks,) = western_attack(trench_level=1, keys=[TANKS])
+    attack_cambrai(pos, dice=[6, 1])
+    assert not offered(pos, uses("ap", tanks))
+
+
+@pytest.mark.card("AP 48")
+@pytest.mark.rule("9.5.4.1")
+def test_royal_tank_corps_only_for_the_british_on_clear_ground_in_france_or_belgium():
+    pos, (tanks,) = western_attack(attackers=("FR 1",), trench_level=1, keys=[TANKS])
+    mark_played(pos, LANDSHIPS)
+    attack_cambrai(pos, dice=[6, 1])
+    assert not offered(pos, uses("ap", tanks))
+    # a forest space in Germany: Metz, attacked from Verdun
+    pos = combat_position(10)
+    pos.place("BR 1", "Verdun")
+    pos.place("GE 1", "Metz")
+    tanks, = hand(pos, "ap", card(pos, TANKS))
+    mark_played(pos, LANDSHIPS)
+    attack_from(pos, "Verdun")
+    fight(pos, "ap", "attack Metz from Verdun", dice=[6, 1])
+    assert any("ap fires" in line for line in pos.log())
+    assert not offered(pos, uses("ap", tanks))
+
+
+# ============================================================ AP 39 They Shall Not Pass
+def verdun_defence(keys=(TSNP,), defender: str = "FR 1", where: str = "Verdun") -> tuple:
+    """GE 1 and GE 2 (10 CF) in Metz attack Allied units in Verdun (fort 3)."""
+    pos = combat_position(10)
+    pos.place(defender, where)
+    pos.place("GE 1", "Metz")
+    pos.place("GE 2", "Metz")
+    cards = hand(pos, "ap", *[card(pos, k) for k in keys])
+    attack_from(pos, "Metz")
+    return pos, cards
+
+
+def attack_verdun(pos, *answers, dice=(3, 3), where: str = "Verdun") -> None:
+    fight(pos, "cp", f"attack {where} from Metz", "from Metz: GE 1, GE 2", *answers, dice=list(dice))
+
+
+@pytest.mark.card("AP 39")
+@pytest.mark.rule("12.2.11")
+def test_they_shall_not_pass_the_losing_defenders_stay_and_the_card_goes():
+    """FR 1 and a French corps hold Verdun (3 + 1 + fort 3 = 7).  The Germans
+    win (die 2 on the 9-11 column: 4, against the French 3): the survivors do
+    not retreat, and only now is the card discarded (9.5.4.2)."""
+    pos, (tsnp,) = verdun_defence()
+    pos.place("FRc", "Verdun")
+    attack_verdun(pos, uses("ap", tsnp), dice=[2, 1])
+    assert any(line.startswith("combat won by cp") for line in pos.log())
+    assert pos.units_at("Verdun") != [] and all(u.startswith("FR") for u in pos.units_at("Verdun"))
+    assert not any("retreats to" in o for d in pos.asked for o in d.options)
+    assert pile_of(pos, tsnp) == "discard:ap"
+
+
+@pytest.mark.card("AP 39")
+@pytest.mark.rule("12.2.11")
+def test_they_shall_not_pass_stays_face_up_after_a_tie_and_serves_again():
+    """A tie discards any other card, not this one (12.2.11); in a later
+    action round it may be selected again for a French fort's defence."""
+    pos, (tsnp,) = verdun_defence()
+    attack_verdun(pos, uses("ap", tsnp), dice=[1, 1])
+    assert any(line.startswith("combat won by none") for line in pos.log())
+    assert pile_of(pos, tsnp) == "in_play:ap"
+    at(pos, 10, 3)
+    pos.asked.clear()
+    attack_verdun(pos, uses("ap", tsnp), dice=[6, 1])
+    assert pile_of(pos, tsnp) == "discard:ap"
+
+
+@pytest.mark.card("AP 39")
+@pytest.mark.rule("9.5.4.1")
+def test_they_shall_not_pass_only_in_a_french_fort_space():
+    # Amiens: French, but no fort
+    pos = combat_position(10)
+    pos.place("FR 1", "Amiens")
+    pos.place("GE 1", "Cambrai")
+    for s in ("Cambrai", "Sedan", "Brussels", "Liege"):
+        pos.control(s, "cp")
+    tsnp, = hand(pos, "ap", card(pos, TSNP))
+    attack_from(pos, "Cambrai")
+    fight(pos, "cp", "attack Amiens from Cambrai", dice=[2, 1])
+    assert any("ap fires" in line for line in pos.log())
+    assert not offered(pos, uses("ap", tsnp))
+    # Liege: a fort, but Belgian
+    pos = combat_position(10)
+    pos.place("FR 1", "Liege")
+    pos.place("GE 1", "Aachen")
+    tsnp, = hand(pos, "ap", card(pos, TSNP))
+    attack_from(pos, "Aachen")
+    fight(pos, "cp", "attack Liege from Aachen", dice=[2, 1])
+    assert any("ap fires" in line for line in pos.log())
+    assert not offered(pos, uses("ap", tsnp))
+
+
+@pytest.mark.card("AP 39")
+@pytest.mark.rule("9.5.4.1")
+def test_they_shall_not_pass_not_for_an_allied_attack():
+    pos = combat_position(10)
+    pos.place("FR 1", "Verdun")
+    pos.place("GE 1", "Metz")
+    tsnp, = hand(pos, "ap", card(pos, TSNP))
+    attack_from(pos, "Verdun")
+    fight(pos, "ap", "attack Metz from Verdun", dice=[2, 1])
+    assert any("ap fires" in line for line in pos.log())
+    assert not offered(pos, uses("ap", tsnp))
+
+
+@pytest.mark.card("AP 39")
+@pytest.mark.card("AP 6")
+@pytest.mark.rule("12.6.4")
+def test_they_shall_not_pass_does_not_cancel_the_withdrawal_retreat():
+    """With Withdrawal played too, the defenders retreat one space as
+    Withdrawal orders (12.6.4): They Shall Not Pass cancels only a retreat
+    for losing."""
+    pos, (tsnp, wd) = verdun_defence(keys=(TSNP, WITHDRAWAL))
+    pos.place("FRc", "Verdun")
+    attack_verdun(pos, uses("ap", tsnp), uses("ap", wd), dice=[2, 1])
+    assert pos.units_at("Verdun") == []
+
+
+# ============================================================ AP 63 Backs To The Wall
+@pytest.mark.card("AP 63")
+@pytest.mark.rule("12.5.1")
+def test_backs_to_the_wall_cancels_the_retreat_of_a_british_army():
+    """BR 1 (4-3-3) in Verdun with its fort (4 + 3 = 7) loses to GE 1 and
+    GE 2 (die 2: loss number 4 against 3) and stays; the starred card leaves
+    the game."""
+    pos, (backs,) = verdun_defence(keys=(BACKS,), defender="BR 1")
+    attack_verdun(pos, uses("ap", backs), dice=[2, 1])
+    assert any(line.startswith("combat won by cp") for line in pos.log())
+    assert pos.units_at("Verdun") == ["BR 1"]
+    assert pile_of(pos, backs) == "removed:ap"
+    # the same combat without the card: BR 1 retreats
+    pos2, _ = verdun_defence(keys=(), defender="BR 1")
+    attack_verdun(pos2, dice=[2, 1])
+    assert pos2.units_at("Verdun") == []
+
+
+@pytest.mark.card("AP 63")
+@pytest.mark.card("AP 6")
+@pytest.mark.rule("12.6.4")
+def test_backs_to_the_wall_prevails_over_withdrawal():
+    """Both Allied cards replace the retreat: Withdrawal orders one, Backs To
+    The Wall cancels it.  The card's modifier is declared `after` Withdrawal's,
+    so the British army holds even after a won combat."""
+    pos, (backs, wd) = verdun_defence(keys=(BACKS, WITHDRAWAL), defender="BR 1")
+    attack_verdun(pos, uses("ap", wd), uses("ap", backs), dice=[1, 6])
+    assert any(line.startswith("combat won by ap") for line in pos.log())
+    assert pos.units_at("Verdun") == ["BR 1"]
+    # Withdrawal alone: a one-space retreat, though the Allies won
+    pos2, (wd2,) = verdun_defence(keys=(WITHDRAWAL,), defender="BR 1")
+    attack_verdun(pos2, uses("ap", wd2), dice=[1, 6])
+    assert pos2.units_at("Verdun") == []
+
+
+@pytest.mark.card("AP 63")
+@pytest.mark.rule("9.5.4.1")
+@pytest.mark.parametrize("defender, where", [
+    ("BRc", "Verdun"),     # no British army
+    ("FR 1", "Verdun"),    # no British army
+])
+def test_backs_to_the_wall_needs_a_british_army(defender, where):
+    pos, (backs,) = verdun_defence(keys=(BACKS,), defender=defender, where=where)
+    attack_verdun(pos, dice=[2, 1])
+    assert not offered(pos, uses("ap", backs))
+
+
+@pytest.mark.card("AP 63")
+@pytest.mark.rule("9.5.4.1")
+def test_backs_to_the_wall_only_in_france_or_belgium_and_in_defence():
+    pos = combat_position(10)
+    at_war(pos, "it")
+    pos.place("BR 1", "Asiago")
+    pos.place("AH 1", "Trent")
+    backs, = hand(pos, "ap", card(pos, BACKS))
+    attack_from(pos, "Trent")
+    fight(pos, "cp", "attack Asiago from Trent", dice=[6, 1])
+    assert any("ap fires" in line for line in pos.log())
+    assert not offered(pos, uses("ap", backs))
+    pos, (backs,) = western_attack(keys=[BACKS])
+    attack_cambrai(pos, dice=[6, 1])
+    assert not offered(pos, uses("ap", backs))
+
+
+# ============================================================ AP 61 Maude
+def mesopotamia(attackers=("BRc",), where: str = "Basra") -> tuple:
+    """British units in Basra (an Allied port) attack a Turkish corps in Qurna."""
+    pos = combat_position(10)
+    at_war(pos, "tu")
+    for u in attackers:
+        pos.place(u, where)
+    pos.place("TUc", "Qurna")
+    maude, = hand(pos, "ap", card(pos, MAUDE))
+    attack_from(pos, where)
+    return pos, maude
+
+
+@pytest.mark.card("AP 61")
+@pytest.mark.rule("12.2.8")
+def test_maude_british_corps_fire_on_the_army_table():
+    """A British corps (2 CF) fires on the Army table's 2 column: die 3 gives
+    loss number 2 (1 on the Corps/Fort table).  Starred: it leaves the game."""
+    pos, maude = mesopotamia()
+    fight(pos, "ap", "attack Qurna from Basra", uses("ap", maude), dice=[3, 1])
+    assert fired(pos, "ap") == "ap fires with strength 2 on the Army table (shift 0), die 3 modified to 3: loss number 2"
+    assert pile_of(pos, maude) == "removed:ap"
+    pos2, _ = mesopotamia()
+    fight(pos2, "ap", "attack Qurna from Basra", dice=[3, 1])
+    assert fired(pos2, "ap") == "ap fires with strength 2 on the Corps/Fort table (shift 0), die 3 modified to 3: loss number 1"
+
+
+@pytest.mark.card("AP 61")
+@pytest.mark.rule("9.5.4.1")
+def test_maude_not_without_supply_through_basra():
+    """Basra in Turkish hands: no British supply runs through it."""
+    pos, maude = mesopotamia(where="Ahwaz")
+    pos.control("Basra", "cp")
+    fight(pos, "ap", "attack Qurna from Ahwaz", dice=[3, 1])
+    assert any("ap fires" in line for line in pos.log())
+    assert not offered(pos, uses("ap", maude))
+
+
+@pytest.mark.card("AP 61")
+@pytest.mark.rule("9.5.4.1")
+def test_maude_not_for_a_british_attack_in_france():
+    pos, (maude,) = western_attack(attackers=("BRc",), keys=[MAUDE])
+    attack_cambrai(pos, dice=[3, 1])
+    assert any("ap fires" in line for line in pos.log())
+    assert not offered(pos, uses("ap", maude))
