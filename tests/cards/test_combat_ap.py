@@ -709,3 +709,82 @@ def test_maude_not_for_a_british_attack_in_france():
     attack_cambrai(pos, dice=[3, 1])
     assert any("ap fires" in line for line in pos.log())
     assert not offered(pos, uses("ap", maude))
+
+
+# ============================================================ AP 27 Great Retreat: the evaded attack
+FALL_BACK = "Russians fall back from"
+
+
+def great_retreat_turn(turn: int = 6):
+    pos = combat_position(turn)
+    at(pos, turn, 1)
+    pos.play_event("ap", card(pos, GREAT_RETREAT))
+    at(pos, turn, 2)
+    return pos
+
+
+def declared(pos) -> list[list[str]]:
+    return [d.options for d in pos.asked if d.choice == "declare_attack"]
+
+
+@pytest.mark.card("AP 27")
+@pytest.mark.rule("12.1.6")
+@pytest.mark.rule("12.1.2")
+def test_great_retreat_the_evaded_attack_was_made():
+    """GE 8 attacks Lodz from Thorn; the Russians fall back to Plock.  The
+    attack counts as made (12.1.6): GE 8 may not attack again in the action
+    and Lodz may not be attacked again; Plock, held only by the Russians who
+    just retreated, may not be attacked (12.1.2); GE 9, which did not take
+    part, may still attack Tannenberg, without GE 8."""
+    pos = great_retreat_turn()
+    pos.place("RU 1", "Lodz")
+    pos.place("RUc", "Tannenberg")
+    pos.control("Tannenberg", "ap")
+    pos.place("GE 8", "Thorn")
+    pos.place("GE 9", "Thorn")
+    attack_from(pos, "Thorn")
+    fight(pos, "cp", "attack Lodz from Thorn", "from Thorn: GE 8", FALL_BACK, "RU 1 retreats to Plock",
+          "stop advancing", "attack Tannenberg from Thorn", "stand and fight", dice=[1, 1])
+    assert pos.units_at("Plock") == ["RU 1"]
+    after = declared(pos)[1]
+    assert "attack Tannenberg from Thorn" in after
+    assert not any("Lodz" in o or "Plock" in o for o in after)
+    assert len([d for d in pos.asked if d.choice == "attack_with"]) == 1  # then GE 9 alone: no choice
+    assert "cp attacks Tannenberg with strength 5 against 1" in pos.log()
+    assert not any(line.startswith("cp attacks Lodz") for line in pos.log())
+
+
+@pytest.mark.card("AP 27")
+@pytest.mark.rule("12.5.6")
+def test_great_retreat_all_the_russians_of_an_attacked_space_fall_back():
+    """RU 1 falls back from Lodz into Plock, where a Russian corps stands;
+    attacked there in the same action, the Russians may fall back again, and
+    RU 1, which had already retreated, goes with the corps: the space is left
+    empty and GE 9 advances into it."""
+    pos = great_retreat_turn()
+    pos.place("RU 1", "Lodz")
+    pos.place("RUc", "Plock")
+    pos.place("GE 8", "Posen")
+    pos.place("GE 9", "Thorn")
+    attack_from(pos, "Posen", "Thorn")
+    fight(pos, "cp", "attack Lodz from Posen", "no units from there", FALL_BACK, "RU 1 retreats to Plock",
+          "advance GE 8 into Lodz", "attack Plock from Thorn", FALL_BACK, "advance GE 9 into Plock")
+    assert pos.units_at("Plock") == ["GE 9"]
+    assert sorted(pos.units_at("Warsaw") + pos.units_at("Lomza") + pos.units_at("Tannenberg")) == ["RU 1", "RUc"]
+    assert not any(line.startswith("ap fires") or line.startswith("cp fires") for line in pos.log())
+
+
+@pytest.mark.card("AP 27")
+@pytest.mark.rule("12.7.1")
+def test_great_retreat_only_full_strength_attackers_advance():
+    pos = great_retreat_turn()
+    pos.place("RU 1", "Lodz")
+    pos.place("GE 8", "Posen", reduced=True)
+    pos.place("GE 9", "Posen")
+    attack_from(pos, "Posen")
+    fight(pos, "cp", "attack Lodz from Posen", "from Posen: GE 8, GE 9", FALL_BACK, "RU 1 retreats to Warsaw",
+          "advance GE 9 into Lodz")
+    advances = [d.options for d in pos.asked if d.choice == "advance_unit"]
+    assert advances and all("GE 8" not in o for opts in advances for o in opts)
+    assert pos.units_at("Lodz") == ["GE 9"]
+    assert pos.units_at("Posen") == ["GE 8"]
