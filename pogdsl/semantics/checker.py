@@ -109,11 +109,23 @@ def _constant(shape) -> bool:
             or (shape[0] == "ref" and not str(shape[1]).startswith("$")))
 
 
-def _equalities(m, c) -> list[tuple[object, object, bool]]:
+def _in_own_combat(m, c) -> bool:
+    """The condition asks `in_combat(this_card)` of the card carrying the
+    modifier: the card was playable in this combat."""
+    return m.owner is not None and any(
+        isinstance(e, A.Call) and e.func.text == "in_combat" and len(e.args) == 1
+        and isinstance(e.args[0], A.Ref) and e.args[0].name.text == "this_card" for e in _conjuncts(c.when))
+
+
+def _equalities(m, c, playable=None) -> list[tuple[object, object, bool]]:
     """The `x == k` and `x != k` conjuncts of a contribution's condition, as
-    (shape of x, shape of k, equal?), k a constant."""
+    (shape of x, shape of k, equal?), k a constant.  A contribution that holds
+    only in its own card's combat also has the card's `playable when`
+    conjuncts (`playable`): they held when the card was played, and what they
+    ask of the combat (who attacks, who defends) does not change in it."""
     out = []
-    for e in _conjuncts(c.when):
+    conds = _conjuncts(c.when) + (_conjuncts(playable) if playable is not None and _in_own_combat(m, c) else [])
+    for e in conds:
         if isinstance(e, A.Compare) and e.op in ("==", "!="):
             left, right = _shape(e.left, _bound(c), m.owner), _shape(e.right, _bound(c), m.owner)
             if not _constant(right) and _constant(left):
@@ -123,13 +135,13 @@ def _equalities(m, c) -> list[tuple[object, object, bool]]:
     return out
 
 
-def _exclusive(m1, c1, m2, c2) -> bool:
+def _exclusive(m1, c1, m2, c2, playable=lambda m: None) -> bool:
     """The two conditions cannot hold together: one asks `x == k1`, the other
     `x == k2` with another constant (or `x != k1`).  Names of the game are
     taken as distinct things, so this is a cheap proof, never a guess that
     they overlap."""
-    for x1, k1, eq1 in _equalities(m1, c1):
-        for x2, k2, eq2 in _equalities(m2, c2):
+    for x1, k1, eq1 in _equalities(m1, c1, playable(m1)):
+        for x2, k2, eq2 in _equalities(m2, c2, playable(m2)):
             if x1 != x2:
                 continue
             if eq1 and eq2 and k1 != k2:
@@ -492,6 +504,12 @@ class Checker:
                 self.r.error("E0802", f"modifier '{m.key}' is ordered after itself, through "
                              f"{', '.join(sorted(later[m.key] - {m.key}))}", m.name.span,
                              "remove one of the `after` names so that the order runs one way")
+        cards = self.p.decls["card"]
+
+        def playable(m):
+            card = cards.get(m.owner) if m.owner else None
+            return card.playable if card is not None else None
+
         by_value: dict[str, list] = defaultdict(list)
         for m in mods.values():
             for c in m.contributions:
@@ -502,7 +520,7 @@ class Checker:
                 for m2, c2 in entries[i + 1:]:
                     if m1 is m2 or m1.key in later[m2.key] or m2.key in later[m1.key]:
                         continue
-                    if _replacements_agree(m1, c1, m2, c2) or _exclusive(m1, c1, m2, c2):
+                    if _replacements_agree(m1, c1, m2, c2) or _exclusive(m1, c1, m2, c2, playable):
                         continue
                     first, second = sorted([(m1, c1), (m2, c2)], key=lambda mc: (mc[1].span.file, mc[1].span.line))
                     self.r.warning(
