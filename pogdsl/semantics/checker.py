@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+import attrs
+
 from ..diagnostics import Reporter, did_you_mean
 from ..syntax import ast as A
 from .citations import collect_citations
@@ -82,9 +84,8 @@ def _shape(e, names: dict[str, str], owner) -> object:
     if isinstance(e, (list, tuple)):
         return tuple(_shape(x, names, owner) for x in e)
     if isinstance(e, A.Expr):
-        import attrs as _attrs
         return (type(e).__name__,) + tuple(
-            _shape(getattr(e, f.name), names, owner) for f in _attrs.fields(type(e)) if f.name != "span")
+            _shape(getattr(e, f.name), names, owner) for f in attrs.fields(type(e)) if f.name != "span")
     return e
 
 

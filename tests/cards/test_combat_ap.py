@@ -111,7 +111,8 @@ def test_putnik_adds_one_to_a_serbian_defence():
     starred, stays face up (9.5.4.2)."""
     pos, putnik = serbian_defence()
     fight(pos, "cp", "attack Belgrade from Novi Sad", uses("ap", putnik), dice=[2, 3])
-    assert fired(pos, "ap") == "ap fires with strength 3 on the Army table (shift 0), die 3 modified to 4: loss number 3"
+    assert fired(pos, "ap") == (
+        "ap fires with strength 3 on the Army table (shift 0), die 3 modified to 4: loss number 3")
     assert pile_of(pos, putnik) == "in_play:ap"
 
 
@@ -126,7 +127,8 @@ def test_putnik_adds_one_to_a_serbian_attack():
     putnik, = hand(pos, "ap", card(pos, PUTNIK))
     attack_from(pos, "Belgrade")
     fight(pos, "ap", "attack Novi Sad from Belgrade", uses("ap", putnik), dice=[5, 1])
-    assert fired(pos, "ap") == "ap fires with strength 2 on the Army table (shift 0), die 5 modified to 6: loss number 3"
+    assert fired(pos, "ap") == (
+        "ap fires with strength 2 on the Army table (shift 0), die 5 modified to 6: loss number 3")
 
 
 @pytest.mark.card("AP 5")
@@ -196,8 +198,10 @@ def test_allied_severe_weather_gives_the_defender_two_in_a_spring_swamp():
     (swamp: the attacker shifts one column left, 5 → the 4 column)."""
     pos, weather = weather_defence(9)
     fight(pos, "cp", "attack Kovel from Lublin", uses("ap", weather), dice=[3, 2])
-    assert fired(pos, "ap") == "ap fires with strength 3 on the Army table (shift 0), die 2 modified to 4: loss number 3"
-    assert fired(pos, "cp") == "cp fires with strength 5 on the Army table (shift -1), die 3 modified to 3: loss number 3"
+    assert fired(pos, "ap") == (
+        "ap fires with strength 3 on the Army table (shift 0), die 2 modified to 4: loss number 3")
+    assert fired(pos, "cp") == (
+        "cp fires with strength 5 on the Army table (shift -1), die 3 modified to 3: loss number 3")
 
 
 @pytest.mark.card("AP 7")
@@ -242,7 +246,8 @@ def test_central_powers_severe_weather_same_effect_for_their_defenders():
     ap_weather, = hand(pos, "ap", card(pos, AP_WEATHER))
     attack_from(pos, "Asiago")
     fight(pos, "ap", "attack Trent from Asiago", uses("cp", cp_weather), dice=[4, 1])
-    assert fired(pos, "cp") == "cp fires with strength 6 on the Army table (shift 0), die 1 modified to 3: loss number 4"
+    assert fired(pos, "cp") == (
+        "cp fires with strength 6 on the Army table (shift 0), die 1 modified to 3: loss number 4")
     assert "die 4 modified to 4" in fired(pos, "ap")
     assert not offered(pos, uses("ap", ap_weather))
 
@@ -288,7 +293,8 @@ def test_hurricane_barrage_adds_one_to_a_british_attack():
     the card (9.5.4.3)."""
     pos, (hb,) = western_attack(keys=[HURRICANE])
     attack_cambrai(pos, uses("ap", hb), dice=[3, 6])
-    assert fired(pos, "ap") == "ap fires with strength 4 on the Army table (shift 0), die 3 modified to 4: loss number 3"
+    assert fired(pos, "ap") == (
+        "ap fires with strength 4 on the Army table (shift 0), die 3 modified to 4: loss number 3")
     assert pile_of(pos, hb) == "discard:ap"
 
 
@@ -343,7 +349,8 @@ def test_air_superiority_not_for_a_russian_attack():
 def test_phosgene_gas_adds_one_to_a_french_attack_and_leaves_the_game():
     pos, (gas,) = western_attack(attackers=("FR 1",), keys=[PHOSGENE])
     attack_cambrai(pos, uses("ap", gas), dice=[4, 1])
-    assert fired(pos, "ap") == "ap fires with strength 3 on the Army table (shift 0), die 4 modified to 5: loss number 3"
+    assert fired(pos, "ap") == (
+        "ap fires with strength 3 on the Army table (shift 0), die 4 modified to 5: loss number 3")
     assert pile_of(pos, gas) == "removed:ap"
 
 
@@ -365,7 +372,8 @@ def test_russian_guards_add_one_to_a_russian_attack():
     guards, = hand(pos, "ap", card(pos, GUARDS))
     attack_from(pos, "Warsaw")
     fight(pos, "ap", "attack Lodz from Warsaw", uses("ap", guards), dice=[2, 6])
-    assert fired(pos, "ap") == "ap fires with strength 3 on the Army table (shift 0), die 2 modified to 3: loss number 2"
+    assert fired(pos, "ap") == (
+        "ap fires with strength 3 on the Army table (shift 0), die 2 modified to 3: loss number 2")
     assert pile_of(pos, guards) == "removed:ap"
 
 
@@ -419,7 +427,8 @@ def test_mine_attack_adds_one_against_entrenched_defenders():
     (4 → 3 column), die 4 + 1 = 5: loss number 3 (2 without)."""
     pos, (mine,) = western_attack(trench_level=1, keys=[MINE])
     attack_cambrai(pos, uses("ap", mine), dice=[4, 1])
-    assert fired(pos, "ap") == "ap fires with strength 4 on the Army table (shift -1), die 4 modified to 5: loss number 3"
+    assert fired(pos, "ap") == (
+        "ap fires with strength 4 on the Army table (shift -1), die 4 modified to 5: loss number 3")
 
 
 @pytest.mark.card("AP 36")
@@ -467,8 +476,10 @@ def test_royal_tank_corps_cancels_the_trench_column_shifts():
     pos, (tanks,) = western_attack(trench_level=1, keys=[TANKS])
     mark_played(pos, LANDSHIPS)
     attack_cambrai(pos, uses("ap", tanks), dice=[6, 1])
-    assert fired(pos, "ap") == "ap fires with strength 4 on the Army table (shift 0), die 6 modified to 6: loss number 4"
-    assert fired(pos, "cp") == "cp fires with strength 5 on the Army table (shift 0), die 1 modified to 1: loss number 2"
+    assert fired(pos, "ap") == (
+        "ap fires with strength 4 on the Army table (shift 0), die 6 modified to 6: loss number 4")
+    assert fired(pos, "cp") == (
+        "cp fires with strength 5 on the Army table (shift 0), die 1 modified to 1: loss number 2")
     assert pile_of(pos, tanks) == "discard:ap"
     # without the card the trench shifts both columns
     pos2, _ = western_attack(trench_level=1)
@@ -684,11 +695,13 @@ def test_maude_british_corps_fire_on_the_army_table():
     loss number 2 (1 on the Corps/Fort table).  Starred: it leaves the game."""
     pos, maude = mesopotamia()
     fight(pos, "ap", "attack Qurna from Basra", uses("ap", maude), dice=[3, 1])
-    assert fired(pos, "ap") == "ap fires with strength 2 on the Army table (shift 0), die 3 modified to 3: loss number 2"
+    assert fired(pos, "ap") == (
+        "ap fires with strength 2 on the Army table (shift 0), die 3 modified to 3: loss number 2")
     assert pile_of(pos, maude) == "removed:ap"
     pos2, _ = mesopotamia()
     fight(pos2, "ap", "attack Qurna from Basra", dice=[3, 1])
-    assert fired(pos2, "ap") == "ap fires with strength 2 on the Corps/Fort table (shift 0), die 3 modified to 3: loss number 1"
+    assert fired(pos2, "ap") == (
+        "ap fires with strength 2 on the Corps/Fort table (shift 0), die 3 modified to 3: loss number 1")
 
 
 @pytest.mark.card("AP 61")
