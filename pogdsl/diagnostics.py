@@ -49,6 +49,7 @@ CODES: dict[str, str] = {
     "E0219": "unknown sequence",
     "E0220": "unknown attribute",
     "E0221": "unknown box role",
+    "E0222": "unknown modifier",
     # kinds and arity
     "E0301": "wrong kind of thing",
     "E0302": "wrong number of arguments",
@@ -77,6 +78,9 @@ CODES: dict[str, str] = {
     "W0703": "procedure never called",
     "W0704": "empty file",
     "E0705": "a value defined in terms of itself",
+    # order of modifiers
+    "W0801": "two modifiers replace one value in no stated order",
+    "E0802": "modifiers ordered after each other in a circle",
 }
 
 

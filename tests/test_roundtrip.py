@@ -204,6 +204,7 @@ def test_restricts_modifies_triggers_owns_offers_emits(mini):
     mods = {a: d["op"] for a, b, d in g.in_edges("value:attack_drm", data=True) if d["kind"] == "modifies"}
     assert mods == {"modifier:trench_drm": "-=", "modifier:gambit_drm": "+="}
     assert out(g, "modifier:trench_drm", "reads") == ["state:trench"]
+    assert out(g, "modifier:gambit_drm", "after") == ["modifier:trench_drm"]
     assert out(g, "signal:fortress_fell", "triggers") == ["trigger:on_fortress"]
     assert out(g, "card:cp 1", "owns") == ["modifier:gambit_drm"]
     assert out(g, "step:procedure:action_round#0", "offers") == ["choice:activate"]

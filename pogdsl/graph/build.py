@@ -16,6 +16,7 @@ reads       a step, value, modifier, restriction or card condition → state,
 writes      a step → state it changes (engine areas: ``engine:board`` …)
 restricts   restriction → the choice it forbids options of
 modifies    modifier → the value it contributes to
+after       modifier → a modifier it is applied after (its ``:=`` stands)
 triggers    event or signal → the trigger it runs
 overrides   scenario → the definition it replaced or added
 cites       any node → the rule it implements
@@ -35,8 +36,8 @@ from ..semantics.model import Program
 from ..semantics.vocabulary import EVENTS, VERBS
 from .lower import Step, lower
 
-EDGE_KINDS = ("next", "calls", "reads", "writes", "restricts", "modifies", "triggers", "overrides",
-              "cites", "offers", "emits", "owns", "connects")
+EDGE_KINDS = ("next", "calls", "reads", "writes", "restricts", "modifies", "after", "triggers",
+              "overrides", "cites", "offers", "emits", "owns", "connects")
 
 # The engine's own areas of state, written by effects rather than declared.
 ENGINE_AREAS = ("board", "cards", "events", "log", "game")
@@ -144,6 +145,9 @@ class GraphBuilder:
             for c in m.contributions:
                 self.edge(nid, node_id("value", c.value.text), "modifies", op=c.op)
                 self.reads_of(nid, [c.expr, c.when])
+            for n in m.after:
+                if n.text in p.decls["modifier"]:
+                    self.edge(nid, node_id("modifier", n.text), "after")
         for t in p.all("trigger"):
             nid = node_id("trigger", t.key)
             source = node_id("event" if t.event.text in EVENTS else "signal", t.event.text)

@@ -54,7 +54,8 @@ def read_scoped(g, name: str, key) -> object:
 
 def value_of(g, name: str, args: tuple, key=None):
     """A declared value: its base expression, then its modifiers (`:=` first,
-    in source order, then every `+=` / `-=` whose condition holds).
+    in source order unless a modifier says it comes `after` another, then every
+    `+=` / `-=` whose condition holds).
 
     Values that do real work are remembered (`g.vcache`), incrementally, the
     way build systems and Salsa do it:

@@ -25,6 +25,28 @@ from .values import Entity, ScopedState, text_of
 Fn = Callable  # (g, l) -> value
 
 
+def ordered_modifiers(entries: list) -> list:
+    """A value's modifier entries in the order they apply: source order, except
+    that a modifier declared `after` others comes after every entry of theirs
+    (so its `:=` stands).  A circle (the checker's E0802) keeps source order
+    for what is left."""
+    keys = {e[0].decl.key for e in entries}
+    if not any(n.text in keys for e in entries for n in getattr(e[0].decl, "after", ())):
+        return entries
+    left = list(entries)
+    out: list = []
+    while left:
+        waiting = {e[0].decl.key for e in left}
+        for i, e in enumerate(left):
+            needs = {n.text for n in getattr(e[0].decl, "after", ())} - {e[0].decl.key}
+            if not (needs & waiting):
+                break
+        else:
+            i = 0
+        out.append(left.pop(i))
+    return out
+
+
 @define(slots=True)
 class CStep:
     op: str
@@ -84,6 +106,8 @@ class Compiler:
                 entry = (Hooked(decl, owner_of(decl)), c, self.expr(c.expr, names),
                          self.expr(c.when, names) if c.when is not None else None)
                 w.modifiers.setdefault(c.value.text, []).append(entry)
+        for name, entries in w.modifiers.items():
+            w.modifiers[name] = ordered_modifiers(entries)
         for decl in p.all("restriction"):
             for f in decl.forbids:
                 names = {v.text for v in f.vars} | owned(decl)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+import attrs
+
 from ..diagnostics import Reporter, did_you_mean
 from ..syntax import ast as A
 from .citations import collect_citations
@@ -49,6 +51,105 @@ def describe(kind: str) -> str:
     if kind.startswith("scoped:"):
         return f"state scoped per entry (write {kind[7:]}[...])"
     return f"{_article(kind)} {kind}"
+
+
+def _closure(after: dict[str, set[str]]) -> dict[str, set[str]]:
+    """For each modifier, every modifier it is applied after, directly or not."""
+    out: dict[str, set[str]] = {}
+    for start in after:
+        seen: set[str] = set()
+        todo = list(after[start])
+        while todo:
+            n = todo.pop()
+            if n not in seen:
+                seen.add(n)
+                todo.extend(after.get(n, ()))
+        out[start] = seen
+    return out
+
+
+def _shape(e, names: dict[str, str], owner) -> object:
+    """An expression's structure without its spans, bound names by position and
+    `this_card` by the card carrying the modifier: two contributions whose
+    shapes are equal compute the same thing."""
+    if e is None:
+        return None
+    if isinstance(e, A.Name):
+        return names.get(e.text, e.text)
+    if isinstance(e, A.Ref):
+        t = e.name.text
+        if t == "this_card":
+            return ("card", owner)
+        return ("ref", names.get(t, t))
+    if isinstance(e, (list, tuple)):
+        return tuple(_shape(x, names, owner) for x in e)
+    if isinstance(e, A.Expr):
+        return (type(e).__name__,) + tuple(
+            _shape(getattr(e, f.name), names, owner) for f in attrs.fields(type(e)) if f.name != "span")
+    return e
+
+
+def _bound(c: A.Contribution) -> dict[str, str]:
+    return {v.text: f"${i}" for i, v in enumerate(c.vars)}
+
+
+def _replacements_agree(m1, c1, m2, c2) -> bool:
+    """Both give the same result (`:= false` twice): their order changes nothing."""
+    return _shape(c1.expr, _bound(c1), m1.owner) == _shape(c2.expr, _bound(c2), m2.owner)
+
+
+def _conjuncts(e) -> list:
+    if isinstance(e, A.BoolOp) and e.op == "and":
+        return [x for o in e.operands for x in _conjuncts(o)]
+    return [] if e is None else [e]
+
+
+def _constant(shape) -> bool:
+    """A shape that names one fixed thing: a literal, a card, or a global name."""
+    return (shape[0] in ("IntLit", "TextLit", "BoolLit", "NoneLit", "card")
+            or (shape[0] == "ref" and not str(shape[1]).startswith("$")))
+
+
+def _in_own_combat(m, c) -> bool:
+    """The condition asks `in_combat(this_card)` of the card carrying the
+    modifier: the card was playable in this combat."""
+    return m.owner is not None and any(
+        isinstance(e, A.Call) and e.func.text == "in_combat" and len(e.args) == 1
+        and isinstance(e.args[0], A.Ref) and e.args[0].name.text == "this_card" for e in _conjuncts(c.when))
+
+
+def _equalities(m, c, playable=None) -> list[tuple[object, object, bool]]:
+    """The `x == k` and `x != k` conjuncts of a contribution's condition, as
+    (shape of x, shape of k, equal?), k a constant.  A contribution that holds
+    only in its own card's combat also has the card's `playable when`
+    conjuncts (`playable`): they held when the card was played, and what they
+    ask of the combat (who attacks, who defends) does not change in it."""
+    out = []
+    conds = _conjuncts(c.when) + (_conjuncts(playable) if playable is not None and _in_own_combat(m, c) else [])
+    for e in conds:
+        if isinstance(e, A.Compare) and e.op in ("==", "!="):
+            left, right = _shape(e.left, _bound(c), m.owner), _shape(e.right, _bound(c), m.owner)
+            if not _constant(right) and _constant(left):
+                left, right = right, left
+            if _constant(right):
+                out.append((left, right, e.op == "=="))
+    return out
+
+
+def _exclusive(m1, c1, m2, c2, playable=lambda m: None) -> bool:
+    """The two conditions cannot hold together: one asks `x == k1`, the other
+    `x == k2` with another constant (or `x != k1`).  Names of the game are
+    taken as distinct things, so this is a cheap proof, never a guess that
+    they overlap."""
+    for x1, k1, eq1 in _equalities(m1, c1, playable(m1)):
+        for x2, k2, eq2 in _equalities(m2, c2, playable(m2)):
+            if x1 != x2:
+                continue
+            if eq1 and eq2 and k1 != k2:
+                return True
+            if eq1 != eq2 and k1 == k2:
+                return True
+    return False
 
 
 class Checker:
@@ -122,6 +223,7 @@ class Checker:
             self.check_restriction(decl)
         for decl in p.all("modifier"):
             self.check_modifier(decl)
+        self.check_modifier_order()
         for decl in p.all("trigger"):
             self.check_trigger(decl)
         for decl in p.all("card"):
@@ -386,6 +488,60 @@ class Checker:
             self.check_expr(c.expr, scope)
             if c.when is not None:
                 self.check_expr(c.when, scope)
+
+    # ================================================================ modifier order
+    def modifier_after(self) -> dict[str, set[str]]:
+        """Each modifier's `after` names, resolved (unknown ones reported)."""
+        mods = self.p.decls["modifier"]
+        after: dict[str, set[str]] = {}
+        for m in mods.values():
+            names = set()
+            for n in m.after:
+                if n.text not in mods:
+                    self.unknown(n, "E0222", "modifier", mods)
+                else:
+                    names.add(n.text)
+            after[m.key] = names
+        return after
+
+    def check_modifier_order(self) -> None:
+        """Two modifiers that can both replace (`:=`) one value with different
+        results must be ordered (`after`); else only source order decides."""
+        mods = self.p.decls["modifier"]
+        after = self.modifier_after()
+        later = _closure(after)  # m -> every modifier m is applied after
+        for m in mods.values():
+            if m.key in later[m.key]:
+                self.r.error("E0802", f"modifier '{m.key}' is ordered after itself, through "
+                             f"{', '.join(sorted(later[m.key] - {m.key}))}", m.name.span,
+                             "remove one of the `after` names so that the order runs one way")
+        cards = self.p.decls["card"]
+
+        def playable(m):
+            card = cards.get(m.owner) if m.owner else None
+            return card.playable if card is not None else None
+
+        by_value: dict[str, list] = defaultdict(list)
+        for m in mods.values():
+            for c in m.contributions:
+                if c.op == ":=":
+                    by_value[c.value.text].append((m, c))
+        for value, entries in by_value.items():
+            for i, (m1, c1) in enumerate(entries):
+                for m2, c2 in entries[i + 1:]:
+                    if m1 is m2 or m1.key in later[m2.key] or m2.key in later[m1.key]:
+                        continue
+                    if _replacements_agree(m1, c1, m2, c2) or _exclusive(m1, c1, m2, c2, playable):
+                        continue
+                    first, second = sorted([(m1, c1), (m2, c2)], key=lambda mc: (mc[1].span.file, mc[1].span.line))
+                    self.r.warning(
+                        "W0801",
+                        f"modifiers '{first[0].key}' and '{second[0].key}' both replace '{value}' "
+                        "and nothing says which one stands when both apply",
+                        second[1].span,
+                        f"write `modifier {second[0].key} after {first[0].key}` if '{second[0].key}' should "
+                        f"prevail (or the other way round); today the order of the source files decides",
+                        [(f"'{first[0].key}' replaces it here", first[1].span)])
 
     def event_params(self, name: A.Name) -> list[tuple[str, str]] | None:
         if name.text in EVENTS:

@@ -537,6 +537,9 @@ class Contribution:
 class ModifierDecl(Decl):
     contributions: list[Contribution] = field(factory=list)
     owner: str | None = None
+    # `after a, b`: the modifiers this one is applied after, so that where
+    # both replace (`:=`) one value, this one's result stands.
+    after: list[Name] = field(factory=list)
     kind: str = "modifier"
 
 

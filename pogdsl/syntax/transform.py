@@ -29,6 +29,10 @@ class _Role:
         self.name = name
 
 
+class _After(list):
+    """Marks a modifier's `after` list among its children."""
+
+
 class _Note(str):
     """Marks a block's note (the rule in our own words) among children."""
 
@@ -472,9 +476,15 @@ class ToAst:
         when = c[i + 2] if len(c) > i + 2 else None
         return A.Contribution(self._span(meta), value, vars_, op, expr, when)
 
+    def modifier_after(self, meta, c):
+        return _After(self._name(n) for n in c)
+
     def modifier_decl(self, meta, children):
         rest, cites, note = self._extras(children)
-        return A.ModifierDecl(self._span(meta), self._name(rest[0]), contributions=rest[1:], cites=cites, note=note)
+        after = [n for c in rest if isinstance(c, _After) for n in c]
+        rest = [c for c in rest if not isinstance(c, _After)]
+        return A.ModifierDecl(self._span(meta), self._name(rest[0]), contributions=rest[1:], cites=cites, note=note,
+                              after=after)
 
     def trigger_decl(self, meta, children):
         rest, cites, note = self._extras(children)

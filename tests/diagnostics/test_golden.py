@@ -236,6 +236,18 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
     "procedure_never_called": [
         (W, "W0703", 2, 11, "procedure 'orphan_step' is never called"),
     ],
+    # ------------------------------------------------------------ order of modifiers
+    "unordered_replacements": [
+        (W, "W0801", 7, 3, "modifiers 'mud' and 'storm_troops' both replace 'attack_drm' and nothing says "
+                           "which one stands when both apply"),
+    ],
+    "unknown_modifier_after": [
+        (E, "E0222", 2, 20, "unknown modifier 'trench_dr'"),
+    ],
+    "modifier_order_circle": [
+        (E, "E0802", 2, 10, "modifier 'rain' is ordered after itself, through snow"),
+        (E, "E0802", 5, 10, "modifier 'snow' is ordered after itself, through rain"),
+    ],
 }
 
 # Notes that must point at the first definition (or the index entry).

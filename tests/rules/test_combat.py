@@ -259,27 +259,30 @@ def test_the_loser_discards_and_a_tie_discards_both():
     """9.5.4.3, 12.2.11: the side that loses a combat discards the combat cards
     it used; on equal loss numbers both sides lose and discard."""
     pos = Position()
-    pos.place("FR 1", "Cambrai")
+    pos.place("BR 1", "Cambrai")
     pos.place("GE 1", "Brussels")
     pos.control("Brussels", "cp")
     pos.control("Sedan", "cp")  # supply for GE 1 (a defender out of supply gets no combat cards, 14.3.4)
+    pos.set("trench", 1, key="Brussels")  # both cards are for a British attack on entrenched Germans
     activate_attack(pos, "Cambrai")
     mine, = deal(pos, "ap", "Mine Attack")
     fmg, = deal(pos, "cp", "Fortified Machine Guns")
-    # FR 1 (3 CF) rolls 1: loss number 1; GE 1 (5 CF) rolls 1: loss number 2.
+    # BR 1 (4 CF, trench: 3 column) rolls 1, +1: loss number 2; GE 1 (5 CF, trench: 6-8 column) rolls 1
+    # (+1 or not): loss number 3.
     pos.run("resolve_attacks", "ap", answers=[
         "attack Brussels from Cambrai", "ap uses Mine Attack", "cp uses Fortified Machine Guns"], dice=[1, 1])
     assert pile_of(pos, mine) == "discard:ap"
     assert pile_of(pos, fmg) == "in_play:cp"
     pos = Position()
-    pos.place("FR 1", "Cambrai")
+    pos.place("BR 1", "Cambrai")
     pos.place("GE 1", "Brussels")
     pos.control("Brussels", "cp")
     pos.control("Sedan", "cp")  # supply for GE 1 (a defender out of supply gets no combat cards, 14.3.4)
+    pos.set("trench", 1, key="Brussels")
     activate_attack(pos, "Cambrai")
     mine, = deal(pos, "ap", "Mine Attack")
     fmg, = deal(pos, "cp", "Fortified Machine Guns")
-    # FR 1 rolls 3: loss number 2; GE 1 rolls 1: loss number 2.  A tie.
+    # BR 1 rolls 3, +1: loss number 3; GE 1 rolls 1 (+1 or not): loss number 3.  A tie.
     pos.run("resolve_attacks", "ap", answers=[
         "attack Brussels from Cambrai", "ap uses Mine Attack", "cp uses Fortified Machine Guns"], dice=[3, 1])
     assert "combat won by none" in pos.log()
