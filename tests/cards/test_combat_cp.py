@@ -660,3 +660,42 @@ def test_alberich_only_against_an_allied_attack_in_france_or_belgium():
     cp_card(pos, ALBERICH)
     fight(pos, "ap", ["attack Lodz from Warsaw"], dice=[3, 3])
     assert not offered(pos, "cp uses Alberich")
+
+
+@pytest.mark.card("CP 64")
+@pytest.mark.rule("9.5.4.2")
+def test_alberich_leaves_a_card_kept_face_up_where_it_was_and_free_this_round():
+    """An Allied card kept face up from an earlier win and selected for the
+    cancelled attack was not used: it stays face up and may be selected again
+    in the same action round (9.5.4.4)."""
+    pos = alberich_position()
+    pos.game.move_card(pos.air, "in_play:ap")
+    pos.place("FR 2", "Amiens")
+    pos.place("GE 2", "Calais")
+    pos.control("Calais", "cp")
+    attack_from(pos, "Amiens")
+    fight(pos, "ap", ["attack Cambrai from Amiens", "from Amiens: FR 1", "ap uses Air Superiority", "cp uses Alberich",
+                      "attack Calais from Amiens"], dice=[3, 3])
+    assert "Air Superiority counts as not used: still face up" in pos.log()
+    assert sum(1 for d in pos.asked if "ap uses Air Superiority" in d.options) == 2
+    assert pile_of(pos, pos.alberich) == "removed:cp"
+
+
+@pytest.mark.card("CP 49")
+@pytest.mark.rule("12.3.1")
+@pytest.mark.parametrize("with_card", [True, False])
+def test_michael_lets_a_flank_attack_be_tried_against_a_trench(with_card):
+    """12.3.1's note: with the trench cancelled, GE 8 and GE 9 attacking an
+    entrenched Lodz from Posen and Thorn may try a flank attack; without the
+    card the trench bars it."""
+    pos = combat_position(14)
+    pos.place("RU 1", "Lodz")
+    pos.set("trench", 1, key="Lodz")
+    pos.place("GE 8", "Posen")
+    pos.place("GE 9", "Thorn")
+    attack_from(pos, "Posen", "Thorn")
+    mark_played(pos, "H-L Take Command")
+    cp_card(pos, MICHAEL)
+    fight(pos, "cp", ["attack Lodz from Posen", "from Thorn: GE 9"] + (["cp uses Michael"] if with_card else []),
+          dice=[3, 3, 3])
+    assert any(d.choice == "flank_attack" for d in pos.asked) is with_card
