@@ -21,7 +21,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cards.test_card_events import (  # noqa: E402
-    attack_from, combat_position, hand, offered, pile_of, value, where,
+    attack_from, combat_position, hand, offered, pile_of, value,
 )
 
 VON_FRANCOIS = 3
@@ -418,10 +418,11 @@ def test_blucher_cancels_the_trench():
     assert "(shift 0)" in fired(pos, "ap")
 
 
-@pytest.mark.card("CP 49")
-@pytest.mark.card("CP 50")
-@pytest.mark.card("CP 51")
-@pytest.mark.parametrize("number, name", [(MICHAEL, "Michael"), (BLUCHER, "Blucher"), (PEACE_OFFENSIVE, "Peace Offensive")])
+@pytest.mark.parametrize("number, name", [
+    pytest.param(MICHAEL, "Michael", marks=pytest.mark.card("CP 49")),
+    pytest.param(BLUCHER, "Blucher", marks=pytest.mark.card("CP 50")),
+    pytest.param(PEACE_OFFENSIVE, "Peace Offensive", marks=pytest.mark.card("CP 51")),
+])
 def test_1918_offensives_only_after_h_l_take_command_and_for_germans(number, name):
     pos = amiens_position(hl=False)
     cp_card(pos, number)
@@ -506,7 +507,8 @@ def test_turk_determination_counts_as_a_level_1_trench(with_card):
     pos.place("BRc", "Basra")
     attack_from(pos, "Basra")
     td = cp_card(pos, TURK_DETERMINATION)
-    fight(pos, "ap", ["attack Qurna from Basra", "from Basra: BRc, BRc"] + (["cp uses Turk Determination"] if with_card else []), dice=[6, 1])
+    card_answer = ["cp uses Turk Determination"] if with_card else []
+    fight(pos, "ap", ["attack Qurna from Basra", "from Basra: BRc, BRc"] + card_answer, dice=[6, 1])
     stand_fast = any(d.choice == "stand_fast" for d in pos.asked)
     assert "combat won by ap" in pos.log()
     if with_card:
