@@ -209,7 +209,7 @@ def test_air_superiority_is_the_central_powers_card_not_the_allied_one():
     ap19 = pos.card("ap", 19)
     hand(pos, "ap", ap19)
     cp40 = cp_card(pos, AIR_SUPERIORITY)
-    run_cp_attack(pos, "Lodz", "Posen", "Air Superiority", dice=[3, 3], more=["no more combat cards"])
+    run_cp_attack(pos, "Lodz", "Posen", "Air Superiority", dice=[3, 3])
     assert "die 3 modified to 4" in fired(pos, "cp")
     assert pile_of(pos, cp40) != "hand:cp"
 

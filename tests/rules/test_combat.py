@@ -256,10 +256,24 @@ def test_a_won_combat_keeps_the_card_for_one_combat_per_action_round():
     assert pile_of(pos, francois) == "in_play:cp"
 
 
-def brussels_trench_combat(dice) -> tuple:
-    """BR 1 (4 CF) attacks GE 1 (5 CF) in a Brussels trench (level 1) from
-    Cambrai, with Mine Attack (a British attack on entrenched defenders)
-    against Fortified Machine Guns (entrenched Germans defending)."""
+def test_the_loser_discards_and_a_tie_discards_both():
+    """9.5.4.3, 12.2.11: the side that loses a combat discards the combat cards
+    it used; on equal loss numbers both sides lose and discard."""
+    pos = Position()
+    pos.place("BR 1", "Cambrai")
+    pos.place("GE 1", "Brussels")
+    pos.control("Brussels", "cp")
+    pos.control("Sedan", "cp")  # supply for GE 1 (a defender out of supply gets no combat cards, 14.3.4)
+    pos.set("trench", 1, key="Brussels")  # both cards are for a British attack on entrenched Germans
+    activate_attack(pos, "Cambrai")
+    mine, = deal(pos, "ap", "Mine Attack")
+    fmg, = deal(pos, "cp", "Fortified Machine Guns")
+    # BR 1 (4 CF, trench: 3 column) rolls 1 (+1 or not): loss number 1 or 2; GE 1 (5 CF, trench: 6-8 column)
+    # rolls 1 (+1 or not): loss number 3.
+    pos.run("resolve_attacks", "ap", answers=[
+        "attack Brussels from Cambrai", "ap uses Mine Attack", "cp uses Fortified Machine Guns"], dice=[1, 1])
+    assert pile_of(pos, mine) == "discard:ap"
+    assert pile_of(pos, fmg) == "in_play:cp"
     pos = Position()
     pos.place("BR 1", "Cambrai")
     pos.place("GE 1", "Brussels")
@@ -269,23 +283,9 @@ def brussels_trench_combat(dice) -> tuple:
     activate_attack(pos, "Cambrai")
     mine, = deal(pos, "ap", "Mine Attack")
     fmg, = deal(pos, "cp", "Fortified Machine Guns")
+    # BR 1 rolls 4 (+1 or not): loss number 3; GE 1 rolls 1 (+1 or not): loss number 3.  A tie.
     pos.run("resolve_attacks", "ap", answers=[
-        "attack Brussels from Cambrai", "ap uses Mine Attack", "cp uses Fortified Machine Guns"], dice=dice)
-    return pos, mine, fmg
-
-
-def test_the_loser_discards_and_a_tie_discards_both():
-    """9.5.4.3, 12.2.11: the side that loses a combat discards the combat cards
-    it used; on equal loss numbers both sides lose and discard.  The trench
-    shifts BR 1 to the 3 row and GE 1 to the 6-8 row; the dice are chosen so
-    that Mine Attack's +1, if any, changes no loss number."""
-    # BR 1 rolls 1 (or 2): loss number 1 (or 2); GE 1 rolls 1 + 1: loss number 3.
-    pos, mine, fmg = brussels_trench_combat([1, 1])
-    assert "combat won by cp" in pos.log()
-    assert pile_of(pos, mine) == "discard:ap"
-    assert pile_of(pos, fmg) == "in_play:cp"
-    # BR 1 rolls 4 (or 5): loss number 3; GE 1 rolls 1 + 1: loss number 3.  A tie.
-    pos, mine, fmg = brussels_trench_combat([4, 1])
+        "attack Brussels from Cambrai", "ap uses Mine Attack", "cp uses Fortified Machine Guns"], dice=[4, 1])
     assert "combat won by none" in pos.log()
     assert pile_of(pos, mine) == "discard:ap"
     assert pile_of(pos, fmg) == "discard:cp"
