@@ -701,3 +701,24 @@ def test_michael_lets_a_flank_attack_be_tried_against_a_trench(with_card):
     fight(pos, "cp", ["attack Lodz from Posen", "from Thorn: GE 9"] + (["cp uses Michael"] if with_card else []),
           dice=[3, 3, 3])
     assert any(d.choice == "flank_attack" for d in pos.asked) is with_card
+
+
+@pytest.mark.card("CP 64")
+@pytest.mark.rule("9.5.1.3")
+def test_a_card_that_counts_as_not_played_takes_its_war_status_back():
+    """The combat chapter's unplay_combat_card, which Alberich's cancelled
+    combat uses for every Allied card: a card played from hand goes back to
+    that hand, the war status its play added is taken back, and it no longer
+    counts as used this round.  (No Allied combat card carries a war status,
+    so the procedure is run here on Michael, which does.)"""
+    pos = combat_position(14)
+    michael = pos.card("cp", MICHAEL)
+    pos.game.move_card(michael, "in_play:cp")
+    pos.set("war_status", 5, key="cp")
+    pos.set("combat_cards", [michael])
+    pos.set("combat_cards_from_hand", [michael])
+    pos.set("cards_used_this_round", [michael])
+    pos.run("unplay_combat_card", michael)
+    assert pile_of(pos, michael) == "hand:cp"
+    assert pos.var("war_status", "cp") == 4
+    assert pos.s["vars"]["cards_used_this_round"] == []
