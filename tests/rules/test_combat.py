@@ -234,25 +234,26 @@ def two_targets() -> Position:
 def test_a_won_combat_keeps_the_card_for_one_combat_per_action_round():
     """9.5.4.2, 9.5.4.4, 12.2.6: the winner keeps a used combat card face up;
     it may not be used again in the same action round, but may be selected
-    again from in front of its owner in a later round."""
+    again from in front of its owner in a later round.  (Von Francois: a
+    German attack on Russians, not starred.)"""
     pos = two_targets()
-    alpenkorps, = deal(pos, "cp", "Alpenkorps")
+    francois, = deal(pos, "cp", "Von Francois")
     pos.run("resolve_attacks", "cp", answers=[
-        "attack Lodz from Thorn", "from Thorn: GE 9", "cp uses Alpenkorps", "stop advancing",
+        "attack Lodz from Thorn", "from Thorn: GE 9", "cp uses Von Francois", "stop advancing",
         "attack Plock from Thorn", "stop advancing",
     ], dice=[6, 1, 6, 1])
     cards_asked = [d for d in pos.asked if d.choice == "use_combat_card"]
     assert len(cards_asked) == 1  # the second combat offered nothing (only "no more combat cards")
-    assert pile_of(pos, alpenkorps) == "in_play:cp"
+    assert pile_of(pos, francois) == "in_play:cp"
     pos.set("action_round", 2)
     pos.place("RUc", "Lodz")
     pos.asked.clear()
     pos.run("resolve_attacks", "cp", answers=[
-        "attack Lodz from Thorn", "from Thorn: GE 9", "cp uses Alpenkorps", "stop advancing"], dice=[6, 1])
+        "attack Lodz from Thorn", "from Thorn: GE 9", "cp uses Von Francois", "stop advancing"], dice=[6, 1])
     assert [d.options for d in pos.asked if d.choice == "use_combat_card"] == [
-        ["cp uses Alpenkorps", "no more combat cards"]]
-    assert "cp uses Alpenkorps again, kept from an earlier combat" in pos.log()
-    assert pile_of(pos, alpenkorps) == "in_play:cp"
+        ["cp uses Von Francois", "no more combat cards"]]
+    assert "cp uses Von Francois again, kept from an earlier combat" in pos.log()
+    assert pile_of(pos, francois) == "in_play:cp"
 
 
 def test_the_loser_discards_and_a_tie_discards_both():
@@ -267,8 +268,8 @@ def test_the_loser_discards_and_a_tie_discards_both():
     activate_attack(pos, "Cambrai")
     mine, = deal(pos, "ap", "Mine Attack")
     fmg, = deal(pos, "cp", "Fortified Machine Guns")
-    # BR 1 (4 CF, trench: 3 column) rolls 1, +1: loss number 2; GE 1 (5 CF, trench: 6-8 column) rolls 1
-    # (+1 or not): loss number 3.
+    # BR 1 (4 CF, trench: 3 column) rolls 1 (+1 or not): loss number 1 or 2; GE 1 (5 CF, trench: 6-8 column)
+    # rolls 1 (+1 or not): loss number 3.
     pos.run("resolve_attacks", "ap", answers=[
         "attack Brussels from Cambrai", "ap uses Mine Attack", "cp uses Fortified Machine Guns"], dice=[1, 1])
     assert pile_of(pos, mine) == "discard:ap"
@@ -282,9 +283,9 @@ def test_the_loser_discards_and_a_tie_discards_both():
     activate_attack(pos, "Cambrai")
     mine, = deal(pos, "ap", "Mine Attack")
     fmg, = deal(pos, "cp", "Fortified Machine Guns")
-    # BR 1 rolls 3, +1: loss number 3; GE 1 rolls 1 (+1 or not): loss number 3.  A tie.
+    # BR 1 rolls 4 (+1 or not): loss number 3; GE 1 rolls 1 (+1 or not): loss number 3.  A tie.
     pos.run("resolve_attacks", "ap", answers=[
-        "attack Brussels from Cambrai", "ap uses Mine Attack", "cp uses Fortified Machine Guns"], dice=[3, 1])
+        "attack Brussels from Cambrai", "ap uses Mine Attack", "cp uses Fortified Machine Guns"], dice=[4, 1])
     assert "combat won by none" in pos.log()
     assert pile_of(pos, mine) == "discard:ap"
     assert pile_of(pos, fmg) == "discard:cp"
@@ -295,6 +296,7 @@ def test_starred_combat_cards_leave_the_game_and_war_status_counts():
     combat even when its side wins; a war status on the card is added when it
     is played."""
     pos = two_targets()
+    pos.s["played"].append(pos.entity("card", "H-L Take Command").index)  # Michael's prerequisite
     michael, = deal(pos, "cp", "Michael")
     pos.run("resolve_attacks", "cp", answers=[
         "attack Lodz from Thorn", "from Thorn: GE 9", "cp uses Michael", "stop advancing",
@@ -333,6 +335,8 @@ def test_14_3_4_defenders_out_of_supply_get_no_combat_cards():
         pos = Position()
         ge1 = pos.place("GE 1", "Brussels")
         fr1 = pos.place("FR 1", "Cambrai")
+        pos.control("Brussels", "cp")
+        pos.set("trench", 1, key="Brussels")  # Fortified Machine Guns: entrenched Germans
         set_combat(pos, "ap", "Brussels", attackers=[fr1], defenders=[ge1], sources=["Cambrai"],
                    oos=[ge1] if oos else [])
         deal(pos, "cp", "Fortified Machine Guns")
