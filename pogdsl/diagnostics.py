@@ -76,6 +76,9 @@ CODES: dict[str, str] = {
     "W0702": "phase never reached",
     "W0703": "procedure never called",
     "W0704": "empty file",
+    # cards
+    "E0801": "a card of the project's own deck has no event",
+    "W0802": "a card has no event",
 }
 
 

@@ -1013,3 +1013,36 @@ def check(program: Program, reporter: Reporter, only: list[A.Decl] | None = None
     else:
         checker.run_only(only)
     return checker
+
+
+# ==================================================================== cards
+def check_card_events(program: Program, reporter: Reporter, own_folders: list, required: bool) -> None:
+    """A card without an event (its `event { ... }` block not written).
+
+    In the project's own deck (a file under one of OWN_FOLDERS, the project's
+    cards/ folder) it is an error (E0801) once the project says every card must
+    have one (`require-card-events = true` under `[tool.pogdsl]` in its
+    pyproject.toml), and is not reported before.  Anywhere else (a modder's
+    file checked with the project, a file checked on its own) it is a warning
+    (W0802): such a card can be played for operations, SR or replacements,
+    never as an event, which may well be meant, but is worth a look."""
+    from pathlib import Path
+
+    folders = [Path(f).resolve() for f in own_folders]
+    cwd = Path.cwd()
+    for decl in program.all("card"):
+        if decl.event is not None:
+            continue
+        path = Path(decl.span.file)
+        path = (path if path.is_absolute() else cwd / path).resolve()
+        own = any(path.is_relative_to(folder) for folder in folders)
+        side = decl.side.text.upper() if decl.side else "?"
+        what = f"card {side} {decl.number} '{decl.name.text}' has no event"
+        if own:
+            if required:
+                reporter.error("E0801", what, decl.name.span,
+                               "write its `event cites N { ... }` block (docs/writing-a-card.rst); every card "
+                               "of this project's deck must have one")
+        else:
+            reporter.warning("W0802", what + ": it can only be played for operations, SR or replacements",
+                             decl.name.span, "write its `event cites N { ... }` block if the card has an event")

@@ -230,6 +230,13 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
     "procedure_never_called": [
         (W, "W0703", 2, 11, "procedure 'orphan_step' is never called"),
     ],
+    # ------------------------------------------------------------ cards
+    # Outside the project's own cards/ folder a card without an event is only a
+    # warning (test_card_events.py: inside it, an error once the project asks).
+    "card_without_event": [
+        (W, "W0802", 3, 11, "card CP 2 'Quiet Sector' has no event: it can only be played for operations, SR "
+                            "or replacements"),
+    ],
 }
 
 # Notes that must point at the first definition (or the index entry).
