@@ -71,7 +71,8 @@ def mutate_text(text: str, decl, hooks=()) -> str:
     cuts = []
     if decl.event is not None:
         s = decl.event.span
-        cuts.append((_offset(lines, s.line, s.col), _offset(lines, s.end_line, s.end_col), "{ }"))
+        cuts.append((_offset(lines, s.line, s.col), _offset(lines, s.end_line, s.end_col),
+                     "{ " + "\n" * (s.end_line - s.line) + "}"))
     for nested in [*decl.nested, *hooks]:
         s = nested.span
         cuts.append((_offset(lines, s.line, s.col), _offset(lines, s.end_line, s.end_col),
