@@ -49,6 +49,7 @@ CODES: dict[str, str] = {
     "E0219": "unknown sequence",
     "E0220": "unknown attribute",
     "E0221": "unknown box role",
+    "E0222": "a card name borne by several cards",
     # kinds and arity
     "E0301": "wrong kind of thing",
     "E0302": "wrong number of arguments",

@@ -62,6 +62,12 @@ class Checker:
         self.called: set[str] = set()
         self.cited: dict[str, list[A.Span]] = defaultdict(list)
         self.value_kinds: dict[str, str] = {}  # value name → what its expression gives (see value_kind)
+        # Names printed on more than one card (Withdrawal, Entrench …): a quoted
+        # name cannot pick one of them, so using it is an error (E0222).
+        by_name: dict[str, list[A.CardDecl]] = defaultdict(list)
+        for card in program.all("card"):
+            by_name[card.name.text].append(card)
+        self.shared_card_names = {name: cards for name, cards in by_name.items() if len(cards) > 1}
 
     # ================================================================ entry
     def run_only(self, decls: list[A.Decl]) -> None:
@@ -667,11 +673,23 @@ class Checker:
         for arg, prm in zip(call.args, signal.params):
             self.expect_expr(arg, (self.param_kind(prm),), scope)
 
+    def check_card_name(self, name: A.Name) -> None:
+        cards = self.shared_card_names.get(name.text)
+        if cards:
+            listed = " and ".join(f"{c.side.text.upper() if c.side else '?'} {c.number}" for c in cards)
+            self.r.error("E0222", f"'{name.text}' is the name of {len(cards)} cards ({listed}): it cannot say "
+                                  "which one", name.span,
+                         "inside the card's own file write `this_card`; elsewhere test the card through "
+                         "something only it sets (a state it writes when played)",
+                         [(f"{c.side.text.upper() if c.side else '?'} {c.number} is defined here", c.name.span)
+                          for c in cards])
+
     # ================================================================ expressions
     def expect_expr(self, e: A.Expr, kinds: tuple[str, ...], scope: Scope) -> str:
         if isinstance(e, A.Ref) and scope.lookup(e.name.text) is None:
             text = e.name.text
             if "card" in kinds and self.p.card_by_name(text) is not None:
+                self.check_card_name(e.name)
                 return "card"
             g = self.globals.get(text)
             if g is None:
@@ -714,6 +732,8 @@ class Checker:
         if g.kind == "function":
             self.r.error("E0302", f"value '{text}' takes parameters: write {text}(...)", e.span)
             return ANY
+        if g.kind == "card":
+            self.check_card_name(e.name)
         if isinstance(g.decl, A.ValueDecl):
             return self.value_kind(g.decl)
         return g.kind

@@ -231,6 +231,9 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
         (W, "W0703", 2, 11, "procedure 'orphan_step' is never called"),
     ],
     # ------------------------------------------------------------ cards
+    "ambiguous_card_name": [
+        (E, "E0222", 11, 28, "'Dig In' is the name of 2 cards (AP 5 and CP 5): it cannot say which one"),
+    ],
     # Outside the project's own cards/ folder a card without an event is only a
     # warning (test_card_events.py: inside it, an error once the project asks).
     "card_without_event": [
