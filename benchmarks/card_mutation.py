@@ -19,9 +19,11 @@ reported apart (the mutation says nothing about it), and so is a mutant that
 no longer compiles (reported with its first error) and a card with no test.
 
 A card's lasting effects are often written after the card, as top-level
-triggers, modifiers and restrictions of its file (reading ``played(…)``):
-those are deleted too, unless ``--card-block-only``.  Values and procedures
-of the file stay (others may call them).
+triggers, modifiers and restrictions of its file, or in the rules chapters
+that read ``played('Name')``: those declarations are deleted too and every
+``played('Name')`` of the sources (``played(this_card)`` in the card's file)
+reads ``false``, unless ``--card-block-only``.  Values and procedures of the
+file stay (others may call them).
 
     python benchmarks/card_mutation.py [SCENARIO] [--card "AP 6" ...] [--json] [-j N]
 
@@ -34,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -109,6 +112,15 @@ def cards_with_events(root: Path, scenario: str, file_hooks: bool = True):
     return out
 
 
+def shared_names(root: Path, scenario: str) -> set[str]:
+    """The names printed on more than one card of the scenario."""
+    from pogdsl.cardref import CardIndex
+    from pogdsl.compiler import resolve_scenario
+
+    _, program = resolve_scenario(scenario, root=root)
+    return set(CardIndex.of_decls(program.all("card")).shared_names())
+
+
 def compile_errors(root: Path, scenario: str) -> str | None:
     """The first error of the scenario compiled from ROOT, or None."""
     code = ("import sys; from pathlib import Path; from pogdsl.compiler import resolve_scenario;"
@@ -146,14 +158,37 @@ def run_tests(root: Path, nodes: list[str], timeout: int) -> tuple[str, str]:
     return "error", last or (done.stderr.strip().splitlines() or [f"pytest exit {done.returncode}"])[-1]
 
 
+def forget_plays(copy: Path, decl, relpath: Path, unique_name: bool) -> int:
+    """In every .pog file of COPY's rules/, cards/ and scenarios/, `played('NAME')` becomes `false` (when no
+    other card bears the name), and `played(this_card)` in the card's own
+    file: what the sources do because the event was played is gone too.
+    Returns how many were replaced."""
+    name = re.escape(decl.name.text)
+    by_name = re.compile(r"played\(\s*(?:'" + name + r"'|\"" + name + r"\")\s*\)")
+    own = re.compile(r"played\(\s*this_card\s*\)")
+    count = 0
+    for path in [p for folder in ("rules", "cards", "scenarios") for p in (copy / folder).rglob("*.pog")]:
+        text = path.read_text(encoding="utf-8")
+        new, n = by_name.subn("false", text) if unique_name else (text, 0)
+        if path.resolve() == (copy / relpath).resolve():
+            new, m = own.subn("false", new)
+            n += m
+        if n:
+            path.write_text(new, encoding="utf-8")
+            count += n
+    return count
+
+
 def check_card(work: Path, key: str, decl, relpath: Path, hooks, nodes: list[str], scenario: str,
-               timeout: int) -> dict:
+               timeout: int, unique_name: bool = True, plays: bool = True) -> dict:
     """Mutate one card in its own copy (WORK/KEY), run its tests."""
     copy = work / key.replace(" ", "-")
     shutil.copytree(work / "base", copy, symlinks=True)
     try:
         target = copy / relpath
         target.write_text(mutate_text(target.read_text(encoding="utf-8"), decl, hooks), encoding="utf-8")
+        if plays:
+            forget_plays(copy, decl, relpath, unique_name)
         error = compile_errors(copy, scenario)
         if error:
             return {"key": key, "verdict": "mutant_does_not_compile", "detail": error}
@@ -177,7 +212,8 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--card-block-only", action="store_true",
                         help="empty only what the card block holds; by default the top-level triggers, modifiers "
-                             "and restrictions of the card's file (its lasting effects) are deleted too")
+                             "and restrictions of the card's file (its lasting effects) are deleted too, and "
+                             "every played('NAME') of the sources (played(this_card) in its file) reads false")
     args = parser.parse_args(argv)
     from pogdsl.cardref import CardIndex, CardNameError, CardRef
     from pogdsl.testmarks import scan_tests
@@ -213,7 +249,9 @@ def main(argv=None) -> int:
                                         "detail": "its tests fail on the unchanged sources"})
         todo = [c for c in tested if c[0] not in baseline_failing]
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            futures = [pool.submit(check_card, work, key, d, rel, hooks, nodes, args.scenario, args.timeout)
+            shared = shared_names(root, args.scenario)
+            futures = [pool.submit(check_card, work, key, d, rel, hooks, nodes, args.scenario, args.timeout,
+                                   d.name.text not in shared, not args.card_block_only)
                        for key, d, rel, hooks, nodes in todo]
             for future in futures:
                 r = future.result()

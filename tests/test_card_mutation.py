@@ -86,3 +86,21 @@ def test_mutation_run_on_a_small_project(tmp_path):
     assert results["CP 2"]["verdict"] == "survived"
     assert results["CP 2"]["tests"] == ["tests/test_mini_cards.py::test_the_quiet_card_exists"]
     assert "Quiet Sector" in (root / "cards" / "cp" / "02-quiet.pog").read_text()  # the real files are untouched
+
+
+def test_mutation_forgets_the_plays_the_rules_read(tmp_path):
+    """Race to the Sea's effect lives in the rules chapters that read
+    played('Race to the Sea'): the mutant makes them read false."""
+    copy = card_mutation.copy_project(REPO, tmp_path / "copy")
+    cards = {key: rest for key, *rest in card_mutation.cards_with_events(REPO, "campaign")}
+    decl, rel, _ = cards["CP 8"]
+    assert card_mutation.forget_plays(copy, decl, rel, unique_name=True) >= 3
+    chapters = "".join(p.read_text(encoding="utf-8") for p in (copy / "rules").rglob("*.pog"))
+    assert "played('Race to the Sea')" not in chapters
+    assert "played('Race to the Sea')" in "".join(p.read_text(encoding="utf-8")
+                                                  for p in (REPO / "rules").rglob("*.pog"))
+    # A name two cards bear is left alone (it names no one card).
+    decl, rel, _ = cards["AP 12"]
+    before = (copy / rel).read_text(encoding="utf-8")
+    card_mutation.forget_plays(copy, decl, rel, unique_name=False)
+    assert (copy / rel).read_text(encoding="utf-8").count("false") >= before.count("false")
