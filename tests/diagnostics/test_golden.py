@@ -232,12 +232,12 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
     ],
     # ------------------------------------------------------------ cards
     "ambiguous_card_name": [
-        (E, "E0222", 11, 28, "'Dig In' is the name of 2 cards (AP 5 and CP 5): it cannot say which one"),
+        (E, "E0222", 11, 28, "'Dig In' is the name of 2 cards (AP 15 and CP 15): it cannot say which one"),
     ],
     # Outside the project's own cards/ folder a card without an event is only a
     # warning (test_card_events.py: inside it, an error once the project asks).
     "card_without_event": [
-        (W, "W0802", 3, 11, "card CP 2 'Quiet Sector' has no event: it can only be played for operations, SR "
+        (W, "W0802", 3, 12, "card CP 12 'Quiet Sector' has no event: it can only be played for operations, SR "
                             "or replacements"),
     ],
 }
