@@ -145,3 +145,17 @@ def test_help():
     proc = run("cards", "--help", root=False)
     assert proc.returncode == 0 and proc.stdout.startswith("usage: pogdsl cards")
     assert "@pytest.mark.card" in proc.stdout
+
+
+def test_show_a_card_by_side_and_number():
+    proc = run("show", "campaign", "--card", "CP 1", "--card", "ap6", cwd=REPO, root=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "CP 1 Guns of August: ops 3 sr 4 ws 2  mobilization *\n  pile: draw:cp" in proc.stdout
+    assert "AP 6 Withdrawal: ops 2 sr 2  mobilization * combat" in proc.stdout
+    proc = run("show", "campaign", "--card", "Entrench", cwd=REPO, root=False)
+    assert proc.returncode == 2
+    assert proc.stderr == ("pogdsl show: error: 'Entrench' names 2 cards: AP 12 Entrench and CP 6 Entrench; "
+                           "write 'AP 12' or 'CP 6'\n")
+    proc = run("show", "campaign", "--card", "cp 1", "--json", cwd=REPO, root=False)
+    (card,) = json.loads(proc.stdout)["cards"]
+    assert (card["key"], card["pile"], card["event"]) == ("CP 1", "draw:cp", True)
