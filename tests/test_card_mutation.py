@@ -10,8 +10,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
-
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
 import card_mutation  # noqa: E402
@@ -37,7 +35,6 @@ def test_mutation_empties_the_event_and_deletes_nested_and_file_hooks():
 TESTS = '''
 from pathlib import Path
 
-import pytest
 
 from pogdsl.compiler import resolve_scenario
 

@@ -10,7 +10,7 @@ import pytest
 
 from pogdsl.testmarks import card_key, scan_tests
 
-from test_cli import PROJECT, REPO, run
+from test_cli import REPO, run
 
 MARKED = '''
 import pytest

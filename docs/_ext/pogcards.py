@@ -151,7 +151,7 @@ class CardsDirective(SphinxDirective):
             content.append(line, source)
         # The page changes whenever a card, a rule's title or a test does.
         for folder in ("cards", "rules", "scenarios", "tests"):
-            for path in (PROJECT_DIR / folder).rglob("*.p[oy]*"):
+            for path in (PROJECT_DIR / folder).rglob("*"):
                 if path.suffix in (".pog", ".py"):
                     self.env.note_dependency(str(path))
         node = nodes.section()

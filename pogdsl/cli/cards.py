@@ -127,8 +127,8 @@ def cmd_cards(args) -> int:
             print_card(c)
         return EXIT_OK
     s = report["summary"]
-    print(f"scenario {report['scenario']}: {s['cards']} card{'s' * (s['cards'] != 1)}, {s['events']} with their event written, "
-          f"{s['tested']} named by tests ({s['events_untested']} events without a test)")
+    print(f"scenario {report['scenario']}: {s['cards']} card{'s' * (s['cards'] != 1)}, {s['events']} with their "
+          f"event written, {s['tested']} named by tests ({s['events_untested']} events without a test)")
     width = max((len(c["name"]) for c in cards), default=0)
     for c in cards:
         values = f"ops {c['ops']} sr {c['sr']}" + (f" ws {c['war_status']}" if c["war_status"] else "")
