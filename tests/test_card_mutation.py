@@ -35,6 +35,7 @@ def test_mutation_empties_the_event_and_deletes_nested_and_file_hooks():
 TESTS = '''
 from pathlib import Path
 
+import pytest
 
 from pogdsl.compiler import resolve_scenario
 
