@@ -6,7 +6,7 @@ Build it with::
 
 Pages that list the vocabulary, the diagnostic codes, the command line and the
 rule graph's edge kinds are generated from the code by the local extension
-``docs/_ext/pogvocab.py``; the ``pog`` code blocks are coloured by
+``docs/_ext/pogvocab.py``, the card catalogue by ``docs/_ext/pogcards.py``; the ``pog`` code blocks are coloured by
 ``pogdsl.highlight.PogLexer``.
 """
 
@@ -26,7 +26,7 @@ author = "the pogdsl authors"
 copyright = "the pogdsl authors"
 version = release = __version__
 
-extensions = ["pogvocab"]
+extensions = ["pogvocab", "pogcards"]
 
 exclude_patterns = ["_build", "examples", "Thumbs.db", ".DS_Store"]
 highlight_language = "pog"

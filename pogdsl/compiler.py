@@ -12,8 +12,8 @@ from attrs import define, field
 
 from .diagnostics import Reporter, Sources
 from .errors import SourceErrors, UsageError
-from .project import expand, find_root, library_files
-from .semantics.checker import check
+from .project import expand, find_root, library_files, settings
+from .semantics.checker import check, check_card_events
 from .semantics.loader import Loaded, load
 from .semantics.model import Program, build_program
 from .semantics.variants import effective_program
@@ -54,6 +54,8 @@ def compile_paths(paths: list[Path] | None = None, root: Path | None = None, lib
     loaded = load(files)
     base = build_program(loaded.modules, loaded.reporter)
     check(base, loaded.reporter)
+    check_card_events(base, loaded.reporter, [root / "cards"],
+                      required=settings(root).get("require-card-events") is True)
     comp = Compilation(root, loaded, base)
     if check_scenarios:
         for scenario in base.all("scenario"):

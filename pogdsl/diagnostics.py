@@ -50,6 +50,7 @@ CODES: dict[str, str] = {
     "E0220": "unknown attribute",
     "E0221": "unknown box role",
     "E0222": "unknown modifier",
+    "E0223": "a card name borne by several cards",
     # kinds and arity
     "E0301": "wrong kind of thing",
     "E0302": "wrong number of arguments",
@@ -81,6 +82,9 @@ CODES: dict[str, str] = {
     # order of modifiers
     "W0801": "two modifiers replace one value in no stated order",
     "E0802": "modifiers ordered after each other in a circle",
+    # cards
+    "E0901": "a card of the project's own deck has no event",
+    "W0902": "a card has no event",
 }
 
 

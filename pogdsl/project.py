@@ -49,6 +49,27 @@ def library_files(root: Path) -> list[Path]:
     return files
 
 
+def settings(root: Path) -> dict:
+    """The project's settings: the `[tool.pogdsl]` table of ROOT/pyproject.toml
+    (empty when there is none, or it cannot be read)."""
+    path = Path(root) / "pyproject.toml"
+    try:
+        import tomllib
+
+        with path.open("rb") as f:
+            data = tomllib.load(f)
+    except (OSError, ValueError):
+        return {}
+    table = data.get("tool", {}).get("pogdsl", {})
+    return table if isinstance(table, dict) else {}
+
+
+def settings_file(root: Path) -> Path | None:
+    """The file `settings` reads, if there is one (the check's cache keys on it)."""
+    path = Path(root) / "pyproject.toml"
+    return path if path.is_file() else None
+
+
 def expand(paths: list[Path]) -> tuple[list[Path], list[Path]]:
     """Files named or found under folders; and the paths that do not exist."""
     found: list[Path] = []

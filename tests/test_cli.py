@@ -91,7 +91,7 @@ def test_bad_format_is_usage():
     assert "invalid choice: 'svg'" in proc.stderr
 
 
-@pytest.mark.parametrize("command", ["check", "graph", "rules"])
+@pytest.mark.parametrize("command", ["check", "graph", "rules", "cards"])
 def test_help(command):
     proc = run(command, "--help", root=False)
     assert proc.returncode == 0

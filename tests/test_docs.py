@@ -194,8 +194,50 @@ def test_sphinx_build_has_no_warnings(tmp_path):
     for code in CODES:
         assert code in diagnostics
     cli = (tmp_path / "html" / "cli.html").read_text(encoding="utf-8")
-    for command in ("check", "graph", "rules"):
+    for command in ("check", "graph", "rules", "cards"):
         assert f"pogdsl {command}" in cli
+    cards = (tmp_path / "html" / "cards.html").read_text(encoding="utf-8")
+    assert 'id="card-ap-6"' in cards and "AP 6 — Withdrawal" in cards and "CP 56 — Withdrawal" in cards
+    assert 'href="cards.html"' in (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------ the card catalogue
+def _catalogue():
+    import sys
+
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        from pogcards import catalogue_lines
+    finally:
+        sys.path.pop(0)
+    return catalogue_lines("campaign", ROOT)
+
+
+def test_card_catalogue_has_every_card_with_its_values_rules_and_tests():
+    from pogdsl.compiler import resolve_scenario
+
+    lines = _catalogue()
+    _, program = resolve_scenario("campaign", root=ROOT)
+    titles = [line for line in lines if re.match(r"^[AC]P \d+ — ", line)]
+    assert len(titles) == len(program.all("card")) == 130
+    # One card in full: values, condition with its rules, event note, nested
+    # modifier and trigger, rule titles from the index, source and tests.
+    start = lines.index("AP 6 — Withdrawal")
+    block = lines[start:lines.index("", start + 5)]
+    text = "\n".join(block)
+    assert ":Values: mobilization deck · OPS 2 · SR 2 · RP fr 1, br 1, ru 1" in text
+    assert ":Flags: combat card, removed after its event" in text
+    assert ":Playable when: ``combat_defender == ap and len(combat_units(ap)) > 0`` (rule 12.6.2, 9.5.4.1)" in text
+    assert ":Event: The defenders get ready to fall back" in text
+    assert ":In play: modifier ``withdrawal_retreat``" in text and ":In play: trigger " in text
+    assert "12.6.3 Withdrawal restores one corps step" in text
+    assert ":Source: ``cards/ap/06-withdrawal.pog:11``" in text
+    assert "``test_withdrawal_only_for_the_defender``" in text
+    # A card whose event is not written (if any is left) says so.
+    for decl in program.all("card"):
+        if decl.event is None:
+            start = lines.index(f"{decl.side.text.upper()} {decl.number} — {decl.name.text}")
+            assert any(line.startswith(":Event: not written yet") for line in lines[start:start + 12])
 
 
 # ------------------------------------------------------------------ the lexer

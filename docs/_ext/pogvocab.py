@@ -54,6 +54,7 @@ CODE_FAMILIES = {
     5: "Scenarios and variants",
     6: "Rule citations",
     7: "Reachability and data flow",
+    8: "Cards",
 }
 
 

@@ -18,6 +18,8 @@ Commands:
   options          list the options again
   space NAME       a space (or box): its facts, control and the units in it
   hand [SIDE]      the cards in a hand (default: the side choosing)
+  card CARD        a card's values, text and pile, named as `AP 6` or by name
+                   (a name both sides' cards bear means the side choosing's)
   tracks [all]     the turn, the phase and the state that moved from its start
                    (`tracks all`: every state variable)
   log [N]          the last N lines of the log (default 10), with their rules
@@ -27,7 +29,7 @@ Commands:
   help             this text
   quit             stop playing"""
 
-COMMANDS = ("help", "options", "space", "hand", "tracks", "log", "why", "undo", "save", "quit")
+COMMANDS = ("help", "options", "space", "hand", "card", "tracks", "log", "why", "undo", "save", "quit")
 
 
 def format_log_entry(entry: dict) -> str:
@@ -163,6 +165,31 @@ class HumanAgent(Agent):
         sizes = {k: len(piles[f"{k}:{side.key}"]) for k in ("draw", "discard", "removed")}
         self.say("  " + ", ".join(f"{k} pile {n}" for k, n in sizes.items()))
 
+    def cmd_card(self, session, d, rest):
+        if not rest:
+            self.say("card CARD: which card? e.g. `card AP 6` or `card Entrench`")
+            return
+        try:
+            card = session.card(rest, str(d.by) if d is not None else None)
+        except ValueError as err:
+            self.say(str(err))
+            return
+        data = card.data
+        self.say(f"{data.side.text.upper()} {data.number} {data.name.text}"
+                 + (f" ({data.deck.text} deck)" if data.deck else ""))
+        if data.note:
+            self.say(f"  {data.note}")
+        values = [f"ops {data.ops}", f"sr {data.sr}"]
+        if data.rp:
+            values.append("rp " + " ".join(f"{n.text} {v}" for n, v in data.rp))
+        if data.war_status:
+            values.append(f"war status {data.war_status}")
+        flags = [f for f, on in (("combat card", data.combat), ("removed after its event", data.removed)) if on]
+        self.say("  " + ", ".join(values + flags))
+        if data.event is None:
+            self.say("  its event is not written: it can be played for operations, SR or RP only")
+        self.say(f"  {_card_place(session, card, d)}")
+
     def cmd_tracks(self, session, d, rest):
         g, w = session.game, session.world
         s = g.s
@@ -265,6 +292,21 @@ def _find(table: dict, name: str):
         return table[name]
     lowered = {k.lower(): v for k, v in table.items()}
     return lowered.get(name.lower())
+
+
+def _card_place(session, card, d) -> str:
+    """Where a card is, as far as the side choosing may know: its own hand and
+    the open piles, never the other hand or a draw pile."""
+    piles = session.game.s["piles"]
+    for pile, cards in piles.items():
+        if card.index in cards:
+            kind, _, owner = pile.partition(":")
+            if kind == "hand":
+                return "in your hand" if d is not None and owner == str(d.by) else "not in your hand"
+            if kind == "draw":
+                return "not in your hand"
+            return f"in the {kind.replace('_', ' ')} pile" + (f" of {owner}" if owner else "")
+    return "not in the game"
 
 
 def _unit_text(session, u) -> str:

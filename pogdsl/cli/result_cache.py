@@ -6,6 +6,7 @@ output and the exit status are replayed without parsing or checking anything.
 The key covers
 
 * every input file, by path as shown and by content (SHA-256 of its bytes);
+* the project's settings (ROOT/pyproject.toml, `[tool.pogdsl]`);
 * the options that change the output, the project root and the current folder
   (paths are shown relative to it);
 * pogdsl itself: every file of the package (code, grammar, tables) by content,
@@ -25,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import __version__
-from ..project import cache_dir, expand, find_root, library_files
+from ..project import cache_dir, expand, find_root, library_files, settings_file
 
 FORMAT = "pogdsl-check-result/1"
 KEEP = 64  # results kept; the oldest go first
@@ -46,6 +47,8 @@ def key_for(args) -> str | None:
     try:
         root = (args.root or find_root()).resolve()
         files = library_files(root) if not args.standalone else []
+        if settings_file(root) is not None:  # [tool.pogdsl] settings change what is reported
+            files.append(settings_file(root))
         if args.paths:
             found, missing = expand([Path(p) for p in args.paths])
             if missing:

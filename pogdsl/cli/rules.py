@@ -25,6 +25,15 @@ def cmd_rules(args) -> int:
     leaves = _leaf_rules(index)
     uncovered = [n for n in leaves if n not in report["cited"] and n not in report["not_applicable"]]
     report["uncovered"] = uncovered
+    tests = None
+    if args.tests:
+        from ..project import find_root
+        from ..testmarks import scan_tests
+
+        root = (args.root or find_root()).resolve()
+        scan = scan_tests(root / "tests", relative_to=root, name="rule")
+        tests = {n: nodes for n, nodes in sorted(scan.tests.items(), key=lambda kv: _rule_key(kv[0]))}
+        report["tests"] = tests
     if args.json:
         print(json.dumps(report, indent=1))
         return EXIT_OK
@@ -32,7 +41,9 @@ def cmd_rules(args) -> int:
           f"{len(report['not_applicable'])} marked not applicable, {len(uncovered)} leaf rules not yet covered")
     for number, where in report["cited"].items():
         title = index[number].title if number in index and index[number].title else ""
-        print(f"  {number:<12} {title:<44} {where[0]}" + (f" (+{len(where) - 1})" if len(where) > 1 else ""))
+        marked = "" if tests is None else f"  {len(tests.get(number, []))} test{'s' * (len(tests.get(number, [])) != 1)}"
+        print(f"  {number:<12} {title:<44} {where[0]}" + (f" (+{len(where) - 1})" if len(where) > 1 else "")
+              + marked)
     if args.uncovered and uncovered:
         print("not yet covered:")
         for number in uncovered:
@@ -65,5 +76,8 @@ def register(sub) -> None:
                    help='print {"cited": {rule: ["file:line", ...]}, "not_applicable": {rule: reason}, '
                         '"uncovered": [...]}')
     p.add_argument("--uncovered", action="store_true", help="also list leaf rules neither cited nor excluded")
+    p.add_argument("--tests", action="store_true",
+                   help='also count the tests marked @pytest.mark.rule("12.4.3") for each rule, read from '
+                        'ROOT/tests/**/*.py without running them (with --json: "tests": {rule: [node ids]})')
     add_root_option(p)
     p.set_defaults(func=cmd_rules)

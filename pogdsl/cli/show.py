@@ -165,6 +165,32 @@ def _card_info(c) -> dict:
             "removed": bool(d.removed), "combat": bool(d.combat), "optional": bool(d.optional)}
 
 
+def find_card(text: str, w):
+    """A card named by side and number (`AP 6`) or by name; a name two cards
+    bear is refused with both listed (pogdsl/cardref.py)."""
+    from ..cardref import CardIndex
+
+    try:
+        return CardIndex.of_world(w).resolve(text).card
+    except ValueError as err:
+        raise NotFound(str(err)) from None
+
+
+def card_info(g, card) -> dict:
+    """A card's values and the pile it lies in (`hand:ap`, `draw:cp`, …)."""
+    pile = next((p for p, cards in g.s["piles"].items() if card.index in cards), None)
+    return {"key": f"{card.data.side.text.upper()} {card.data.number}", **_card_info(card), "pile": pile,
+            "event": card.data.event is not None}
+
+
+def print_card(info: dict) -> None:
+    ws = f" ws {info['war_status']}" if info["war_status"] else ""
+    marks = "".join([" *" if info["removed"] else "", " combat" if info["combat"] else "",
+                     " optional" if info["optional"] else "", "" if info["event"] else " (no event written)"])
+    print(f"{info['key']} {info['name']}: ops {info['ops']} sr {info['sr']}{ws}  {info['deck']}{marks}")
+    print(f"  pile: {info['pile'] or 'none (not in the game)'}")
+
+
 def hand_info(g, side) -> dict:
     piles = g.s["piles"]
     cards = [g.w.cards[i] for i in piles[f"hand:{side.key}"]]
@@ -345,6 +371,7 @@ def cmd_show(args) -> int:
         unit_names = [find("unit", n, w.by_kind.get("unit", {}), name) for n in args.unit or []]
         boxes = list(dict.fromkeys(b for n in args.box or [] for b in find_boxes(n, w, name)))
         sides = [find("side", n, w.by_kind.get("side", {}), name) for n in args.hand or []]
+        cards = [find_card(n, w) for n in args.card or []]
     except NotFound as miss:
         _err(str(miss))
         return EXIT_USAGE
@@ -384,9 +411,11 @@ def cmd_show(args) -> int:
         report["boxes"] = [box_info(game, b) for b in boxes]
     if sides:
         report["hands"] = [hand_info(game, side) for side in sides]
+    if cards:
+        report["cards"] = [card_info(game, c) for c in cards]
     if args.tracks:
         report["tracks"] = tracks_info(game)
-    selected = spaces or unit_names or boxes or sides or args.tracks
+    selected = spaces or unit_names or boxes or sides or cards or args.tracks
     if not selected:
         report["overview"] = overview(game)
 
@@ -423,6 +452,9 @@ def cmd_show(args) -> int:
     for info in report.get("hands", []):
         gap()
         print_hand(info, decision)
+    for info in report.get("cards", []):
+        gap()
+        print_card(info)
     if "tracks" in report:
         gap()
         print_tracks(report["tracks"])
@@ -434,7 +466,9 @@ def cmd_show(args) -> int:
 EPILOG = """\
 NAME matching ignores case, spaces and punctuation ('bar le duc' finds 'Bar le Duc');
 a name that matches nothing ends with a did-you-mean hint and exit status 2.
-Each of --space, --unit, --box and --hand may be given several times.
+A card is named by side and number ('AP 6', cp56) or by its name; a name two
+cards bear (Withdrawal) must be written by number.
+Each of --space, --unit, --box, --hand and --card may be given several times.
 
 examples:
   pogdsl show campaign --space Sedan
@@ -442,10 +476,11 @@ examples:
   pogdsl show campaign --unit 'GE 1' --unit GEc
   pogdsl show campaign --box 'reserve[cp]'     (or --box reserve for both sides)
   pogdsl show campaign --hand cp --answer 1    (answer the first decision, then look)
+  pogdsl show campaign --card 'CP 1' --card Entrench    (refused: AP 12 or CP 6?)
   pogdsl show campaign --tracks
 
 Exit status: 0 shown, 1 errors in the sources or a set-up that cannot run,
-2 wrong usage (unknown scenario, space, unit, box or side, or an illegal --answer)."""
+2 wrong usage (unknown scenario, space, unit, box, side or card, or an illegal --answer)."""
 
 
 def register(sub) -> None:
@@ -467,6 +502,8 @@ def register(sub) -> None:
     p.add_argument("--box", action="append", metavar="NAME",
                    help="an off-map box such as 'reserve[cp]'; a box kept per side without [side] shows both")
     p.add_argument("--hand", action="append", metavar="SIDE", help="the cards in a side's hand, and its pile sizes")
+    p.add_argument("--card", action="append", metavar="CARD",
+                   help="a card ('AP 6', or its name): its values and the pile it lies in")
     p.add_argument("--tracks", action="store_true",
                    help="the turn, the nations at war and every state variable (tracks, counters, flags, markers)")
     p.add_argument("--seed", type=int, default=0, help="the game's seed: the shuffles of the set-up (default 0)")

@@ -68,6 +68,11 @@ def print_summary(s: dict, args) -> None:
         if s["reasons"]:
             print("  endings: " + ", ".join(f"{k or '(no reason)'} {v}" for k, v in s["reasons"].items()), file=out)
         print(f"  {s['mean_decisions']} decisions and {s['mean_turns']} turns a game on average", file=out)
+    events = s.get("card_events") or {}
+    if events:
+        played = sum(1 for v in events.values() if v["played"])
+        print(f"  card events: {played} of the {len(events)} written played at least once "
+              f"({sum(v['played'] for v in events.values())} plays; --json gives them per card)", file=out)
     rate = s["decisions_per_second"]
     print(f"  {s['decisions']} decisions in {s['seconds']:.2f} s"
           + (f": {rate:,.0f} decisions/s" if rate else ""), file=out)
@@ -102,7 +107,9 @@ def register(sub) -> None:
     p.add_argument("--workers", "-w", type=int, default=None, metavar="W",
                    help="worker processes (default: all cores); 1 runs in this process")
     p.add_argument("--json", action="store_true",
-                   help="print the summary as one JSON object (the last line of stdout)")
+                   help="print the summary as one JSON object (the last line of stdout); its \"card_events\" "
+                        "gives, for each card whose event is written, how many times the event was played "
+                        "and in how many games: {\"AP 6\": {\"name\", \"played\", \"games\"}}")
     p.add_argument("--progress", action=__import__("argparse").BooleanOptionalAction, default=None,
                    help="show a progress bar on stderr (default: when stderr is a terminal)")
     p.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N",

@@ -75,6 +75,10 @@ class Game:
         self.step_budget = step_budget
         self.ask_forced = ask_forced
         self._trace: list | None = None
+        # How many times each card's event was played by this Game object (card
+        # key → count), for `pogdsl simulate`: not part of the state, so an
+        # undo does not take a play back.
+        self.events_played: dict[str, int] = {}
         # Values are pure functions of the state: while options are listed the
         # state does not change, so each value is computed once per offer.
         self.memo: dict | None = None
@@ -807,6 +811,7 @@ class Game:
             self.s["played"].append(card.index)
             self.touch_entity("played", card)
         self.log(f"event: {card.data.name.text}", cites)
+        self.events_played[card.key] = self.events_played.get(card.key, 0) + 1
         key = f"card:{card.key}/event"
         if key in self.w.codes:
             self.push_code(key, [card])

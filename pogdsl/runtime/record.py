@@ -6,7 +6,7 @@ A script, one statement a line (``#`` starts a comment)::
     scenario toy
     seed 3
     dice 4 2 6                # forced dice, used before the generator's
-    hand ap 'Fog', 'Rain'     # ap's hand is exactly these cards now
+    hand ap 'Fog', 'Rain'     # ap's hand is exactly these cards now ('AP 6' names a card too)
     cp: move GE 1 to Sedan    # a decision: the side, then the option's text (or its number)
     ap: pick 2
     expect vp 14              # checks: a state variable, score[ap], hash, winner, turn, phase,
@@ -24,6 +24,11 @@ The checks, each on its own line:
 
 ``dice`` lines add to the forced dice where they stand; those before the
 first decision are there before the game starts, since the set-up may roll.
+A card is named by its name or by side and number (``AP 6``, ``cp 56``);
+a name two cards bear (``Withdrawal``) means, on a ``hand`` or ``expect
+hand`` line, the card of the side the line names, and otherwise must be
+written by side and number (see pogdsl/cardref.py).
+
 A ``hand`` line sets a side's hand at the decision the game has reached
 (before the first decision line: at the first decision, once the set-up has
 dealt): cards it does not name go back to the bottom of the draw pile, and
@@ -369,7 +374,7 @@ class Session:
             if side is None:
                 raise ValueError(f"no side named '{event.by}' (sides: "
                                  f"{', '.join(s.key for s in self.world.sides)})")
-            wanted = [self.card(name) for name in event.values]
+            wanted = self.cards(event.values, side.key)
             keep = {c.index for c in wanted}
             hand, draw = g.s["piles"][f"hand:{side.key}"], f"draw:{side.key}"
             for index in [i for i in hand if i not in keep]:  # back to the bottom of the draw pile
@@ -382,20 +387,40 @@ class Session:
                 refresh_decision(g)
         else:
             raise ValueError(f"{event.kind} is not an input")
-        self.events.append(Event(event.kind, 0, event.by, event.text, list(event.values)))
+        values = [self.card_text(c) for c in wanted] if event.kind == "hand" else list(event.values)
+        self.events.append(Event(event.kind, 0, event.by, event.text, values))
 
-    def card(self, name: str) -> Entity:
+    @property
+    def card_index(self):
+        """The scenario's cards, to resolve a card a user names (pogdsl/cardref.py)."""
+        index = self.__dict__.get("_card_index")
+        if index is None:
+            from ..cardref import CardIndex
+
+            index = self._card_index = CardIndex.of_world(self.world)
+        return index
+
+    def card(self, name: str, side: str | None = None) -> Entity:
+        """The card a user names: `AP 6`, or a name (with SIDE, that side's
+        card first); a name two cards bear raises CardNameError (a ValueError)
+        listing both."""
         w = self.world
-        found = w.by_kind.get("card_name", {}).get(name) or w.by_kind.get("card", {}).get(name)
-        if found is None:
-            lowered = {k.lower(): e for k, e in w.by_kind.get("card_name", {}).items()}
-            found = lowered.get(name.lower())
-        if found is None:
-            from ..diagnostics import did_you_mean
+        found = w.by_kind.get("card", {}).get(name)
+        if found is not None:
+            return found
+        return self.card_index.resolve(name, side).card
 
-            hint = did_you_mean(name, list(w.by_kind.get("card_name", {})))
-            raise ValueError(f"no card named '{name}' in this scenario" + (f" ({hint})" if hint else ""))
-        return found
+    def cards(self, names: list[str], side: str | None = None) -> list[Entity]:
+        """Cards named in a script line (`AP`, `6` written unquoted are joined)."""
+        from ..cardref import join_numbered
+
+        return [self.card(n, side) for n in join_numbered(list(names), self.card_index.sides)]
+
+    def card_text(self, card: Entity) -> str:
+        """How a record writes a card: its name, or `AP 6` when two cards bear it."""
+        index = self.card_index
+        ref = index.by_number[(card.data.side.text.lower(), card.data.number)]
+        return index.label(ref)
 
     def undo(self, count: int = 1) -> int:
         done = self.game.undo(count)
@@ -478,9 +503,10 @@ class Session:
             side = w.by_kind.get("side", {}).get(args[0])
             if side is None:
                 raise ValueError(f"no side named '{args[0]}'")
-            have = sorted(w.cards[i].data.name.text for i in g.s["piles"][f"hand:{side.key}"])
-            want = sorted(self.card(n).data.name.text for n in args[1:])
-            return None if have == want else "hand " + (", ".join(have) or "empty")
+            have = sorted(g.s["piles"][f"hand:{side.key}"])
+            want = sorted(c.index for c in self.cards(args[1:], side.key))
+            return None if have == want else "hand " + (", ".join(self.card_text(w.cards[i]) for i in have)
+                                                        or "empty")
         if what == "dice":
             left = " ".join(str(d) for d in g.s["dice"])
             return None if left == " ".join(args) else f"dice left: {left or 'none'}"

@@ -164,6 +164,12 @@ class Checker:
         self.cited: dict[str, list[A.Span]] = defaultdict(list)
         self.value_kinds: dict[str, str] = {}  # value name → what its expression gives (see value_kind)
         self._value_needs: dict[str, list[str]] | None = None
+        # Names printed on more than one card (Withdrawal, Entrench …): a quoted
+        # name cannot pick one of them, so using it is an error (E0223).
+        by_name: dict[str, list[A.CardDecl]] = defaultdict(list)
+        for card in program.all("card"):
+            by_name[card.name.text].append(card)
+        self.shared_card_names = {name: cards for name, cards in by_name.items() if len(cards) > 1}
 
     # ================================================================ entry
     def run_only(self, decls: list[A.Decl]) -> None:
@@ -833,11 +839,23 @@ class Checker:
         for arg, prm in zip(call.args, signal.params):
             self.expect_expr(arg, (self.param_kind(prm),), scope)
 
+    def check_card_name(self, name: A.Name) -> None:
+        cards = self.shared_card_names.get(name.text)
+        if cards:
+            listed = " and ".join(f"{c.side.text.upper() if c.side else '?'} {c.number}" for c in cards)
+            self.r.error("E0223", f"'{name.text}' is the name of {len(cards)} cards ({listed}): it cannot say "
+                                  "which one", name.span,
+                         "inside the card's own file write `this_card`; elsewhere test the card through "
+                         "something only it sets (a state it writes when played)",
+                         [(f"{c.side.text.upper() if c.side else '?'} {c.number} is defined here", c.name.span)
+                          for c in cards])
+
     # ================================================================ expressions
     def expect_expr(self, e: A.Expr, kinds: tuple[str, ...], scope: Scope) -> str:
         if isinstance(e, A.Ref) and scope.lookup(e.name.text) is None:
             text = e.name.text
             if "card" in kinds and self.p.card_by_name(text) is not None:
+                self.check_card_name(e.name)
                 return "card"
             g = self.globals.get(text)
             if g is None:
@@ -880,6 +898,8 @@ class Checker:
         if g.kind == "function":
             self.r.error("E0302", f"value '{text}' takes parameters: write {text}(...)", e.span)
             return ANY
+        if g.kind == "card":
+            self.check_card_name(e.name)
         if isinstance(g.decl, A.ValueDecl):
             return self.value_kind(g.decl)
         return g.kind
@@ -1325,3 +1345,36 @@ def check(program: Program, reporter: Reporter, only: list[A.Decl] | None = None
     else:
         checker.run_only(only)
     return checker
+
+
+# ==================================================================== cards
+def check_card_events(program: Program, reporter: Reporter, own_folders: list, required: bool) -> None:
+    """A card without an event (its `event { ... }` block not written).
+
+    In the project's own deck (a file under one of OWN_FOLDERS, the project's
+    cards/ folder) it is an error (E0901) once the project says every card must
+    have one (`require-card-events = true` under `[tool.pogdsl]` in its
+    pyproject.toml), and is not reported before.  Anywhere else (a modder's
+    file checked with the project, a file checked on its own) it is a warning
+    (W0902): such a card can be played for operations, SR or replacements,
+    never as an event, which may well be meant, but is worth a look."""
+    from pathlib import Path
+
+    folders = [Path(f).resolve() for f in own_folders]
+    cwd = Path.cwd()
+    for decl in program.all("card"):
+        if decl.event is not None:
+            continue
+        path = Path(decl.span.file)
+        path = (path if path.is_absolute() else cwd / path).resolve()
+        own = any(path.is_relative_to(folder) for folder in folders)
+        side = decl.side.text.upper() if decl.side else "?"
+        what = f"card {side} {decl.number} '{decl.name.text}' has no event"
+        if own:
+            if required:
+                reporter.error("E0901", what, decl.name.span,
+                               "write its `event cites N { ... }` block (docs/writing-a-card.rst); every card "
+                               "of this project's deck must have one")
+        else:
+            reporter.warning("W0902", what + ": it can only be played for operations, SR or replacements",
+                             decl.name.span, "write its `event cites N { ... }` block if the card has an event")

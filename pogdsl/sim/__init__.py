@@ -78,6 +78,7 @@ def play_random(opened, seed: int, *, max_steps: int = DEFAULT_MAX_STEPS,
     except Exception as err:  # noqa: BLE001 - a bug of the interpreter: report it with its seed, go on
         result.update(error=f"internal error: {type(err).__name__}: {err}", kind="internal")
     result["decisions"] = game.s["decisions"]
+    result["events"] = dict(game.events_played)
     result["turn"] = game.s["turn"]
     result["hash"] = game.state_hash()
     return result
@@ -220,7 +221,23 @@ def summarise(opened, spec: str, seed: int, results: list[dict], seconds: float)
         "digest": digest,
         "failures": [{"game": r["game"], "seed": r["seed"], "kind": r["kind"], "error": r["error"]}
                      for r in results if r["error"] is not None],
+        "card_events": card_events(opened.world, results),
     }
+
+
+def card_events(world, results: list[dict]) -> dict:
+    """For every card whose event is written (in side and number order),
+    keyed `AP 6`: its name, how many times its event was played over all the
+    games (finished or not), and in how many games."""
+    out = {}
+    for card in world.cards:
+        data = card.data
+        if data.event is None:
+            continue
+        counts = [r.get("events", {}).get(card.key, 0) for r in results]
+        out[f"{data.side.text.upper()} {data.number}"] = {
+            "name": data.name.text, "played": sum(counts), "games": sum(1 for n in counts if n)}
+    return out
 
 
 TIMING_FIELDS = ("seconds", "decisions_per_second")

@@ -140,6 +140,7 @@ def card(pos: Position, key):
 
 
 # ============================================================ CP 1 Guns of August
+@pytest.mark.card("CP 1")
 @pytest.mark.parametrize("turn, round_, allowed", [(1, 1, True), (1, 2, False), (2, 1, False), (5, 1, False)])
 def test_guns_of_august_only_in_the_first_action_round_of_august_1914(turn, round_, allowed):
     pos = Position()
@@ -149,6 +150,7 @@ def test_guns_of_august_only_in_the_first_action_round_of_august_1914(turn, roun
         assert pos.event_forbidden_by("cp", card(pos, GUNS)) == ["playable_events"]
 
 
+@pytest.mark.card("CP 1")
 def test_guns_of_august_opening_the_campaign():
     """From the real set-up: Liege's fort is destroyed, GE 1 (from Aachen) and
     GE 2 (from Koblenz) take Liege, and the spaces of GE 1, 2 and 3 may attack
@@ -178,6 +180,7 @@ def test_guns_of_august_opening_the_campaign():
     assert pos.var("last_action", "cp") == "event"
 
 
+@pytest.mark.card("CP 1")
 def test_guns_of_august_attack_with_the_three_armies():
     """The armies attack as if activated for combat: GE 1 and GE 2 from Liege
     and GE 3 from Koblenz attack FR 5 in Sedan (no flank attempt).  15 CF on
@@ -208,6 +211,8 @@ def test_guns_of_august_attack_with_the_three_armies():
 
 
 # ============================================================ CP 6 / AP 12 Entrench
+@pytest.mark.card("AP 12")
+@pytest.mark.card("CP 6")
 @pytest.mark.parametrize("first, second", [(AP_ENTRENCH, CP_ENTRENCH), (CP_ENTRENCH, AP_ENTRENCH)])
 def test_entrench_only_one_side_may_play_the_event(first, second):
     """11.2.1 and 9.5.1.1: only one Entrench event per game; the other card may
@@ -221,6 +226,7 @@ def test_entrench_only_one_side_may_play_the_event(first, second):
     assert pile_of(pos, card(pos, first)) == f"removed:{first[0]}"
 
 
+@pytest.mark.card("AP 12")
 def test_entrench_places_a_level_1_trench_with_a_supplied_army():
     """The trench goes in a space of the player's choice holding a supplied
     army: not where a corps stands alone, nor where a trench already is, nor
@@ -242,6 +248,7 @@ def test_entrench_places_a_level_1_trench_with_a_supplied_army():
     assert any("ap entrenches in Verdun: trench level 1" in line for line in pos.log())
 
 
+@pytest.mark.card("CP 6")
 def test_entrench_asks_where_when_there_is_a_choice():
     pos = Position()
     at(pos, 2)
@@ -253,6 +260,7 @@ def test_entrench_asks_where_when_there_is_a_choice():
     assert trench(pos, "Strasbourg") == 1 and trench(pos, "Metz") == 0
 
 
+@pytest.mark.card("CP 6")
 def test_entrench_with_no_supplied_army_places_nothing():
     pos = Position()
     at(pos, 2)
@@ -264,6 +272,7 @@ def test_entrench_with_no_supplied_army_places_nothing():
 
 
 # ============================================================ CP 8 Race to the Sea
+@pytest.mark.card("CP 8")
 @pytest.mark.parametrize("war_status", [0, 6])
 def test_race_to_the_sea_opens_the_channel_coast(war_status):
     """11.1.9: until the event (or CP War Status 4) CP units may not end a move
@@ -290,6 +299,7 @@ def russian_vp_spaces(pos):
     return [s.key for s in value(pos, "russian_vp_spaces")]
 
 
+@pytest.mark.card("CP 28")
 def test_tsar_takes_command_needs_three_russian_vp_spaces():
     """16.4.3: playable only with the Russian Capitulation marker in the Tsar
     Takes Command Allowed box (three Russian VP spaces in CP hands)."""
@@ -320,6 +330,7 @@ def fall_of_the_tsar_position(combined: int) -> Position:
     return pos
 
 
+@pytest.mark.card("CP 52")
 def test_fall_of_the_tsar_needs_the_allowed_box():
     """16.4.4: combined War Status plus CP-held Russian VP spaces must reach 33,
     after Tsar Takes Command."""
@@ -331,6 +342,7 @@ def test_fall_of_the_tsar_needs_the_allowed_box():
     assert not pos.may_play_event("cp", card(pos, TSAR_FALLS))
 
 
+@pytest.mark.card("CP 52")
 @pytest.mark.parametrize("romania_at_war, vp", [(False, 13), (True, 11)])
 def test_fall_of_the_tsar_vp_and_russian_activation(romania_at_war, vp):
     """16.4.5: the Tsar Fell marker records the CP-held Russian VP spaces; the
@@ -351,6 +363,7 @@ def test_fall_of_the_tsar_vp_and_russian_activation(romania_at_war, vp):
 
 
 # ============================================================ AP 2 Blockade
+@pytest.mark.card("AP 2")
 @pytest.mark.parametrize("turn, played, vp", [(8, True, 9), (9, True, 10), (8, False, 10), (4, True, 9)])
 def test_blockade_costs_the_central_powers_a_vp_every_winter(turn, played, vp):
     """War Status Phase, segment E.1: with Blockade played, each Winter turn
@@ -366,6 +379,7 @@ def test_blockade_costs_the_central_powers_a_vp_every_winter(turn, played, vp):
     assert pos.var("vp") == vp
 
 
+@pytest.mark.card("AP 2")
 def test_blockade_every_winter_not_once():
     pos = Position()
     at(pos, 3)
@@ -377,6 +391,7 @@ def test_blockade_every_winter_not_once():
 
 
 # ============================================================ AP 3 Russian Reinforcements
+@pytest.mark.card("AP 3")
 def test_russian_reinforcements_ru_11():
     """9.5.3.1: not in August 1914, once a turn for Russia; the army enters at a
     Russian capital or supply source, the corps goes to the Reserve Box."""
@@ -395,6 +410,7 @@ def test_russian_reinforcements_ru_11():
     assert pos.var("reinforcement_turn", "ru") == 2
 
 
+@pytest.mark.card("AP 3")
 def test_russian_reinforcements_once_a_turn_for_russia():
     pos = Position()
     at(pos, 3)
@@ -403,6 +419,7 @@ def test_russian_reinforcements_once_a_turn_for_russia():
 
 
 # ============================================================ AP 17 Italy
+@pytest.mark.card("AP 17")
 def test_italy_enters_the_war():
     """9.5.2.1: Italy joins the Allies with its set-up; 9.5.2.2: no other
     neutral entry this turn, by either side."""
@@ -419,6 +436,7 @@ def test_italy_enters_the_war():
     assert pos.var("neutral_entry_turn") == 5
 
 
+@pytest.mark.card("AP 17")
 def test_italy_not_after_another_neutral_entry_this_turn():
     pos = Position()
     at(pos, 5)
@@ -430,6 +448,7 @@ def test_italy_not_after_another_neutral_entry_this_turn():
 
 @pytest.mark.parametrize("level, played, vp", [
     ("total_war_level", False, 11), ("limited_war_level", False, 10), ("total_war_level", True, 10)])
+@pytest.mark.card("AP 17")
 def test_italy_unplayed_at_allied_total_war_gives_the_cp_a_vp(level, played, vp):
     """War Status Phase E.1: while the Allies are at Total War and Italy has not
     been played, every War Status Phase moves the VP marker one toward the CP."""
@@ -455,6 +474,7 @@ def salonika_position() -> Position:
     return pos
 
 
+@pytest.mark.card("AP 30")
 def test_salonika_places_the_greek_units_and_redeploys_three_corps():
     """9.5.2.4: the Greek units are set up, Greece stays neutral; up to three
     British or French corps (not the AUS corps, not armies) redeploy to
@@ -481,12 +501,14 @@ def test_salonika_places_the_greek_units_and_redeploys_three_corps():
     assert value(pos, "mef_landing_allowed") is False
 
 
+@pytest.mark.card("AP 30")
 def test_salonika_may_send_fewer_corps():
     pos = salonika_position()
     pos.play_event("ap", card(pos, SALONIKA), answers=["redeploy FRc from Nancy to Salonika", "no more corps"])
     assert pos.units_at("Salonika") == ["FRc"]
 
 
+@pytest.mark.card("AP 30")
 def test_salonika_counts_as_an_sr_play():
     """9.3.3: the event counts as an SR card: it may not follow an SR round, and
     an SR card may not follow it in the next round of the same turn."""
@@ -504,6 +526,7 @@ def test_salonika_counts_as_an_sr_play():
     assert pos.game._forbidden("take_action", sr) == []
 
 
+@pytest.mark.card("AP 30")
 def test_salonika_redeploys_nothing_into_an_enemy_salonika():
     pos = salonika_position()
     pos.control("Salonika", "cp")
@@ -513,6 +536,7 @@ def test_salonika_redeploys_nothing_into_an_enemy_salonika():
 
 
 # ============================================================ AP 31 MEF
+@pytest.mark.card("AP 31")
 def test_mef_needs_turkey_at_war():
     pos = Position()
     at(pos, 5)
@@ -522,6 +546,7 @@ def test_mef_needs_turkey_at_war():
     assert pos.may_play_event("ap", mef)
 
 
+@pytest.mark.card("AP 31")
 def test_mef_lands_on_a_beach_with_the_beachhead():
     """9.5.3.5: the MEF army goes to one of the four MEF spaces and the
     Beachhead marker with it."""
@@ -537,6 +562,7 @@ def test_mef_lands_on_a_beach_with_the_beachhead():
     assert pos.var("war_status", "ap") == 1
 
 
+@pytest.mark.card("AP 31")
 def test_mef_after_salonika_enters_at_home():
     """9.5.2.4.1 and 9.5.3.4: after Salonika the MEF may no longer land on a
     beach, but may still enter at a British capital or supply source."""
@@ -550,6 +576,7 @@ def test_mef_after_salonika_enters_at_home():
 
 
 # ============================================================ AP 54 Zimmermann Telegram
+@pytest.mark.card("AP 54")
 def test_zimmermann_telegram_needs_combined_war_status_30():
     pos = Position()
     at(pos, 12)
@@ -561,6 +588,7 @@ def test_zimmermann_telegram_needs_combined_war_status_30():
     assert pos.may_play_event("ap", zt)
 
 
+@pytest.mark.card("AP 54")
 def test_zimmermann_telegram_brings_the_us_in():
     """16.3.3: one VP to the Allies, the US Entry marker to the Zimmermann box,
     the United States at war."""
@@ -616,6 +644,7 @@ def options_at(pos: Position, choice: str, procedure: str, *args, answers=(), di
 
 
 # ------------------------------------------------------------ AP 4 Pleve
+@pytest.mark.card("AP 4")
 def test_pleve_adds_one_to_a_russian_defence():
     """9.5.4 and 12.2.7: GE 8 (5 CF) attacks RU 1 (3 CF) in Lodz; the Allies
     play Pleve; their die 3 becomes 4 (Army table, 3 column: loss number 3
@@ -631,6 +660,7 @@ def test_pleve_adds_one_to_a_russian_defence():
     assert pile_of(pos, pleve) == "removed:ap"
 
 
+@pytest.mark.card("AP 4")
 def test_pleve_adds_one_to_a_russian_attack():
     pos = combat_position()
     pos.place("RU 1", "Warsaw")
@@ -650,6 +680,7 @@ def test_pleve_adds_one_to_a_russian_attack():
     assert any("die 2 modified to 3" in line for line in pos2.log())
 
 
+@pytest.mark.card("AP 4")
 def test_pleve_only_where_russians_fight():
     """The card's condition: Russian units among the Allied units of the combat."""
     pos = combat_position()
@@ -677,6 +708,7 @@ def wireless_position(defender: str = "RU 1", ah: bool = False, trench_level: in
     return pos
 
 
+@pytest.mark.card("CP 2")
 def test_wireless_intercepts_makes_the_flank_attempt_succeed():
     """12.3.3: GE 8 and GE 9 attack RU 1 in Lodz from Posen and Thorn; with
     Wireless Intercepts played before the attempt (12.2.4/12.2.5) the flank
@@ -695,6 +727,7 @@ def test_wireless_intercepts_makes_the_flank_attempt_succeed():
     assert pile_of(pos, wi) == "removed:cp"
 
 
+@pytest.mark.card("CP 2")
 @pytest.mark.parametrize("defender, ah, trench_level", [("FR 1", False, 0), ("RU 1", True, 0), ("RU 1", False, 1)])
 def test_wireless_intercepts_needs_a_german_flank_attack_on_russians(defender, ah, trench_level):
     """Not offered when the defenders are not all Russian, the attackers not
@@ -705,6 +738,7 @@ def test_wireless_intercepts_needs_a_german_flank_attack_on_russians(defender, a
     assert options == ["no more combat cards"]
 
 
+@pytest.mark.card("CP 2")
 def test_wireless_intercepts_offered_before_the_flank_attempt():
     pos = wireless_position()
     options = options_at(pos, "use_combat_card", "resolve_attacks", "cp",
@@ -714,6 +748,7 @@ def test_wireless_intercepts_offered_before_the_flank_attempt():
 
 
 # ------------------------------------------------------------ CP 44 Von Hutier
+@pytest.mark.card("CP 44")
 def test_von_hutier_cancels_the_trench_and_fires_first():
     """GE 8 attacks RU 1 behind a level 2 trench in Lodz.  With Von Hutier
     (played in step 3, 12.2.4) the trench gives no shift and the Germans fire
@@ -732,6 +767,7 @@ def test_von_hutier_cancels_the_trench_and_fires_first():
     assert pile_of(pos, vh) == "removed:cp"
 
 
+@pytest.mark.card("CP 44")
 def test_without_von_hutier_the_trench_counts():
     pos = combat_position()
     pos.place("RU 1", "Lodz")
@@ -743,6 +779,7 @@ def test_without_von_hutier_the_trench_counts():
     assert "cp fires with strength 5 on the Army table (shift -2), die 2 modified to 2: loss number 2" in pos.log()
 
 
+@pytest.mark.card("CP 44")
 def test_von_hutier_allows_a_flank_attempt_through_a_trench():
     """12.3.1 note: with the trench negated a flank attack may be tried."""
     pos = combat_position()
@@ -758,6 +795,7 @@ def test_von_hutier_allows_a_flank_attempt_through_a_trench():
     assert offered(pos, "flank attack, pinning from Posen")
 
 
+@pytest.mark.card("CP 44")
 def test_von_hutier_only_against_russians():
     pos = combat_position()
     pos.place("FR 1", "Amiens")
@@ -788,6 +826,7 @@ def withdrawal_position(trench_level: int = 0) -> Position:
     return pos
 
 
+@pytest.mark.card("AP 6")
 def test_withdrawal_example_a_corps_step_comes_back_and_one_space_retreat():
     """12.6.3, 12.6.4 and the example of 12.6.9: loss number 3; the Allies
     flip one corps and lose the other (reduced) corps; Withdrawal gives one
@@ -809,6 +848,7 @@ def test_withdrawal_example_a_corps_step_comes_back_and_one_space_retreat():
     assert pile_of(pos, pos.withdrawal) == "removed:ap"
 
 
+@pytest.mark.card("AP 6")
 def test_withdrawal_may_bring_back_an_eliminated_corps():
     """12.6.9/12.6.10: the eliminated corps may come back, reduced, instead."""
     pos = withdrawal_position()
@@ -822,6 +862,7 @@ def test_withdrawal_may_bring_back_an_eliminated_corps():
     assert pos.s["reduced"][pos.brc1.index] and pos.s["reduced"][pos.brc2.index]
 
 
+@pytest.mark.card("AP 6")
 def test_withdrawal_an_army_step_when_no_corps_step_was_lost():
     """12.6.6: GE 1 and GE 2 roll 4 (loss number 5) against BR 1 alone:
     BR 1 flips (3) and turns face up again; it still retreats one space even
@@ -844,6 +885,7 @@ def test_withdrawal_an_army_step_when_no_corps_step_was_lost():
     assert not any("then" in o for d in pos.asked for o in d.options if d.choice == "retreat_path")
 
 
+@pytest.mark.card("AP 6")
 def test_withdrawal_retreat_cannot_be_cancelled_by_a_trench():
     """12.6.5: in a trench the defender may not hold the space instead (no
     stand-fast option), and still retreats after a tie."""
@@ -859,6 +901,7 @@ def test_withdrawal_retreat_cannot_be_cancelled_by_a_trench():
     assert pos.units_at("Paris") == ["BR 1", "BRc"]
 
 
+@pytest.mark.card("AP 6")
 def test_withdrawal_only_for_the_defender():
     pos = combat_position()
     pos.place("BR 1", "Amiens")
@@ -871,6 +914,7 @@ def test_withdrawal_only_for_the_defender():
     assert not offered(pos, "ap uses Withdrawal")
 
 
+@pytest.mark.card("AP 6")
 def test_withdrawal_after_a_flank_attack_the_step_comes_back_after_the_defender_fires():
     """12.6.3 and 12.3.4.2: the Germans flank RU 1 and a Russian corps in Lodz
     (roll 6 + 1) and fire first (loss number 3: RU 1 and the corps flip).  The
@@ -908,6 +952,7 @@ def great_retreat_position(turn: int = 6, played_turn: int | None = 6, defenders
     return pos
 
 
+@pytest.mark.card("AP 27")
 def test_great_retreat_the_event():
     pos = combat_position()
     gr = card(pos, GREAT_RETREAT)
@@ -918,6 +963,7 @@ def test_great_retreat_the_event():
     assert pile_of(pos, gr) == "removed:ap"
 
 
+@pytest.mark.card("AP 27")
 def test_great_retreat_russians_fall_back_before_combat():
     """Attacked in the turn of the event, RU 1 retreats one space before any
     die is rolled; no combat is fought (no fire, no dice used); the
@@ -935,6 +981,7 @@ def test_great_retreat_russians_fall_back_before_combat():
     assert not any(len(d.options) > 1 and "then" in " ".join(d.options) for d in pos.asked)
 
 
+@pytest.mark.card("AP 27")
 def test_great_retreat_the_russians_may_stand_and_fight():
     pos = great_retreat_position()
     pos.run("resolve_attacks", "cp", answers=["attack Lodz from Posen", "stand and fight"], dice=[1, 6])
@@ -947,6 +994,7 @@ def test_great_retreat_the_russians_may_stand_and_fight():
     (6, None, ("RU 1",)),         # not without the event
     (6, 6, ("RU 1", "FR 1")),     # only Russian defenders
 ])
+@pytest.mark.card("AP 27")
 def test_great_retreat_not_offered(turn, played_turn, defenders):
     pos = great_retreat_position(turn, played_turn, defenders)
     pos.run("resolve_attacks", "cp", answers=["attack Lodz from Posen"], dice=[1, 6])
@@ -975,6 +1023,7 @@ def kemal_position(defenders=("TUc",), reduced=False, kemal=True) -> Position:
     (["no more combat cards", "TUc retreats to Posen", "stop advancing"],
      "cp fires with strength 1 on the Corps/Fort table (shift 0), die 2 modified to 2: loss number 0"),
 ])
+@pytest.mark.card("CP 31")
 def test_kemal_turkish_corps_fire_on_the_army_table(answers, line):
     """12.2.8 and the card: RU 1 attacks a lone Turkish corps in Lodz (die 1:
     loss number 1, the corps flips).  With Kemal the corps's 1 CF is read on
@@ -992,6 +1041,7 @@ def test_kemal_turkish_corps_fire_on_the_army_table(answers, line):
     ("no more combat cards", ["GEc retreats to Posen", "stop advancing"],
      "cp fires with strength 2 on the Corps/Fort table (shift 0), die 3 modified to 3: loss number 1"),
 ])
+@pytest.mark.card("CP 31")
 def test_kemal_still_counts_when_the_turkish_units_are_lost_to_a_flank_attack(use, losses, line):
     """12.3.4 and 12.3.4.1: RU 1 and the Russian corps flank a Turkish and a
     German corps in Lodz (roll 3 + 1) and fire first (4 CF, die 1: loss number
@@ -1014,6 +1064,7 @@ def test_kemal_still_counts_when_the_turkish_units_are_lost_to_a_flank_attack(us
     ("no more combat cards",
      "cp fires with strength 0 on the Corps/Fort table (shift 0), die 4 modified to 4: loss number 0"),
 ])
+@pytest.mark.card("CP 31")
 def test_kemal_a_turkish_corps_flipped_to_0_cf_fires_on_the_first_army_column(use, line):
     """12.3.4.1: a reduced RU 1 (2 CF) and the Russian corps flank a lone
     Turkish corps (roll 3 + 1) and flip it (3 CF, die 1: loss number 1); its
@@ -1030,6 +1081,7 @@ def test_kemal_a_turkish_corps_flipped_to_0_cf_fires_on_the_first_army_column(us
     assert log.index("TUc reduced") < log.index(line)
 
 
+@pytest.mark.card("CP 31")
 def test_kemal_is_discarded_after_a_won_combat():
     """9.5.4.2: a card usable in one combat a turn is discarded after its
     combat even when its side wins; here RU 1 loses a step (Kemal's die 6 on
@@ -1049,6 +1101,7 @@ def test_kemal_is_discarded_after_a_won_combat():
     (("GEc",), False, ["GEc retreats to Posen", "stop advancing"]),     # no Turkish unit
     (("TUc",), True, ["stop advancing"]),      # a Turkish corps with 0 CF does not qualify
 ])
+@pytest.mark.card("CP 31")
 def test_kemal_needs_turkish_defenders_with_a_combat_factor(defenders, reduced, after):
     pos = kemal_position(defenders, reduced)
     attack_from(pos, "Warsaw")
@@ -1057,6 +1110,7 @@ def test_kemal_needs_turkish_defenders_with_a_combat_factor(defenders, reduced, 
     assert pile_of(pos, pos.kemal) == "hand:cp"
 
 
+@pytest.mark.card("CP 31")
 def test_kemal_not_for_a_turkish_attack():
     pos = kemal_position()
     pos.control("Warsaw", "ap")

@@ -248,6 +248,16 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
         (E, "E0802", 2, 10, "modifier 'rain' is ordered after itself, through snow"),
         (E, "E0802", 5, 10, "modifier 'snow' is ordered after itself, through rain"),
     ],
+    # ------------------------------------------------------------ cards
+    "ambiguous_card_name": [
+        (E, "E0223", 11, 28, "'Dig In' is the name of 2 cards (AP 15 and CP 15): it cannot say which one"),
+    ],
+    # Outside the project's own cards/ folder a card without an event is only a
+    # warning (test_card_events.py: inside it, an error once the project asks).
+    "card_without_event": [
+        (W, "W0902", 3, 12, "card CP 12 'Quiet Sector' has no event: it can only be played for operations, SR "
+                            "or replacements"),
+    ],
 }
 
 # Notes that must point at the first definition (or the index entry).
