@@ -5,8 +5,8 @@ A test says which strategy card it checks with a pytest marker,
 reads ``tests/**/*.py`` with Python's `ast` and finds those markers on test
 functions, on test classes (they apply to every test of the class) and in a
 module's ``pytestmark`` (every test of the module), also inside
-``pytest.param(..., marks=...)`` of a parametrize (the whole test function is
-then counted).  Nothing is imported or executed, so it is fast and safe on a
+``pytest.param(..., marks=...)`` of a parametrize, written in the decorator
+or in a module-level list it names (the whole test function is then counted).  Nothing is imported or executed, so it is fast and safe on a
 broken test file (a file that does not parse is skipped and reported).
 
 Used by `pogdsl cards`, the card catalogue of the docs and
@@ -79,14 +79,26 @@ def scan_file(path: Path, shown: str, name: str = "card") -> tuple[dict[str, set
                                                 for t in stmt.targets):
             module_level += _arguments(_marks_in(stmt.value, name), shown, bad)
     found: dict[str, set[str]] = {}
+    # A parametrize often takes its cases from a list written at module level
+    # (`CASES = [pytest.param(..., marks=pytest.mark.card("AP 1")), ...]`):
+    # a name in a decorator is followed to that list.
+    module_values = {t.id: stmt.value for stmt in tree.body if isinstance(stmt, ast.Assign)
+                     for t in stmt.targets if isinstance(t, ast.Name)}
+
+    def decorator_marks(decorators) -> list[str]:
+        nodes = list(decorators)
+        for d in decorators:
+            nodes += [module_values[n.id] for n in ast.walk(d)
+                      if isinstance(n, ast.Name) and n.id in module_values]
+        return _arguments((c for node in nodes for c in _marks_in(node, name)), shown, bad)
 
     def visit(body, prefix: str, inherited: list[str]) -> None:
         for stmt in body:
             if isinstance(stmt, ast.ClassDef) and stmt.name.startswith("Test"):
-                own = _arguments((c for d in stmt.decorator_list for c in _marks_in(d, name)), shown, bad)
+                own = decorator_marks(stmt.decorator_list)
                 visit(stmt.body, f"{prefix}::{stmt.name}", inherited + own)
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name.startswith("test"):
-                own = _arguments((c for d in stmt.decorator_list for c in _marks_in(d, name)), shown, bad)
+                own = decorator_marks(stmt.decorator_list)
                 args = inherited + own
                 if args:
                     found.setdefault(f"{prefix}::{stmt.name}", set()).update(args)

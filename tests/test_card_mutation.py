@@ -26,10 +26,10 @@ def test_mutation_empties_the_event_and_deletes_nested_and_file_hooks():
     mutated = card_mutation.mutate_text(text, decl, hooks)
     assert "event cites 6.0.E.1 { \n\n\n}" in mutated and "shift vp" not in mutated and "log " not in mutated
     assert mutated.count("\n") == text.count("\n")  # line numbers stay
-    decl, rel, hooks = cards["AP 6"]
+    decl, rel, hooks = cards["AP 27"]
     mutated = card_mutation.mutate_text((REPO / rel).read_text(encoding="utf-8"), decl, hooks)
-    assert "modifier withdrawal_retreat" not in mutated and "trigger withdrawal_regains_a_step" not in mutated
-    assert "value withdrawal_corps_steps()" in mutated  # values and procedures stay: others may use them
+    assert "trigger great_retreat on" not in mutated and "modifier great_retreat_calls_off_the_combat" not in mutated
+    assert "value great_retreat_possible(" in mutated  # values and procedures stay: others may use them
 
 
 TESTS = '''

@@ -47,6 +47,14 @@ class TestGroup:
 
 def test_unmarked():
     pass
+
+
+CASES = [pytest.param(2, marks=pytest.mark.card("AP 11")), pytest.param(3, marks=pytest.mark.card("AP 12"))]
+
+
+@pytest.mark.parametrize("x", CASES)
+def test_cases_from_a_list(x):
+    pass
 '''
 
 
@@ -69,6 +77,8 @@ def test_scan_reads_markers_without_running_the_tests(tests_dir):
     assert scan.tests == {
         "AP 7": ["tests/cards/test_marked.py::TestGroup::test_one", "tests/cards/test_marked.py::TestGroup::test_two"],
         "AP 9": ["tests/cards/test_marked.py::test_param"],
+        "AP 11": ["tests/cards/test_marked.py::test_cases_from_a_list"],
+        "AP 12": ["tests/cards/test_marked.py::test_cases_from_a_list"],
         "CP 1": ["tests/cards/test_marked.py::test_param", "tests/cards/test_marked.py::test_plain"],
     }
     assert scan.bad == ["tests/cards/test_marked.py::TestGroup::test_two: marker card('Opening Gambit') is not a "
@@ -94,7 +104,9 @@ def test_cards_json_on_the_mini_project(tests_dir):
     assert card["tests"] == ["tests/cards/test_marked.py::test_param", "tests/cards/test_marked.py::test_plain"]
     assert report["unknown_markers"] == {
         "AP 7": ["tests/cards/test_marked.py::TestGroup::test_one", "tests/cards/test_marked.py::TestGroup::test_two"],
-        "AP 9": ["tests/cards/test_marked.py::test_param"]}
+        "AP 9": ["tests/cards/test_marked.py::test_param"],
+        "AP 11": ["tests/cards/test_marked.py::test_cases_from_a_list"],
+        "AP 12": ["tests/cards/test_marked.py::test_cases_from_a_list"]}
     assert len(report["marker_problems"]) == 2
 
 
@@ -134,7 +146,7 @@ def test_cards_on_the_campaign_names_shared_cards_by_number():
     assert cards[1]["key"] == "CP 56"
     # The tests of tests/cards/test_card_events.py name the cards they check.
     assert "tests/cards/test_card_events.py::test_withdrawal_only_for_the_defender" in cards[0]["tests"]
-    assert "12.6.3" in cards[0]["rules"] and cards[0]["location"] == "cards/ap/06-withdrawal.pog:11"
+    assert "12.6.3" in cards[0]["rules"] and cards[0]["location"] == "cards/ap/06-withdrawal.pog:14"
 
 
 def test_every_written_event_is_named_by_a_test():

@@ -220,19 +220,22 @@ def test_card_catalogue_has_every_card_with_its_values_rules_and_tests():
     _, program = resolve_scenario("campaign", root=ROOT)
     titles = [line for line in lines if re.match(r"^[AC]P \d+ — ", line)]
     assert len(titles) == len(program.all("card")) == 130
-    # One card in full: values, condition with its rules, event note, nested
-    # modifier and trigger, rule titles from the index, source and tests.
+    # One card in full: values, condition with its rules, event note, the
+    # rules it cites with their titles from the index, source and tests.
     start = lines.index("AP 6 — Withdrawal")
     block = lines[start:lines.index("", start + 5)]
     text = "\n".join(block)
     assert ":Values: mobilization deck · OPS 2 · SR 2 · RP fr 1, br 1, ru 1" in text
     assert ":Flags: combat card, removed after its event" in text
-    assert ":Playable when: ``combat_defender == ap and len(combat_units(ap)) > 0`` (rule 12.6.2, 9.5.4.1)" in text
-    assert ":Event: The defenders get ready to fall back" in text
-    assert ":In play: modifier ``withdrawal_retreat``" in text and ":In play: trigger " in text
+    assert ":Playable when: ``withdrawal_playable(ap)`` (rule 12.6.2, 9.5.4.1)" in text
+    assert ":Event: The Allied defenders get ready to fall back" in text
     assert "12.6.3 Withdrawal restores one corps step" in text
-    assert ":Source: ``cards/ap/06-withdrawal.pog:11``" in text
+    assert ":Source: ``cards/ap/06-withdrawal.pog:14``" in text
     assert "``test_withdrawal_only_for_the_defender``" in text
+    # A card with rules nested in it lists them as in play.
+    start = lines.index("AP 4 — Pleve")
+    text = "\n".join(lines[start:lines.index("", start + 5)])
+    assert ":In play: modifier ``pleve_drm``" in text
     # A card whose event is not written (if any is left) says so.
     for decl in program.all("card"):
         if decl.event is None:
