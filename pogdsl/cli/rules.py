@@ -1,10 +1,12 @@
-"""`pogdsl rules`: which rule numbers a scenario implements."""
+"""`pogdsl rules`: which rule numbers a scenario implements, and which tests check them."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from .common import EXIT_ERRORS, EXIT_OK, add_root_option, print_diagnostics
+
 
 def cmd_rules(args) -> int:
     from ..compiler import resolve_scenario
@@ -23,6 +25,8 @@ def cmd_rules(args) -> int:
                            if e.not_applicable is not None},
     }
     leaves = _leaf_rules(index)
+    if args.tests:
+        return _report_tests(args, report, index, leaves)
     uncovered = [n for n in leaves if n not in report["cited"] and n not in report["not_applicable"]]
     report["uncovered"] = uncovered
     if args.json:
@@ -37,6 +41,64 @@ def cmd_rules(args) -> int:
         print("not yet covered:")
         for number in uncovered:
             print(f"  {number:<12} {index[number].title or ''}")
+    return EXIT_OK
+
+
+def tests_folder(args) -> Path:
+    """The tests folder: --tests-dir, else tests/ in the project root."""
+    if args.tests_dir is not None:
+        return Path(args.tests_dir)
+    from ..project import find_root
+
+    root = Path(args.root) if args.root is not None else find_root()
+    return root / "tests"
+
+
+def _report_tests(args, report, index, leaves) -> int:
+    """`--tests`: for each rule number, the source lines citing it and the
+    tests naming it (`@pytest.mark.rule("N")`); with --uncovered, the leaf
+    rules that lack either."""
+    from ..testindex import marked_tests
+
+    folder = tests_folder(args)
+    marked = marked_tests(folder, "rule", base=folder.parent) if folder.exists() else {}
+    numbers = sorted(set(report["cited"]) | set(marked), key=_rule_key)
+    rules = {n: {"title": index[n].title if n in index else None,
+                 "cited": report["cited"].get(n, []),
+                 "tests": [t.id for t in marked.get(n, [])]} for n in numbers}
+    unknown = [n for n in sorted(marked, key=_rule_key) if n not in index]
+    missing = {}
+    for n in leaves:
+        if n in report["not_applicable"]:
+            continue
+        lacks = [what for what, where in (("source", report["cited"]), ("test", marked)) if n not in where]
+        if lacks:
+            missing[n] = lacks
+    out = {"scenario": report["scenario"], "tests_dir": str(folder), "rules": rules,
+           "not_applicable": report["not_applicable"], "unknown_in_tests": unknown}
+    if args.uncovered:
+        out["uncovered"] = missing
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return EXIT_OK
+    tested = [n for n in leaves if n in marked]
+    print(f"scenario {report['scenario']}: {len(report['cited'])} rule numbers cited, "
+          f"{len(marked)} named by tests; {len(tested)} of {len(leaves)} leaf rules named by a test, "
+          f"{len(report['not_applicable'])} marked not applicable")
+    for n, entry in rules.items():
+        print(f"  {n:<12} {entry['title'] or '(not in the rule index)'}")
+        for location in entry["cited"]:
+            print(f"      cited  {location}")
+        for test in entry["tests"]:
+            print(f"      test   {test}")
+    if unknown:
+        print("named by tests but not in the rule index: " + ", ".join(unknown))
+    if args.uncovered and missing:
+        no_test = sum("test" in v for v in missing.values())
+        no_source = sum("source" in v for v in missing.values())
+        print(f"leaf rules not covered ({len(missing)}: {no_source} cited by no source, {no_test} named by no test):")
+        for n, lacks in missing.items():
+            print(f"  {n:<12} {(index[n].title or ''):<44} no {' and no '.join(lacks)}")
     return EXIT_OK
 
 
@@ -57,13 +119,22 @@ def _leaf_rules(index) -> list[str]:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("rules", help="which rulebook numbers a scenario implements",
+    p = sub.add_parser("rules", help="which rulebook numbers a scenario implements, and which tests check them",
                        description="List every rule number cited by SCENARIO's sources, with where, and the "
-                                   "rules the index marks not applicable.")
+                                   "rules the index marks not applicable.  With --tests, also the tests naming "
+                                   "each rule with @pytest.mark.rule(\"N\") (found by reading the test files, "
+                                   "not by running them).")
     p.add_argument("scenario", metavar="SCENARIO")
     p.add_argument("--json", action="store_true",
                    help='print {"cited": {rule: ["file:line", ...]}, "not_applicable": {rule: reason}, '
-                        '"uncovered": [...]}')
-    p.add_argument("--uncovered", action="store_true", help="also list leaf rules neither cited nor excluded")
+                        '"uncovered": [...]}; with --tests: {"rules": {rule: {"title", "cited", "tests"}}, '
+                        '"not_applicable", "unknown_in_tests", "uncovered": {rule: ["source"|"test", ...]}}')
+    p.add_argument("--uncovered", action="store_true",
+                   help="also list leaf rules neither cited nor excluded; with --tests, leaf rules cited by "
+                        "no source or named by no test, saying which is missing")
+    p.add_argument("--tests", action="store_true",
+                   help="for each rule number, the source lines citing it and the tests naming it")
+    p.add_argument("--tests-dir", type=Path, default=None, metavar="DIR",
+                   help="the test folder to scan with --tests (default: tests/ in the project root)")
     add_root_option(p)
     p.set_defaults(func=cmd_rules)

@@ -132,6 +132,7 @@ def test_units_stand_in_spaces_of_their_own_side(first):
             assert s["control"][place.index] == u.data.side.key, (u.key, place.key)
 
 
+@pytest.mark.rule("10.1.1")
 def test_no_space_holds_more_than_three_units(first):
     """10.1.1: at most three units a space once the set-up is done (boxes have no limit)."""
     game = first[0]
@@ -140,6 +141,7 @@ def test_no_space_holds_more_than_three_units(first):
     assert crowded == {}
 
 
+@pytest.mark.rule("4.2.2")
 def test_neutral_nations_units_are_not_on_the_map(first):
     """4.2.2: Italy, Turkey, Bulgaria, Romania, Greece and the United States set up only on entering."""
     game = first[0]
@@ -213,6 +215,7 @@ def test_before_the_choice_the_mobilization_decks_wait_undealt(first):
         assert len(_pile(game, "draw", side)) == 14
 
 
+@pytest.mark.rule("9.1.2")
 def test_the_optional_cards_option_adds_the_optional_mobilization_cards():
     """9.1.2 with the scenario option on: the optional cards of the deck join it."""
     game, _ = start(seed=4, w=_world(optional_cards=True))
