@@ -20,6 +20,7 @@ def tannenberg() -> Position:
     return pos
 
 
+@pytest.mark.rule("12.2.5")
 @pytest.mark.rule("12.3.2")
 @pytest.mark.rule("12.3.3")
 @pytest.mark.rule("12.4.4")
