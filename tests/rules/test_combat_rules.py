@@ -443,3 +443,52 @@ def test_trench_negating_cards_come_before_the_flank_attempt():
     choices = asked(True)
     assert choices.index("use_combat_card") < choices.index("flank_attack")
     assert "flank_attack" not in asked(False)
+
+
+def withdrawal_example_12_6_9() -> Position:
+    """The 12.6.9 example: BR 1 and two British corps (Amiens) hold
+    Withdrawal; a German army attacks from Cambrai and will roll a loss
+    number of 3."""
+    pos = Position()
+    pos.place("GE 1", "Cambrai")
+    pos.control("Cambrai", "cp")
+    pos.control("Sedan", "cp")  # the German supply line
+    pos.br1 = pos.place("BR 1", "Amiens")
+    pos.corps = [pos.place("BRc", "Amiens"), pos.place("BRc", "Amiens")]
+    give(pos, "ap", 6)
+    activate_attack(pos, "Cambrai")
+    return pos
+
+
+def corps_steps_on_map(pos: Position) -> int:
+    return sum(0 if where(pos, c) not in ("Amiens", "Abbeville", "Calais", "Rouen", "Paris", "Chateau Thierry")
+               else (1 if pos.reduced(c.index) else 2) for c in pos.corps)
+
+
+@pytest.mark.rule("12.6.9")
+def test_withdrawal_example_the_loss_is_taken_on_the_corps_and_a_corps_step_comes_back():
+    """12.6.9 example: loss number 3 against BR 1 and two corps with
+    Withdrawal: one corps is eliminated and the other flipped (3 corps
+    steps), then one corps step comes back; BR 1 is untouched."""
+    pos = withdrawal_example_12_6_9()
+    run_or_stop(pos, "cp", ["attack Amiens from Cambrai", "ap uses Withdrawal", "BRc in Amiens: flipped",
+                            "BRc in Amiens: lost", "BRc (flipped) regains a step"], [2, 1])
+    assert "cp fires with strength 5 on the Army table (shift 0), die 2 modified to 2: loss number 3" in pos.log()
+    assert not pos.reduced(pos.br1.index)
+    assert any(t.startswith("Withdrawal: BRc regains a step") for t in pos.log())
+    assert corps_steps_on_map(pos) == 2
+    regain = [d for d in pos.asked if d.choice == "withdrawal_step"][0]
+    assert sorted(regain.options) == ["BRc (flipped) regains a step", "BRc (lost) regains a step"]
+
+
+@pytest.mark.rule("12.6.9")
+@pytest.mark.xfail(strict=True, reason="divergence: with Withdrawal played the defender is still offered to pay the "
+                                       "loss by flipping the army, which 12.6.9 says he must pay with corps steps")
+def test_withdrawal_loss_may_not_be_put_on_the_army_when_corps_can_pay_it():
+    """12.6.9: when the loss can be met in several ways, the defender who
+    played Withdrawal takes it on corps, not armies: flipping BR 1 (LF 3)
+    is not among his choices."""
+    pos = withdrawal_example_12_6_9()
+    run_or_stop(pos, "cp", ["attack Amiens from Cambrai", "ap uses Withdrawal"], [2, 1])
+    first = [d for d in pos.asked if d.choice == "take_loss"][0]
+    assert "BR 1 in Amiens: flipped" not in first.options

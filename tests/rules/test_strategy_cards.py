@@ -324,3 +324,23 @@ def test_only_combat_cards_may_be_discarded_before_the_draw():
     fill_draw_pile(pos, "ap")
     pos.run("draw_strategy_cards", "ap", answers=["discard Withdrawal"])
     assert pile_of(pos, wd) == "discard:ap" and pile_of(pos, blockade) == "hand:ap"
+
+
+@pytest.mark.rule("9.2.7.1")
+@pytest.mark.xfail(strict=True, reason="divergence: activating the MEF and corps supplied through the Beachhead "
+                                       "costs one point per nationality, not 3 for the MEF plus 1 per corps")
+def test_mef_beachhead_example_a_stack_of_the_mef_and_two_corps_costs_five():
+    """9.2.7.1 example: the MEF Army (3 OPS) and two corps (1 each) tracing
+    supply through the Beachhead cost 5 to activate: 4 points are not
+    enough."""
+    def offered(points: int) -> bool:
+        pos = Position()
+        pos.s["at_war"]["tu"] = True
+        pos.set("mef_beachhead", "MEF1")
+        pos.place("BR MEF", "MEF1")
+        pos.place("BRc", "MEF1")
+        pos.place("BRc", "MEF1")
+        return any("MEF1" in o for o in first_options(pos, "operations", "ap", points, None))
+
+    assert offered(5)
+    assert not offered(4)
