@@ -26,7 +26,7 @@ def cmd_rules(args) -> int:
     }
     leaves = _leaf_rules(index)
     if args.tests:
-        return _report_tests(args, report, index, leaves)
+        return _report_tests(args, report, index, leaves, program)
     uncovered = [n for n in leaves if n not in report["cited"] and n not in report["not_applicable"]]
     report["uncovered"] = uncovered
     if args.json:
@@ -54,26 +54,45 @@ def tests_folder(args) -> Path:
     return root / "tests"
 
 
-def _report_tests(args, report, index, leaves) -> int:
-    """`--tests`: for each rule number, the source lines citing it and the
-    tests naming it (`@pytest.mark.rule("N")`); with --uncovered, the leaf
-    rules that lack either."""
+def rule_coverage(program, tests_dir: Path) -> dict:
+    """Every rule number of `program`'s rule index or named by a test under
+    `tests_dir`, with its title, the source lines citing it, the tests naming
+    it (``@pytest.mark.rule("N")``) and its not-applicable reason; and for
+    each leaf rule not marked not applicable, what it lacks ("source",
+    "test").  Shared by `pogdsl rules --tests` and the docs' rule index."""
+    from ..semantics.citations import collect_citations
     from ..testindex import marked_tests
 
-    folder = tests_folder(args)
-    marked = marked_tests(folder, "rule", base=folder.parent) if folder.exists() else {}
-    numbers = sorted(set(report["cited"]) | set(marked), key=_rule_key)
+    index = program.rule_index
+    cited = {n: [s.location for s in spans] for n, spans in collect_citations(program).items()}
+    tests_dir = Path(tests_dir)
+    marked = marked_tests(tests_dir, "rule", base=tests_dir.parent) if tests_dir.exists() else {}
+    numbers = sorted(set(index) | set(cited) | set(marked), key=_rule_key)
     rules = {n: {"title": index[n].title if n in index else None,
-                 "cited": report["cited"].get(n, []),
-                 "tests": [t.id for t in marked.get(n, [])]} for n in numbers}
-    unknown = [n for n in sorted(marked, key=_rule_key) if n not in index]
+                 "cited": cited.get(n, []),
+                 "tests": [t.id for t in marked.get(n, [])],
+                 "not_applicable": index[n].not_applicable if n in index else None} for n in numbers}
+    leaves = _leaf_rules(index)
     missing = {}
     for n in leaves:
-        if n in report["not_applicable"]:
+        if rules[n]["not_applicable"] is not None:
             continue
-        lacks = [what for what, where in (("source", report["cited"]), ("test", marked)) if n not in where]
+        lacks = [what for what, where in (("source", cited), ("test", marked)) if n not in where]
         if lacks:
             missing[n] = lacks
+    return {"rules": rules, "leaves": leaves, "missing": missing,
+            "unknown_in_tests": [n for n in sorted(marked, key=_rule_key) if n not in index]}
+
+
+def _report_tests(args, report, index, leaves, program) -> int:
+    """`--tests`: for each rule number, the source lines citing it and the
+    tests naming it; with --uncovered, the leaf rules that lack either."""
+    folder = tests_folder(args)
+    cov = rule_coverage(program, folder)
+    rules = {n: {"title": e["title"], "cited": e["cited"], "tests": e["tests"]}
+             for n, e in cov["rules"].items() if e["cited"] or e["tests"]}
+    marked = {n for n, e in cov["rules"].items() if e["tests"]}
+    unknown, missing = cov["unknown_in_tests"], cov["missing"]
     out = {"scenario": report["scenario"], "tests_dir": str(folder), "rules": rules,
            "not_applicable": report["not_applicable"], "unknown_in_tests": unknown}
     if args.uncovered:

@@ -492,3 +492,29 @@ def test_withdrawal_loss_may_not_be_put_on_the_army_when_corps_can_pay_it():
     run_or_stop(pos, "cp", ["attack Amiens from Cambrai", "ap uses Withdrawal"], [2, 1])
     first = [d for d in pos.asked if d.choice == "take_loss"][0]
     assert "BR 1 in Amiens: flipped" not in first.options
+
+
+@pytest.mark.rule("12.3.4.1")
+def test_kemal_still_fires_on_the_army_table_after_flank_losses():
+    """12.3.4.1: Kemal was played for a lone Turkish corps; the successful
+    flank attack eliminates it before it fires: what is left (0) fires on the
+    Army table's first column, not the Corps table.  Without Kemal the same
+    0 fires on the Corps table."""
+    def qurna(kemal: bool) -> list[str]:
+        pos = Position()
+        pos.s["at_war"]["tu"] = True
+        pos.place("BR NE", "Basra")
+        pos.place("BRc", "Ahwaz")
+        pos.control("Ahwaz", "ap")
+        pos.place("TUc", "Qurna")
+        if kemal:
+            give(pos, "cp", 31)
+        activate_attack(pos, "Basra", "Ahwaz")
+        run_or_stop(pos, "ap", ["attack Qurna from Basra", "from Ahwaz: BRc", "flank attack, pinning from Basra"]
+                    + (["cp uses Kemal"] if kemal else []), [6, 1, 6])
+        return pos.log()
+
+    log = qurna(True)
+    assert log.index("TUc eliminated") < log.index(
+        "cp fires with strength 0 on the Army table (shift 0), die 6 modified to 6: loss number 2")
+    assert "cp fires with strength 0 on the Corps/Fort table (shift 0), die 6 modified to 6: loss number 1" in qurna(False)
