@@ -459,7 +459,6 @@ def test_11_3_1_armies_not_listed_stay_off_the_near_east_map():
     refused(pos, "cp", CP_SR4, ["redeploy GE 1 (full) from Sofia for 4 SR", "overland to Constantinople"], "11.3.1")
 
 
-@pytest.mark.rule("13.1.7")
 def test_13_1_7_the_ports_open_to_sr_are_read_from_the_open_spaces():
     """`sr_ports(p)` reads `sr_open` from the side's open spaces (a filter
     kept up to date anyway): along a game it lists exactly the side's marked

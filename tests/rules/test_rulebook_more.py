@@ -347,3 +347,29 @@ def test_the_russian_capitulation_marker_starts_in_god_save_the_tsar():
     assert pos.var("russian_capitulation") == "god_save_the_tsar"
     boxes = list(pos.w.by_kind["capitulation_box"])
     assert boxes[0] == "god_save_the_tsar" and boxes[-1] == "brest_litovsk_signed"
+
+
+@pytest.mark.rule("13.1.10")
+def test_sr_example_units_redeploy_in_any_order_onto_a_unit_that_moved():
+    """13.1.10 example: corps A goes from the Reserve Box onto corps B (in
+    Essen); B then goes on to Strasbourg; corps C follows from the Reserve
+    Box onto B in its new space, which it could not reach before B moved."""
+    pos = position()
+    a = pos.place("GEc", "reserve[cp]")
+    c = pos.place("GEc", "reserve[cp]")
+    b = pos.place("GEc", "Essen", reduced=True)
+    try:
+        sr(pos, "cp", CP_SR4, ["redeploy GEc (full) from reserve[cp] for 1 SR"])
+    except Unanswered:
+        pass
+    assert "from_reserve to Strasbourg" not in options(pos, "redeploy_to")
+    pos = position()
+    a = pos.place("GEc", "reserve[cp]")
+    c = pos.place("GEc", "reserve[cp]")
+    b = pos.place("GEc", "Essen", reduced=True)
+    sr(pos, "cp", CP_SR4, ["redeploy GEc (full) from reserve[cp] for 1 SR", "from_reserve to Essen",
+                           "redeploy GEc (reduced) from Essen for 1 SR", "overland to Strasbourg",
+                           "redeploy GEc (full) from reserve[cp] for 1 SR", "from_reserve to Strasbourg",
+                           "end redeployment"])
+    assert where(pos, b) == "Strasbourg"
+    assert sorted([where(pos, a), where(pos, c)]) == ["Essen", "Strasbourg"]

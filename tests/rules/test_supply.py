@@ -396,7 +396,6 @@ def test_9_5_2_4_neutral_greek_units_block_supply_paths():
     assert not value(pos, "supply_path_open", "Larisa", "ap")
 
 
-@pytest.mark.rule("14.1.2")
 def test_14_1_2_the_open_spaces_of_a_side_are_the_spaces_a_path_may_cross():
     """`supply_open_spaces(p)` writes out the test of `supply_path_open(s, p)`
     for the whole map, and the sources are read from it: along a game, a
