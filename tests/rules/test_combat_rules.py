@@ -518,3 +518,23 @@ def test_kemal_still_fires_on_the_army_table_after_flank_losses():
     assert log.index("TUc eliminated") < log.index(
         "cp fires with strength 0 on the Army table (shift 0), die 6 modified to 6: loss number 2")
     assert "cp fires with strength 0 on the Corps/Fort table (shift 0), die 6 modified to 6: loss number 1" in qurna(False)
+
+
+@pytest.mark.rule("12.1.9")
+@pytest.mark.rule("11.3.2")
+def test_from_the_caucasus_only_one_russian_corps_attacks_into_the_near_east():
+    """12.1.9: Russian armies never attack from the Caucasus space into the
+    Near East; one Russian corps a turn may (it is the turn's one crossing of
+    11.3.2): with an army and two corps there, the attack on Poti is made by
+    a single corps (strength 1)."""
+    for units in (("RU CAU", "RUc"), ("RUc", "RUc")):
+        pos = Position()
+        pos.s["at_war"]["tu"] = True
+        for u in units:
+            pos.place(u, "Caucasus")
+        pos.place("TUc", "Poti")
+        pos.control("Poti", "cp")
+        activate_attack(pos, "Caucasus")
+        run_or_stop(pos, "ap", ["attack Poti from Caucasus"], [1, 1])
+        assert "ap attacks Poti with strength 1 against 1" in pos.log(), units
+        assert not any(d.choice == "attack_with" for d in pos.asked)

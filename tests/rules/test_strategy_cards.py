@@ -344,3 +344,21 @@ def test_mef_beachhead_example_a_stack_of_the_mef_and_two_corps_costs_five():
 
     assert offered(5)
     assert not offered(4)
+
+
+@pytest.mark.rule("9.2.7")
+@pytest.mark.xfail(strict=True, reason="divergence: the Allies may activate more than one Near East space for "
+                                       "combat in one action round")
+def test_allies_activate_one_near_east_space_for_combat_a_round():
+    """9.2.7: the Allied player may activate only one space on the Near East
+    map for combat per action round: after Basra, Ahwaz may be activated to
+    move but not to attack."""
+    pos = Position()
+    pos.s["at_war"]["tu"] = True
+    pos.place("BRc", "Basra")
+    pos.place("BRc", "Ahwaz")
+    pos.place("TUc", "Qurna")
+    pos.control("Ahwaz", "ap")
+    opts = first_options(pos, "operations", "ap", 2, None, answers=["activate Basra attack"])
+    assert "activate Ahwaz move" in opts
+    assert "activate Ahwaz attack" not in opts
