@@ -7,7 +7,7 @@ combat card's rules (12.6).  Dice are fixed; a full combat is run with
 import pytest
 
 from .harness import Position, Unanswered
-from .test_combat import activate_attack, control, deal, pile_of, where
+from .test_combat import activate_attack, control, where
 
 
 def give(pos: Position, side: str, number: int):

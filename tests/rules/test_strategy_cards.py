@@ -4,8 +4,6 @@ rulebook: the four uses and the card-less actions (9.1), activation costs
 
 import pytest
 
-from pogdsl.runtime.interpreter import Game
-
 from .harness import Position, Unanswered
 from .test_combat import activate_attack, pile_of
 
