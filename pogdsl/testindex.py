@@ -97,7 +97,7 @@ def marked_tests(folder: Path, marker: str, base: Path | None = None) -> dict[st
     tests naming it (sorted by path, then line).  Paths are relative to
     `base` (default: the parent of `folder`, so ids start with "tests/")."""
     folder = Path(folder)
-    base = Path(base) if base is not None else (folder.parent if folder.is_dir() else folder.parent)
+    base = Path(base) if base is not None else folder.parent
     index: dict[str, list[MarkedTest]] = {}
     for f in test_files(folder):
         try:
