@@ -360,3 +360,26 @@ def test_allies_activate_one_near_east_space_for_combat_a_round():
     opts = first_options(pos, "operations", "ap", 2, None, answers=["activate Basra attack"])
     assert "activate Ahwaz move" in opts
     assert "activate Ahwaz attack" not in opts
+
+
+@pytest.mark.rule("9.2.3")
+def test_combat_example_2_activation_costs_three():
+    """Combat Example 2's note: the British armies in Amiens (1 point) and the
+    Canadian corps with the French 6th Army in Chateau Thierry (British and
+    French: 2 points) cost 3 together; with 2 points, once Amiens is
+    activated Chateau Thierry is out of reach."""
+    def position():
+        pos = Position()
+        pos.place("BR 3", "Amiens")
+        pos.place("BR 4", "Amiens")
+        pos.place("CNDc", "Chateau Thierry", reduced=True)
+        pos.place("FR 6", "Chateau Thierry")
+        return pos
+
+    assert "activate Chateau Thierry attack" in first_options(position(), "operations", "ap", 3, None,
+                                                              answers=["activate Amiens attack"])
+    pos = position()
+    first_options(pos, "operations", "ap", 2, None, answers=["activate Amiens attack"])
+    assert "activate Chateau Thierry attack" in pos.asked[0].options  # 2 points: it could go first
+    later = [o for d in pos.asked[1:] if d.choice == "activate" for o in d.options]
+    assert not any("Chateau Thierry" in o for o in later)  # but not with the one point Amiens leaves
