@@ -18,7 +18,7 @@ def new_game(seed: int = 0, guns: bool = True, w=None):
     return g, d
 
 
-def phases_of_a_turn(seed: int = 1, decisions: int = 200):
+def phases_of_a_turn(seed: int = 1, decisions: int = 300):
     """(turn, phase) in the order the phases start, over a seeded random game."""
     from .harness import play_randomly
 
