@@ -538,3 +538,21 @@ def test_from_the_caucasus_only_one_russian_corps_attacks_into_the_near_east():
         run_or_stop(pos, "ap", ["attack Poti from Caucasus"], [1, 1])
         assert "ap attacks Poti with strength 1 against 1" in pos.log(), units
         assert not any(d.choice == "attack_with" for d in pos.asked)
+
+
+@pytest.mark.rule("12.5.1")
+def test_defenders_retreat_even_when_the_attackers_cannot_besiege_the_fort():
+    """12.5.1: two German corps beat the Belgians in Liege (fort 3); the one
+    corps still at full strength could never besiege the fort, yet the
+    surviving Belgian corps must retreat."""
+    pos = Position()
+    pos.place("GEc", "Aachen")
+    pos.place("GEc", "Aachen")
+    be = pos.place("BEc", "Liege")
+    pos.place("FRc", "Liege", reduced=True)
+    activate_attack(pos, "Aachen")
+    run_or_stop(pos, "cp", ["attack Liege from Aachen", "from Aachen: GEc, GEc", "FRc in Liege: lost",
+                            "BEc retreats to Brussels"], [6, 1])
+    assert "combat won by cp" in pos.log()
+    assert where(pos, be) == "Brussels"
+    assert control(pos, "Liege") == "ap"  # the fort keeps the space (15.1.10)
