@@ -26,7 +26,7 @@ author = "the pogdsl authors"
 copyright = "the pogdsl authors"
 version = release = __version__
 
-extensions = ["pogvocab", "pogcards"]
+extensions = ["pogvocab", "pogcards", "ruleindex"]
 
 exclude_patterns = ["_build", "examples", "Thumbs.db", ".DS_Store"]
 highlight_language = "pog"

@@ -1,13 +1,11 @@
 """Which tests name which card, read from the test sources without running them.
 
 A test says which strategy card it checks with a pytest marker,
-``@pytest.mark.card("AP 33")`` (registered in tests/conftest.py).  This module
-reads ``tests/**/*.py`` with Python's `ast` and finds those markers on test
-functions, on test classes (they apply to every test of the class) and in a
-module's ``pytestmark`` (every test of the module), also inside
-``pytest.param(..., marks=...)`` of a parametrize, written in the decorator
-or in a module-level list it names (the whole test function is then counted).  Nothing is imported or executed, so it is fast and safe on a
-broken test file (a file that does not parse is skipped and reported).
+``@pytest.mark.card("AP 33")`` (registered in tests/conftest.py).  The test
+sources are read by pogdsl.testindex (Python's `ast`, nothing imported or
+run; the forms it understands are listed there); this module writes card
+keys one way and reports markers that name no card and files that do not
+parse.
 
 Used by `pogdsl cards`, the card catalogue of the docs and
 benchmarks/card_mutation.py.
@@ -15,12 +13,12 @@ benchmarks/card_mutation.py.
 
 from __future__ import annotations
 
-import ast
 import re
-from collections.abc import Iterable
 from pathlib import Path
 
 from attrs import define, field
+
+from .testindex import scan_source, test_files
 
 _KEY = re.compile(r"^\s*([A-Za-z]+)\s*#?\s*(\d+)\s*$")
 
@@ -44,99 +42,33 @@ class MarkerScan:
         return self.tests.get(key, [])
 
 
-def _is_mark(node: ast.AST, name: str) -> bool:
-    """`pytest.mark.NAME` or `mark.NAME` (the callee of a marker call)."""
-    return isinstance(node, ast.Attribute) and node.attr == name and (
-        (isinstance(node.value, ast.Attribute) and node.value.attr == "mark")
-        or (isinstance(node.value, ast.Name) and node.value.id == "mark"))
-
-
-def _marks_in(node: ast.AST, name: str) -> Iterable[ast.Call]:
-    """Every `pytest.mark.NAME(...)` call anywhere inside `node`."""
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Call) and _is_mark(sub.func, name):
-            yield sub
-
-
-def _arguments(calls: Iterable[ast.Call], path: str, bad: list[str]) -> list[str]:
-    out = []
-    for call in calls:
-        for arg in call.args:
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                out.append(arg.value)
-            else:
-                bad.append(f"{path}:{call.lineno}: the marker's argument is not a plain string")
-    return out
-
-
-def scan_file(path: Path, shown: str, name: str = "card") -> tuple[dict[str, set[str]], list[str]]:
-    """node id → marker arguments, for one test file; and the problems."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    bad: list[str] = []
-    module_level: list[str] = []
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark"
-                                                for t in stmt.targets):
-            module_level += _arguments(_marks_in(stmt.value, name), shown, bad)
-    found: dict[str, set[str]] = {}
-    # A parametrize often takes its cases from a list written at module level
-    # (`CASES = [pytest.param(..., marks=pytest.mark.card("AP 1")), ...]`):
-    # a name in a decorator is followed to that list.
-    module_values = {t.id: stmt.value for stmt in tree.body if isinstance(stmt, ast.Assign)
-                     for t in stmt.targets if isinstance(t, ast.Name)}
-
-    def decorator_marks(decorators) -> list[str]:
-        nodes = list(decorators)
-        for d in decorators:
-            nodes += [module_values[n.id] for n in ast.walk(d)
-                      if isinstance(n, ast.Name) and n.id in module_values]
-        return _arguments((c for node in nodes for c in _marks_in(node, name)), shown, bad)
-
-    def visit(body, prefix: str, inherited: list[str]) -> None:
-        for stmt in body:
-            if isinstance(stmt, ast.ClassDef) and stmt.name.startswith("Test"):
-                own = decorator_marks(stmt.decorator_list)
-                visit(stmt.body, f"{prefix}::{stmt.name}", inherited + own)
-            elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name.startswith("test"):
-                own = decorator_marks(stmt.decorator_list)
-                args = inherited + own
-                if args:
-                    found.setdefault(f"{prefix}::{stmt.name}", set()).update(args)
-
-    visit(tree.body, shown, module_level)
-    return found, bad
-
-
 def scan_tests(folder: Path, relative_to: Path | None = None, name: str = "card") -> MarkerScan:
     """Scan every test_*.py / *_test.py under FOLDER for `pytest.mark.NAME`
-    markers.  Node ids are relative to RELATIVE_TO (default: FOLDER's parent,
-    the project root, as pytest writes them)."""
+    markers (the generic reading of pogdsl.testindex), card markers written
+    the one way (`ap 33` → `AP 33`).  Node ids are relative to RELATIVE_TO
+    (default: FOLDER's parent, the project root, as pytest writes them)."""
     scan = MarkerScan()
     folder = Path(folder)
     base = Path(relative_to) if relative_to is not None else folder.resolve().parent
     if not folder.is_dir():
         return scan
     by_key: dict[str, set[str]] = {}
-    for path in sorted(folder.rglob("*.py")):
-        if not (path.name.startswith("test_") or path.name.endswith("_test.py")):
-            continue
+    for path in test_files(folder):
         try:
             shown = path.resolve().relative_to(base.resolve()).as_posix()
         except ValueError:
             shown = path.as_posix()
         try:
-            found, bad = scan_file(path, shown, name)
+            pairs = scan_source(path.read_text(encoding="utf-8"), shown, name)
         except (SyntaxError, UnicodeDecodeError, OSError) as err:
             scan.unreadable.append(f"{shown}: {err}")
             continue
-        scan.bad += bad
-        for node, args in found.items():
-            for arg in args:
-                key = card_key(arg) if name == "card" else arg.strip()
-                if key is None:
-                    scan.bad.append(f"{node}: marker {name}({arg!r}) is not a card's side and number, "
-                                    "e.g. \"AP 33\"")
-                    continue
-                by_key.setdefault(key, set()).add(node)
+        for arg, test in pairs:
+            key = card_key(arg) if name == "card" else arg.strip()
+            if key is None:
+                scan.bad.append(f"{test.id}: marker {name}({arg!r}) is not a card's side and number, "
+                                "e.g. \"AP 33\"")
+                continue
+            by_key.setdefault(key, set()).add(test.id)
     scan.tests = {k: sorted(v) for k, v in sorted(by_key.items())}
     return scan

@@ -172,18 +172,3 @@ def test_show_a_card_by_side_and_number():
     proc = run("show", "campaign", "--card", "cp 1", "--json", cwd=REPO, root=False)
     (card,) = json.loads(proc.stdout)["cards"]
     assert (card["key"], card["pile"], card["event"]) == ("CP 1", "draw:cp", True)
-
-
-def test_rules_tests_counts_the_tests_marked_with_a_rule(tmp_path):
-    import shutil
-
-    root = tmp_path / "project"
-    shutil.copytree(PROJECT_DIR, root)
-    (root / "tests").mkdir()
-    (root / "tests" / "test_marked.py").write_text(textwrap.dedent(MARKED))
-    proc = run("rules", "mini", "--tests", "--json", "--root", str(root), root=False)
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["tests"] == {"6.1": ["tests/test_marked.py::test_param"]}
-    proc = run("rules", "mini", "--tests", "--root", str(root), root=False)
-    line = next(line for line in proc.stdout.splitlines() if line.startswith("  6.1 "))
-    assert line.endswith("  1 test")

@@ -388,6 +388,56 @@ def test_rules_locations_are_listed_once():
         assert len(where) == len(set(where)), number
 
 
+def _rule_tests(tmp_path):
+    """A tests folder naming rules of the mini project: 7.1 twice, 5.0 once,
+    and 99.9, which is not in the index."""
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_mini.py").write_text(
+        'import pytest\n\n\n'
+        '@pytest.mark.rule("7.1")\n@pytest.mark.rule("5.0")\ndef test_one():\n    pass\n\n\n'
+        '@pytest.mark.rule("7.1")\ndef test_two():\n    pass\n\n\n'
+        '@pytest.mark.rule("99.9")\ndef test_stray():\n    pass\n', encoding="utf-8")
+    return tests
+
+
+def test_rules_tests_json(tmp_path):
+    tests = _rule_tests(tmp_path)
+    proc = run("rules", "mini", "--tests", "--tests-dir", str(tests), "--json", "--uncovered")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["rules"]["7.1"]["tests"] == ["tests/test_mini.py::test_one", "tests/test_mini.py::test_two"]
+    assert "project/scenarios/mini.pog:8" in data["rules"]["7.1"]["cited"]
+    assert data["rules"]["5.0"]["tests"] == ["tests/test_mini.py::test_one"]
+    assert data["rules"]["99.9"] == {"title": None, "cited": [], "tests": ["tests/test_mini.py::test_stray"]}
+    assert data["unknown_in_tests"] == ["99.9"]
+    # every leaf rule is cited by the mini project; only 7.1 is named by a test
+    assert all(lacks == ["test"] for lacks in data["uncovered"].values())
+    assert "7.1" not in data["uncovered"] and "8.1" not in data["uncovered"]  # 8.1 is not applicable
+    assert data["uncovered"]
+
+
+def test_rules_tests_text(tmp_path):
+    tests = _rule_tests(tmp_path)
+    proc = run("rules", "mini", "--tests", "--tests-dir", str(tests), "--uncovered")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("scenario mini: 16 rule numbers cited, 3 named by tests; 1 of ")
+    at = lines.index(next(line for line in lines if line.strip().startswith("7.1 ")))
+    assert lines[at + 1].strip() == "cited  project/scenarios/mini.pog:8"
+    assert "test   tests/test_mini.py::test_two" in [line.strip() for line in lines[at:at + 6]]
+    assert "named by tests but not in the rule index: 99.9" in lines
+    assert any(line.startswith("leaf rules not covered (") for line in lines)
+    assert any(line.rstrip().endswith("no test") for line in lines)
+
+
+def test_rules_tests_without_a_tests_folder():
+    """The mini project has no tests/ folder: no rule is named by a test."""
+    data = json.loads(run("rules", "mini", "--tests", "--json").stdout)
+    assert all(entry["tests"] == [] for entry in data["rules"].values())
+    assert data["unknown_in_tests"] == []
+
+
 def test_check_text_with_odd_escapes(tmp_path):
     """Once a traceback (an unknown escape such as \\x in a text): now kept as written."""
     path = tmp_path / "esc.pog"

@@ -176,6 +176,30 @@ def test_graph_page_names_every_node_kind_and_step():
     assert not missing, f"not described in docs/graph.rst: {missing}"
 
 
+# ----------------------------------------------------------------- rule index
+def test_rule_index_page_lists_every_rule_with_its_sources_and_tests():
+    """The generated rule index has a row for each rule of rules/index.pog,
+    with the sources citing it and the tests naming it (as `pogdsl rules
+    --tests` finds them), and it is linked from the front page."""
+    import sys
+
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        from ruleindex import rule_index_lines
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    from pogdsl.compiler import resolve_scenario
+
+    text = "\n".join(rule_index_lines("campaign", ROOT))
+    _, program = resolve_scenario("campaign", root=ROOT)
+    rows = set(re.findall(r"^   \* - \**([0-9][0-9A-H.]*)\**$", text, re.M))
+    assert rows >= set(program.rule_index)
+    assert "``tests/rules/test_losses.py::test_12_4_3_example_exact_loss_number_through_a_replacement_corps``" in text
+    assert "``rules/12-losses.pog:" in text
+    assert "rule-index" in (DOCS / "index.rst").read_text(encoding="utf-8")
+    assert ".. pog-rule-index:: campaign" in (DOCS / "rule-index.rst").read_text(encoding="utf-8")
+
+
 # ----------------------------------------------------------------- the build
 def test_sphinx_build_has_no_warnings(tmp_path):
     # sphinx and furo are in the `test` extra: a missing one is a failure, not a skip.
@@ -196,6 +220,8 @@ def test_sphinx_build_has_no_warnings(tmp_path):
     cli = (tmp_path / "html" / "cli.html").read_text(encoding="utf-8")
     for command in ("check", "graph", "rules", "cards"):
         assert f"pogdsl {command}" in cli
+    index = (tmp_path / "html" / "rule-index.html").read_text(encoding="utf-8")
+    assert "12.4.3" in index and "test_12_4_3_example_exact_loss_number_through_a_replacement_corps" in index
     cards = (tmp_path / "html" / "cards.html").read_text(encoding="utf-8")
     assert 'id="card-ap-6"' in cards and "AP 6 — Withdrawal" in cards and "CP 56 — Withdrawal" in cards
     assert 'href="cards.html"' in (tmp_path / "html" / "index.html").read_text(encoding="utf-8")

@@ -1,10 +1,12 @@
-"""`pogdsl rules`: which rule numbers a scenario implements."""
+"""`pogdsl rules`: which rule numbers a scenario implements, and which tests check them."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from .common import EXIT_ERRORS, EXIT_OK, add_root_option, print_diagnostics
+
 
 def cmd_rules(args) -> int:
     from ..compiler import resolve_scenario
@@ -23,17 +25,10 @@ def cmd_rules(args) -> int:
                            if e.not_applicable is not None},
     }
     leaves = _leaf_rules(index)
+    if args.tests:
+        return _report_tests(args, report, index, leaves, program)
     uncovered = [n for n in leaves if n not in report["cited"] and n not in report["not_applicable"]]
     report["uncovered"] = uncovered
-    tests = None
-    if args.tests:
-        from ..project import find_root
-        from ..testmarks import scan_tests
-
-        root = (args.root or find_root()).resolve()
-        scan = scan_tests(root / "tests", relative_to=root, name="rule")
-        tests = {n: nodes for n, nodes in sorted(scan.tests.items(), key=lambda kv: _rule_key(kv[0]))}
-        report["tests"] = tests
     if args.json:
         print(json.dumps(report, indent=1))
         return EXIT_OK
@@ -41,13 +36,88 @@ def cmd_rules(args) -> int:
           f"{len(report['not_applicable'])} marked not applicable, {len(uncovered)} leaf rules not yet covered")
     for number, where in report["cited"].items():
         title = index[number].title if number in index and index[number].title else ""
-        marked = "" if tests is None else f"  {len(tests.get(number, []))} test{'s' * (len(tests.get(number, [])) != 1)}"
-        print(f"  {number:<12} {title:<44} {where[0]}" + (f" (+{len(where) - 1})" if len(where) > 1 else "")
-              + marked)
+        print(f"  {number:<12} {title:<44} {where[0]}" + (f" (+{len(where) - 1})" if len(where) > 1 else ""))
     if args.uncovered and uncovered:
         print("not yet covered:")
         for number in uncovered:
             print(f"  {number:<12} {index[number].title or ''}")
+    return EXIT_OK
+
+
+def tests_folder(args) -> Path:
+    """The tests folder: --tests-dir, else tests/ in the project root."""
+    if args.tests_dir is not None:
+        return Path(args.tests_dir)
+    from ..project import find_root
+
+    root = Path(args.root) if args.root is not None else find_root()
+    return root / "tests"
+
+
+def rule_coverage(program, tests_dir: Path) -> dict:
+    """Every rule number of `program`'s rule index or named by a test under
+    `tests_dir`, with its title, the source lines citing it, the tests naming
+    it (``@pytest.mark.rule("N")``) and its not-applicable reason; and for
+    each leaf rule not marked not applicable, what it lacks ("source",
+    "test").  Shared by `pogdsl rules --tests` and the docs' rule index."""
+    from ..semantics.citations import collect_citations
+    from ..testindex import marked_tests
+
+    index = program.rule_index
+    cited = {n: [s.location for s in spans] for n, spans in collect_citations(program).items()}
+    tests_dir = Path(tests_dir)
+    marked = marked_tests(tests_dir, "rule", base=tests_dir.parent) if tests_dir.exists() else {}
+    numbers = sorted(set(index) | set(cited) | set(marked), key=_rule_key)
+    rules = {n: {"title": index[n].title if n in index else None,
+                 "cited": cited.get(n, []),
+                 "tests": [t.id for t in marked.get(n, [])],
+                 "not_applicable": index[n].not_applicable if n in index else None} for n in numbers}
+    leaves = _leaf_rules(index)
+    missing = {}
+    for n in leaves:
+        if rules[n]["not_applicable"] is not None:
+            continue
+        lacks = [what for what, where in (("source", cited), ("test", marked)) if n not in where]
+        if lacks:
+            missing[n] = lacks
+    return {"rules": rules, "leaves": leaves, "missing": missing,
+            "unknown_in_tests": [n for n in sorted(marked, key=_rule_key) if n not in index]}
+
+
+def _report_tests(args, report, index, leaves, program) -> int:
+    """`--tests`: for each rule number, the source lines citing it and the
+    tests naming it; with --uncovered, the leaf rules that lack either."""
+    folder = tests_folder(args)
+    cov = rule_coverage(program, folder)
+    rules = {n: {"title": e["title"], "cited": e["cited"], "tests": e["tests"]}
+             for n, e in cov["rules"].items() if e["cited"] or e["tests"]}
+    marked = {n for n, e in cov["rules"].items() if e["tests"]}
+    unknown, missing = cov["unknown_in_tests"], cov["missing"]
+    out = {"scenario": report["scenario"], "tests_dir": str(folder), "rules": rules,
+           "not_applicable": report["not_applicable"], "unknown_in_tests": unknown}
+    if args.uncovered:
+        out["uncovered"] = missing
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return EXIT_OK
+    tested = [n for n in leaves if n in marked]
+    print(f"scenario {report['scenario']}: {len(report['cited'])} rule numbers cited, "
+          f"{len(marked)} named by tests; {len(tested)} of {len(leaves)} leaf rules named by a test, "
+          f"{len(report['not_applicable'])} marked not applicable")
+    for n, entry in rules.items():
+        print(f"  {n:<12} {entry['title'] or '(not in the rule index)'}")
+        for location in entry["cited"]:
+            print(f"      cited  {location}")
+        for test in entry["tests"]:
+            print(f"      test   {test}")
+    if unknown:
+        print("named by tests but not in the rule index: " + ", ".join(unknown))
+    if args.uncovered and missing:
+        no_test = sum("test" in v for v in missing.values())
+        no_source = sum("source" in v for v in missing.values())
+        print(f"leaf rules not covered ({len(missing)}: {no_source} cited by no source, {no_test} named by no test):")
+        for n, lacks in missing.items():
+            print(f"  {n:<12} {(index[n].title or ''):<44} no {' and no '.join(lacks)}")
     return EXIT_OK
 
 
@@ -68,16 +138,22 @@ def _leaf_rules(index) -> list[str]:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("rules", help="which rulebook numbers a scenario implements",
+    p = sub.add_parser("rules", help="which rulebook numbers a scenario implements, and which tests check them",
                        description="List every rule number cited by SCENARIO's sources, with where, and the "
-                                   "rules the index marks not applicable.")
+                                   "rules the index marks not applicable.  With --tests, also the tests naming "
+                                   "each rule with @pytest.mark.rule(\"N\") (found by reading the test files, "
+                                   "not by running them).")
     p.add_argument("scenario", metavar="SCENARIO")
     p.add_argument("--json", action="store_true",
                    help='print {"cited": {rule: ["file:line", ...]}, "not_applicable": {rule: reason}, '
-                        '"uncovered": [...]}')
-    p.add_argument("--uncovered", action="store_true", help="also list leaf rules neither cited nor excluded")
+                        '"uncovered": [...]}; with --tests: {"rules": {rule: {"title", "cited", "tests"}}, '
+                        '"not_applicable", "unknown_in_tests", "uncovered": {rule: ["source"|"test", ...]}}')
+    p.add_argument("--uncovered", action="store_true",
+                   help="also list leaf rules neither cited nor excluded; with --tests, leaf rules cited by "
+                        "no source or named by no test, saying which is missing")
     p.add_argument("--tests", action="store_true",
-                   help='also count the tests marked @pytest.mark.rule("12.4.3") for each rule, read from '
-                        'ROOT/tests/**/*.py without running them (with --json: "tests": {rule: [node ids]})')
+                   help="for each rule number, the source lines citing it and the tests naming it")
+    p.add_argument("--tests-dir", type=Path, default=None, metavar="DIR",
+                   help="the test folder to scan with --tests (default: tests/ in the project root)")
     add_root_option(p)
     p.set_defaults(func=cmd_rules)

@@ -85,18 +85,22 @@ def test_the_set_up_runs_to_the_guns_of_august_choice(first):
 
 
 # ----------------------------------------------------------------- units (4.2.1)
+@pytest.mark.rule("4.2.1")
 def test_western_front_units_in_place(first):
     assert _missing(WESTERN_FRONT, placements(first[0])) == []
 
 
+@pytest.mark.rule("4.2.1")
 def test_eastern_front_units_in_place(first):
     assert _missing(EASTERN_FRONT, placements(first[0])) == []
 
 
+@pytest.mark.rule("4.2.1")
 def test_other_fronts_units_in_place(first):
     assert _missing(OTHER_FRONTS, placements(first[0])) == []
 
 
+@pytest.mark.rule("4.2.1")
 def test_nothing_else_is_in_play(first):
     actual = Counter(placements(first[0]))
     expected = Counter(WESTERN_FRONT + EASTERN_FRONT + OTHER_FRONTS)
@@ -108,11 +112,13 @@ def test_nothing_else_is_in_play(first):
     ("GEc", "Bremen"), ("GE 7", "Mulhouse"), ("GEc", "Oppeln"), ("AH 2", "Munkacs"),
     ("FR 9", "Bar le Duc"), ("FR 6", "Paris"), ("BRc", "Port Said"), ("BRc", "Cairo"), ("BRc", "Basra"),
 ])
+@pytest.mark.rule("4.2.1")
 def test_parenthesised_units_start_reduced(first, unit, where):
     """The chart's "(1 Corps)" and "(7th Army)": reduced side up."""
     assert (unit, where, True) in placements(first[0])
 
 
+@pytest.mark.rule("4.2.1")
 def test_reserve_boxes(first):
     boxes = Counter((u, w) for u, w, reduced in placements(first[0]) if isinstance(w, tuple) and not reduced)
     assert boxes == {
@@ -132,6 +138,7 @@ def test_units_stand_in_spaces_of_their_own_side(first):
             assert s["control"][place.index] == u.data.side.key, (u.key, place.key)
 
 
+@pytest.mark.rule("10.1.1")
 def test_no_space_holds_more_than_three_units(first):
     """10.1.1: at most three units a space once the set-up is done (boxes have no limit)."""
     game = first[0]
@@ -140,6 +147,7 @@ def test_no_space_holds_more_than_three_units(first):
     assert crowded == {}
 
 
+@pytest.mark.rule("4.2.2")
 def test_neutral_nations_units_are_not_on_the_map(first):
     """4.2.2: Italy, Turkey, Bulgaria, Romania, Greece and the United States set up only on entering."""
     game = first[0]
@@ -151,6 +159,7 @@ def test_neutral_nations_units_are_not_on_the_map(first):
     assert all(not s["at_war"][n] for n in neutral)
 
 
+@pytest.mark.rule("4.2.1")
 def test_trenches(first):
     trench = first[0].s["vars"]["trench"]
     assert {k for k, v in trench.items() if v} == SETUP_TRENCHES
@@ -174,6 +183,8 @@ def _numbers(cards):
 
 @pytest.mark.parametrize("answer, guns_in_hand", [("start with Guns of August in hand: yes", True),
                                                   ("start with Guns of August in hand: no", False)])
+@pytest.mark.rule("4.3.1")
+@pytest.mark.rule("4.3.2")
 def test_both_hands_hold_seven_cards_after_the_guns_choice(answer, guns_in_hand):
     game, d = start(seed=3)
     d = game.choose(answer)
@@ -185,6 +196,7 @@ def test_both_hands_hold_seven_cards_after_the_guns_choice(answer, guns_in_hand)
     assert (GUNS in cp_hand) is guns_in_hand
 
 
+@pytest.mark.rule("4.3.1")
 @pytest.mark.parametrize("seed", [0, 1, 2, 5, 11])
 def test_guns_of_august_yes_always_puts_it_in_hand(seed):
     game, _ = start(seed=seed)
@@ -213,6 +225,7 @@ def test_before_the_choice_the_mobilization_decks_wait_undealt(first):
         assert len(_pile(game, "draw", side)) == 14
 
 
+@pytest.mark.rule("9.1.2")
 def test_the_optional_cards_option_adds_the_optional_mobilization_cards():
     """9.1.2 with the scenario option on: the optional cards of the deck join it."""
     game, _ = start(seed=4, w=_world(optional_cards=True))

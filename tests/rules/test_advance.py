@@ -1,9 +1,12 @@
 """12.7 Advance after combat, with the rulebook's 12.7.4 example."""
 
+import pytest
+
 from .harness import Position
 from .test_combat import activate_attack, control, set_combat, set_losses, where
 
 
+@pytest.mark.rule("12.7.4")
 def test_12_7_4_example_kishinev_advance_up_to_ismail():
     """12.7.4 example: AH 1 attacks RU 1 in Kishinev from Zhmerinka and wins by
     two (loss numbers 3 and 1): a two-space retreat.  Romania is neutral and
@@ -29,6 +32,7 @@ def test_12_7_4_example_kishinev_advance_up_to_ismail():
     assert control(pos, "Kishinev") == "cp" and control(pos, "Ismail") == "cp"
 
 
+@pytest.mark.rule("12.7.2")
 def test_12_7_2_after_elimination_only_into_the_defending_space():
     """12.7.1, 12.7.2: when every defender is eliminated, full-strength
     attackers may advance, but only into the defending space, within stacking
@@ -49,6 +53,7 @@ def test_12_7_2_after_elimination_only_into_the_defending_space():
     assert control(pos, "Lodz") == "cp"
 
 
+@pytest.mark.rule("12.7.3")
 def test_12_7_3_after_a_two_space_retreat_into_the_spaces_vacated():
     """12.7.3: after a two-space retreat advancing units may enter the spaces
     the retreating units went through, but must stop upon entering a forest
@@ -73,6 +78,7 @@ def test_12_7_3_after_a_two_space_retreat_into_the_spaces_vacated():
     assert pos.asked[0].options == ["advance GE 4 into Sedan", "stop advancing"]
 
 
+@pytest.mark.rule("12.7.7")
 def test_12_7_7_central_powers_reach_amiens_calais_ostend_only_under_conditions():
     """12.7.7: a CP advance may enter Amiens, Calais or Ostend beyond the
     defending space only after Race to the Sea or at CP War Status 4."""
@@ -90,6 +96,7 @@ def test_12_7_7_central_powers_reach_amiens_calais_ostend_only_under_conditions(
     assert advance_options(4) == ["advance GE 2 into Cambrai", "advance GE 2 into Amiens", "stop advancing"]
 
 
+@pytest.mark.rule("12.7.1")
 def test_12_7_1_a_fort_attacked_alone_must_fall_before_any_advance():
     """12.7.1: attacking an enemy fort without units, the attacker may not
     advance unless the fort is destroyed; then it takes the space (12.7.9)."""
@@ -109,6 +116,7 @@ def test_12_7_1_a_fort_attacked_alone_must_fall_before_any_advance():
     assert where(pos, ge) == "Liege" and control(pos, "Liege") == "cp"
 
 
+@pytest.mark.rule("12.7.6")
 def test_12_7_6_advancing_into_an_intact_fort_needs_enough_to_besiege_it():
     """12.7.6, 15.2.1: defenders eliminated but the fort (Liege, 3) stands:
     a corps may advance in only if enough corps can follow to besiege it (3);
@@ -141,6 +149,7 @@ def test_12_7_6_advancing_into_an_intact_fort_needs_enough_to_besiege_it():
     assert control(pos, "Liege") == "ap"
 
 
+@pytest.mark.rule("12.7.9")
 def test_12_7_9_advancing_takes_control_and_the_enemy_trench():
     """12.7.9, 11.2.6: advancing units take control of the space; an enemy
     level 2 trench there becomes the attacker's level 1."""

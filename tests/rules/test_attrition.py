@@ -31,6 +31,7 @@ def cut_off_brussels(pos: Position) -> None:
 # ------------------------------------------------------------------ 14.3.5
 
 
+@pytest.mark.rule("14.3.5")
 def test_14_3_5_out_of_supply_corps_go_to_the_eliminated_box():
     pos = Position()
     corps = pos.place("GEc", "Brussels")
@@ -40,6 +41,7 @@ def test_14_3_5_out_of_supply_corps_go_to_the_eliminated_box():
     assert pos.units_at("Brussels") == []
 
 
+@pytest.mark.rule("14.3.5")
 def test_14_3_5_out_of_supply_armies_are_removed_for_good():
     pos = Position()
     army = pos.place("GE 1", "Brussels", reduced=True)
@@ -48,6 +50,7 @@ def test_14_3_5_out_of_supply_armies_are_removed_for_good():
     assert where(pos, army) == "removed[cp]"
 
 
+@pytest.mark.rule("14.3.5")
 def test_14_3_5_supplied_units_stay():
     pos = Position()
     army = pos.place("GE 1", "Metz")
@@ -57,6 +60,7 @@ def test_14_3_5_supplied_units_stay():
     assert where(pos, fr) == "Verdun"
 
 
+@pytest.mark.rule("14.3.5")
 def test_14_3_5_both_sides_at_once():
     """A French corps in Antwerp whose only neighbours, Ostend and Brussels,
     are held by the Germans; a German corps in Ostend, cut off as well.  Both
@@ -75,6 +79,8 @@ def test_14_3_5_both_sides_at_once():
     assert control(pos, "Brussels") == "ap"
 
 
+@pytest.mark.rule("14.1.5")
+@pytest.mark.rule("14.3.5")
 def test_14_1_5_and_14_3_5_turks_in_medina_survive_attrition():
     pos = Position()
     pos.s["at_war"]["tu"] = True
@@ -85,6 +91,7 @@ def test_14_1_5_and_14_3_5_turks_in_medina_survive_attrition():
     assert control(pos, "Medina") == "cp"  # occupied, it does not convert
 
 
+@pytest.mark.rule("14.3.5")
 def test_14_3_5_a_russian_in_an_allied_port_dies_while_the_space_holds():
     """14.3.6 note: the units are out of supply, the space is not (it traces by
     sea to London), so the unit goes and the space stays Allied."""
@@ -98,6 +105,7 @@ def test_14_3_5_a_russian_in_an_allied_port_dies_while_the_space_holds():
 # ------------------------------------------------------------------ 14.3.6
 
 
+@pytest.mark.rule("14.3.6")
 def test_14_3_6_an_isolated_space_changes_hands():
     """Cambrai made German, alone in France, cannot be supplied: it becomes
     Allied again."""
@@ -133,6 +141,7 @@ def test_11_2_7_a_level_2_trench_becomes_the_enemys_level_1_in_attrition():
     assert value_of(pos, "trench_side", "Cambrai") == "ap"
 
 
+@pytest.mark.rule("14.3.6")
 def test_14_3_6_an_undestroyed_friendly_fort_keeps_its_space():
     """Liege (Belgian fort) surrounded by German-held spaces stays Allied while
     its fort stands; once destroyed it falls to attrition."""
@@ -146,6 +155,7 @@ def test_14_3_6_an_undestroyed_friendly_fort_keeps_its_space():
     assert control(pos, "Liege") == "cp"
 
 
+@pytest.mark.rule("14.3.6")
 def test_14_3_6_serbian_spaces_do_not_convert():
     pos = Position()
     for s in ["Belgrade", "Valjevo", "Skopje", "Sofia"]:
@@ -154,6 +164,7 @@ def test_14_3_6_serbian_spaces_do_not_convert():
     assert control(pos, "Nis") == "ap"
 
 
+@pytest.mark.rule("14.2.5")
 def test_14_2_5_spaces_trace_across_friendly_dotted_lines():
     """Reval's lines are all Russian dotted lines; with Riga German it still
     traces to Petrograd and stays Russian."""
@@ -164,6 +175,7 @@ def test_14_2_5_spaces_trace_across_friendly_dotted_lines():
     assert control(pos, "Reval") == "ap"
 
 
+@pytest.mark.rule("14.3.6")
 def test_14_3_6_neutral_nations_are_not_checked():
     """August 1914: Turkey, Bulgaria, Italy, Romania and Greece are neutral;
     none of their spaces changes hands in attrition, whoever holds them."""
@@ -173,6 +185,7 @@ def test_14_3_6_neutral_nations_are_not_checked():
         assert control(pos, s) == pos.entity("space", s).data.control.key, s
 
 
+@pytest.mark.rule("14.3.6")
 def test_14_3_6_the_opening_position():
     """On the empty Campaign map only Libya (Allied Egypt's Turkish-held
     space, 11.1.16) and Arabia (whose only lines lead into Turkey) cannot be
@@ -184,6 +197,7 @@ def test_14_3_6_the_opening_position():
     assert changed == {"Libya", "Arabia"}
 
 
+@pytest.mark.rule("11.1.12")
 def test_11_1_12_albania_traces_to_taranto_while_italy_is_neutral():
     """Valona, cut off by land (Tirana taken, Greece closed), still traces its
     attrition supply across the dotted line to Taranto although Italy is

@@ -1,6 +1,8 @@
 """12.1 and 12.2: who may attack what, the combat steps, fire tables, combat
 cards (9.5.4).  Helpers used by the other combat test files live here."""
 
+import pytest
+
 from .harness import Position
 
 
@@ -56,6 +58,8 @@ def cambrai_1916() -> Position:
     return pos
 
 
+@pytest.mark.rule("12.1.11.1")
+@pytest.mark.rule("12.4.5")
 def test_combat_example_2_cambrai_july_1916():
     """12.1.11.1, 12.2, 12.4.5 and Combat Example 2: the Canadian corps lets the
     French attack alongside the British.  No flank attack (trench): fire is
@@ -95,6 +99,8 @@ def test_combat_example_2_cambrai_july_1916():
     assert not any(d.choice in ("retreat_path", "advance_unit", "flank_attack") for d in pos.asked)
 
 
+@pytest.mark.rule("12.1.11")
+@pytest.mark.rule("12.1.11.1")
 def test_french_units_cannot_join_british_without_a_common_space():
     """12.1.11, 12.1.11.1: without the Canadian corps in Chateau Thierry the
     French 6th Army may not join the British attack from Amiens, nor the
@@ -114,6 +120,8 @@ def test_french_units_cannot_join_british_without_a_common_space():
 
 
 # ------------------------------------------------------------------ 12.1: who may attack what
+@pytest.mark.rule("12.1.6")
+@pytest.mark.rule("12.1.2")
 def test_a_space_is_attacked_once_and_retreated_units_are_not_a_target():
     """12.1.6: no unit attacks twice and no space is attacked twice in one
     action.  12.1.2: a space holding only units that retreated in this action
@@ -137,6 +145,7 @@ def test_a_space_is_attacked_once_and_retreated_units_are_not_a_target():
     assert len(declared) == 1  # afterwards stopping was the only option, taken without asking
 
 
+@pytest.mark.rule("12.1.10")
 def test_attacks_from_london_need_units_in_france_or_belgium():
     """12.1.10: units in London attack only alongside friendly units in a
     space in France or Belgium."""
@@ -158,6 +167,7 @@ def test_attacks_from_london_need_units_in_france_or_belgium():
     assert "ap attacks Calais with strength 8 against 5" in "\n".join(pos.log())
 
 
+@pytest.mark.rule("15.1.11")
 def test_germans_attack_russian_forts_only_after_oberost_or_war_status_4():
     """15.1.11: German units may not attack a space with a Russian fort until
     Oberost is played or the Central Powers War Status is 4; Austro-Hungarians
@@ -175,6 +185,8 @@ def test_germans_attack_russian_forts_only_after_oberost_or_war_status_4():
     assert sorted(pos.asked[-1].options) == ["attack Lomza from Plock", "attack Warsaw from Plock", "no more attacks"]
 
 
+@pytest.mark.rule("12.2.7")
+@pytest.mark.rule("12.2.9")
 def test_sinai_attack_suffers_minus_three():
     """12.2.7: -3 DRM when every attacking unit is in the Sinai; the die is
     then held at 1 (12.2.9)."""
@@ -188,6 +200,7 @@ def test_sinai_attack_suffers_minus_three():
     assert "ap fires with strength 4 on the Army table (shift 0), die 3 modified to 1: loss number 2" in "\n".join(pos.log())
 
 
+@pytest.mark.rule("15.2.5")
 def test_no_attack_into_a_desert_in_summer():
     """15.2.5: a desert space cannot be attacked in summer."""
     pos = Position()
@@ -201,6 +214,7 @@ def test_no_attack_into_a_desert_in_summer():
 
 
 # ------------------------------------------------------------------ 12.2.8: fire tables
+@pytest.mark.rule("12.2.8")
 def test_corps_fire_table_and_column_shift_held_on_the_table():
     """12.2.8: without an army a side fires on the Corps/Fort table; a
     mountain's shift below the first column is ignored."""
@@ -231,6 +245,9 @@ def two_targets() -> Position:
     return pos
 
 
+@pytest.mark.rule("9.5.4.2")
+@pytest.mark.rule("9.5.4.4")
+@pytest.mark.rule("12.2.6")
 def test_a_won_combat_keeps_the_card_for_one_combat_per_action_round():
     """9.5.4.2, 9.5.4.4, 12.2.6: the winner keeps a used combat card face up;
     it may not be used again in the same action round, but may be selected
@@ -256,6 +273,8 @@ def test_a_won_combat_keeps_the_card_for_one_combat_per_action_round():
     assert pile_of(pos, francois) == "in_play:cp"
 
 
+@pytest.mark.rule("9.5.4.3")
+@pytest.mark.rule("12.2.11")
 def test_the_loser_discards_and_a_tie_discards_both():
     """9.5.4.3, 12.2.11: the side that loses a combat discards the combat cards
     it used; on equal loss numbers both sides lose and discard."""
@@ -291,6 +310,9 @@ def test_the_loser_discards_and_a_tie_discards_both():
     assert pile_of(pos, fmg) == "discard:cp"
 
 
+@pytest.mark.rule("9.5.4.2")
+@pytest.mark.rule("9.5.1.2")
+@pytest.mark.rule("9.5.1.3")
 def test_starred_combat_cards_leave_the_game_and_war_status_counts():
     """9.5.4.2, 9.5.1.2, 9.5.1.3: a starred combat card is removed after its
     combat even when its side wins; a war status on the card is added when it
@@ -328,6 +350,8 @@ def set_losses(pos: Position, **loss: int) -> None:
         pos.set("combat_loss", n, key=side)
 
 
+@pytest.mark.rule("14.3.4")
+@pytest.mark.rule("14.1.1.2")
 def test_14_3_4_defenders_out_of_supply_get_no_combat_cards():
     """14.3.4, 14.1.1.2: defending units found out of supply when the combat
     starts receive no combat card: the defender is not offered any."""

@@ -1,5 +1,7 @@
 """12.3 Flank attacks, with the rulebook's Combat Example 1 (August 1914)."""
 
+import pytest
+
 from .harness import Position
 from .test_combat import activate_attack, control, where
 
@@ -18,6 +20,10 @@ def tannenberg() -> Position:
     return pos
 
 
+@pytest.mark.rule("12.2.5")
+@pytest.mark.rule("12.3.2")
+@pytest.mark.rule("12.3.3")
+@pytest.mark.rule("12.4.4")
 def test_combat_example_1_flank_attack_at_tannenberg():
     """12.3.2, 12.3.3 and Combat Example 1: pinning from the 8th Army's space,
     the flank roll of 3 gets +1 (the corps' space touches no other enemy unit)
@@ -52,6 +58,7 @@ def test_combat_example_1_flank_attack_at_tannenberg():
     assert [d.options for d in advance] == [["advance GE 8 into Tannenberg", "stop advancing"]]
 
 
+@pytest.mark.rule("12.3.3")
 def test_12_3_3_a_failed_flank_attack_lets_the_defender_fire_first():
     """12.3.3: a modified flank roll of 3 or less fails: the defender fires and
     inflicts its losses first, and the attacker fires with what is left.  The
@@ -75,6 +82,7 @@ def test_12_3_3_a_failed_flank_attack_lets_the_defender_fire_first():
     assert where(pos, pos.ru2) == "Tannenberg"
 
 
+@pytest.mark.rule("12.3.2")
 def test_12_3_2_no_bonus_for_a_space_touching_another_enemy_unit():
     """12.3.2: an attacking space other than the pinning one gives +1 only if no
     solid line joins it to another enemy-occupied space: the corps in Thorn
@@ -92,6 +100,7 @@ def test_12_3_2_no_bonus_for_a_space_touching_another_enemy_unit():
     assert "flank attack fails: 3 + 0" in pos.log()
 
 
+@pytest.mark.rule("12.3.1")
 def test_12_3_1_flank_attack_prerequisites():
     """12.3.1: no flank attack from a single space, without an attacking army,
     into swamp or mountain, against a trench, or against a fort without units

@@ -2,6 +2,8 @@
 control they kept (15.1.9, 15.1.10), and the Siege Phase with fixed dice
 (15.3.1-15.3.3)."""
 
+import pytest
+
 from .harness import Position
 
 
@@ -24,6 +26,7 @@ def move(pos: Position, unit, space: str) -> None:
 # ------------------------------------------------------------------ 15.2.1
 
 
+@pytest.mark.rule("15.2.1")
 def test_15_2_1_an_army_besieges_a_fort():
     pos = Position()
     pos.place("GE 1", "Liege")
@@ -32,6 +35,7 @@ def test_15_2_1_an_army_besieges_a_fort():
     assert control(pos, "Liege") == "ap"  # 15.1.10: the fort keeps the space Allied
 
 
+@pytest.mark.rule("15.2.1")
 def test_15_2_1_corps_must_match_the_forts_loss_factor():
     """Verdun's fort is 3: two German corps are not enough, three are (the
     rule's own example)."""
@@ -45,6 +49,7 @@ def test_15_2_1_corps_must_match_the_forts_loss_factor():
     assert besieged(pos, "Verdun")
 
 
+@pytest.mark.rule("15.2.1")
 def test_15_2_1_friendly_units_in_their_own_fort_do_not_besiege_it():
     pos = Position()
     pos.place("FR 3", "Verdun")
@@ -55,6 +60,7 @@ def test_15_2_1_friendly_units_in_their_own_fort_do_not_besiege_it():
 # ------------------------------------------------------------------ 15.2.4
 
 
+@pytest.mark.rule("15.2.4")
 def test_15_2_4_losses_below_the_minimum_lift_the_siege():
     """Three corps besiege Verdun; one is eliminated: the other two stay but
     the fort is no longer besieged."""
@@ -70,6 +76,7 @@ def test_15_2_4_losses_below_the_minimum_lift_the_siege():
     assert len(pos.units_at("Verdun")) == 2
 
 
+@pytest.mark.rule("15.2.4")
 def test_15_2_4_the_siege_ends_when_the_besiegers_leave():
     pos = Position()
     army = pos.place("GE 1", "Liege")
@@ -79,6 +86,8 @@ def test_15_2_4_the_siege_ends_when_the_besiegers_leave():
     assert not besieged(pos, "Liege")
 
 
+@pytest.mark.rule("15.2.3")
+@pytest.mark.rule("15.2.4")
 def test_15_2_3_and_15_2_4_units_may_leave_only_if_the_rest_still_besiege():
     pos = Position()
     from pogdsl.runtime import builtins as B
@@ -94,6 +103,7 @@ def test_15_2_3_and_15_2_4_units_may_leave_only_if_the_rest_still_besiege():
 # ------------------------------------------------------------------ 15.3
 
 
+@pytest.mark.rule("15.3.2")
 def test_15_3_2_a_roll_above_the_forts_lf_destroys_it():
     """Turn 3: a 4 against Liege's 3 destroys the fort; the besiegers take the
     space at once (glossary, Control of Space)."""
@@ -107,6 +117,7 @@ def test_15_3_2_a_roll_above_the_forts_lf_destroys_it():
     assert control(pos, "Liege") == "cp"
 
 
+@pytest.mark.rule("15.3.2")
 def test_15_3_2_a_roll_equal_to_the_lf_fails():
     pos = Position()
     pos.s["turn"] = 3
@@ -117,6 +128,7 @@ def test_15_3_2_a_roll_equal_to_the_lf_fails():
     assert control(pos, "Liege") == "ap"
 
 
+@pytest.mark.rule("15.3.3")
 def test_15_3_3_minus_two_in_august_and_september_1914():
     """Turns 1 and 2: a 5 is only 3 and Liege holds; a 6 (4) takes it."""
     for turn in (1, 2):
@@ -130,6 +142,7 @@ def test_15_3_3_minus_two_in_august_and_september_1914():
         assert control(pos, "Liege") == "cp"
 
 
+@pytest.mark.rule("15.3.1")
 def test_15_3_1_every_besieged_fort_rolls_and_no_other():
     """Antwerp (1) and Liege (3) besieged, Namur-less Belgium: two dice, one
     per besieged fort, in map order (Antwerp then Liege).  Verdun, with too
@@ -146,6 +159,7 @@ def test_15_3_1_every_besieged_fort_rolls_and_no_other():
     assert pos.s["dice"] == []
 
 
+@pytest.mark.rule("15.1.9")
 def test_15_1_9_a_destroyed_fort_is_never_besieged_again():
     pos = Position()
     pos.s["turn"] = 5
@@ -158,6 +172,7 @@ def test_15_1_9_a_destroyed_fort_is_never_besieged_again():
     assert army.key == "GE 1"
 
 
+@pytest.mark.rule("15.1.7")
 def test_15_1_7_a_fort_destroyed_without_enemy_units_keeps_its_control():
     """A fort knocked out by an attack from next door: its space stays the
     owner's until the enemy enters it."""

@@ -1,9 +1,12 @@
 """12.4 Taking losses, with the rulebook's example under 12.4.3."""
 
+import pytest
+
 from .harness import Position
 from .test_combat import set_combat, set_losses, where
 
 
+@pytest.mark.rule("12.4.3")
 def test_12_4_3_example_exact_loss_number_through_a_replacement_corps():
     """12.4.3 example: a full French army (LF 3) and a reduced one (LF 3) suffer
     a loss number of 5.  The reduced army must be eliminated and replaced by a
@@ -23,6 +26,7 @@ def test_12_4_3_example_exact_loss_number_through_a_replacement_corps():
     assert "FRc replaces FR 2 in Cambrai" in pos.log()
 
 
+@pytest.mark.rule("12.4.3")
 def test_loss_number_never_exceeded_and_met_as_closely_as_possible():
     """12.4.3: with a loss number of 2 against a full army (LF 3) and a full
     corps (LF 1), only the corps' two steps fit: the army is not touched."""
@@ -45,6 +49,7 @@ def test_loss_number_never_exceeded_and_met_as_closely_as_possible():
     assert pos.reduced(ge1.index) and pos.reduced(gec.index)
 
 
+@pytest.mark.rule("12.4.4")
 def test_12_4_4_replacement_corps_full_first_then_reduced_else_army_lost_for_good():
     """12.4.4: an eliminated reduced army is replaced by a full corps of its
     nation from the Reserve Box if there is one, else by a reduced one; with
@@ -77,6 +82,8 @@ def test_12_4_4_replacement_corps_full_first_then_reduced_else_army_lost_for_goo
     assert pos.units_at("Lodz") == []
 
 
+@pytest.mark.rule("12.4.4.1")
+@pytest.mark.rule("12.4.7")
 def test_12_4_4_1_and_12_4_7_out_of_supply_or_dotted_armies_are_lost_for_good_but_still_replaced():
     """12.4.4.1: an out-of-supply army is still replaced by a reserve corps but
     is permanently eliminated.  12.4.7 (5): so is a dotted army such as the
@@ -100,6 +107,7 @@ def test_12_4_4_1_and_12_4_7_out_of_supply_or_dotted_armies_are_lost_for_good_bu
     assert where(pos, ruc) == "Erzerum"
 
 
+@pytest.mark.rule("12.4.4.2")
 def test_12_4_4_2_two_full_armies_with_no_reserve_corps():
     """12.4.4.2: two full 3-LF armies alone suffering 7 with no corps in
     reserve are not both flipped: one is eliminated for good, the other kept
@@ -123,6 +131,7 @@ def test_12_4_4_2_two_full_armies_with_no_reserve_corps():
     assert not pos.reduced(ru3.index)
 
 
+@pytest.mark.rule("12.4.4.3")
 def test_12_4_4_3_which_british_corps_replace_armies():
     """12.4.4.3: the BEF army only by the BEF corps; the BR NE army by a
     British corps but never by the AUS, CND or PT corps."""
@@ -149,6 +158,7 @@ def test_12_4_4_3_which_british_corps_replace_armies():
     assert pos.units_at("Gaza") == []
 
 
+@pytest.mark.rule("12.4.5")
 def test_12_4_5_british_attackers_loss_priority_overrides_exactness():
     """12.4.5: attacking with the Australian corps, its step must be the first
     loss if it fits, even when that keeps the loss number from being met: with
@@ -164,6 +174,7 @@ def test_12_4_5_british_attackers_loss_priority_overrides_exactness():
     assert not pos.reduced(br1.index)
 
 
+@pytest.mark.rule("12.4.5")
 def test_12_4_5_mef_and_cau_the_attacker_chooses():
     """12.4.5: with both the MEF and the Russian CAU attacking, the attacker
     chooses which takes the first loss."""
@@ -177,6 +188,7 @@ def test_12_4_5_mef_and_cau_the_attacker_chooses():
     assert pos.reduced(cau.index) and not pos.reduced(mef.index)
 
 
+@pytest.mark.rule("12.4.6")
 def test_12_4_6_a_fort_alone_falls_to_a_loss_number_of_its_lf():
     """12.4.6, 15.1.7: a fort defending alone is destroyed by a loss number at
     least its LF; a smaller one leaves it intact."""
@@ -190,6 +202,7 @@ def test_12_4_6_a_fort_alone_falls_to_a_loss_number_of_its_lf():
     assert pos.s["fort_destroyed"][pos.entity("space", "Liege").index]
 
 
+@pytest.mark.rule("12.4.6")
 def test_12_4_6_a_fort_takes_losses_only_after_every_unit_and_with_enough_left():
     """12.4.6, 15.1.7, 15.1.8: the Belgian corps (two steps of LF 1) in Liege
     (fort 3): a loss number of 5 eliminates the corps and then the fort; 4
@@ -211,6 +224,7 @@ def test_12_4_6_a_fort_takes_losses_only_after_every_unit_and_with_enough_left()
     assert not pos.s["fort_destroyed"][pos.entity("space", "Liege").index]
 
 
+@pytest.mark.rule("12.5.6")
 def test_12_5_6_units_that_already_retreated_are_eliminated_and_do_not_count():
     """12.5.6: a unit that retreated into the space earlier in the action adds
     no CF, and with a loss number of 1 or more it is eliminated (to the

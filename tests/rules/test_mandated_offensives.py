@@ -44,12 +44,14 @@ def penalties(pos):
 
 
 # ----------------------------------------------------------------- 7.1.1 / 7.1.2 the roll
+@pytest.mark.rule("7.1.1")
 @pytest.mark.parametrize("die, result", [(1, "fr"), (2, "fr"), (3, "br"), (4, None), (5, None), (6, "ru")])
 def test_7_1_1_allied_table_at_the_start_italy_neutral_is_none(die, result):
     """7.1.1, 7.1.2: Italy's results (4, 5) mean no MO while Italy is neutral."""
     assert roll(Position(), "ap", die) == result
 
 
+@pytest.mark.rule("7.1.1")
 @pytest.mark.parametrize("die, result", [(1, "ah"), (2, "ah"), (3, None), (4, "ge"), (5, None), (6, None)])
 def test_7_1_1_cp_table_at_the_start_turkey_neutral_is_none(die, result):
     """7.1.1, 7.1.2: Turkey's result means no MO while Turkey is neutral; AH (It) is a
@@ -59,6 +61,7 @@ def test_7_1_1_cp_table_at_the_start_turkey_neutral_is_none(die, result):
     assert pos.var("mo_against_italy") is False
 
 
+@pytest.mark.rule("7.1.1")
 def test_7_1_1_italy_and_turkey_at_war_have_mos():
     pos = Position()
     at_war(pos, "it", "tu")
@@ -67,12 +70,14 @@ def test_7_1_1_italy_and_turkey_at_war_have_mos():
     assert roll(pos, "cp", 3) == "tu"
 
 
+@pytest.mark.rule("7.1.1")
 def test_7_1_1_a_new_roll_replaces_last_turns_marker():
     pos = Position()
     assert roll(pos, "ap", 1) == "fr"
     assert roll(pos, "ap", 5) is None
 
 
+@pytest.mark.rule("7.1.1")
 def test_7_1_1_the_mo_phase_rolls_cp_then_allies():
     pos = Position()
     pos.s["stack"] = [{"code": "phase:mandated_offensive", "pc": 0, "l": {}}]
@@ -82,6 +87,7 @@ def test_7_1_1_the_mo_phase_rolls_cp_then_allies():
     assert pos.var("mo_marker", "ap") == "br"
 
 
+@pytest.mark.rule("7.1.2")
 def test_7_1_2_lost_paris_moves_the_french_mo_to_britain():
     pos = Position()
     pos.control("Paris", "cp")
@@ -89,6 +95,7 @@ def test_7_1_2_lost_paris_moves_the_french_mo_to_britain():
     assert roll(pos, "ap", 2) == "br"
 
 
+@pytest.mark.rule("7.1.2")
 def test_7_1_2_the_shift_goes_on_while_capitals_are_lost():
     """Paris and London lost: FR -> BR -> IT, and a neutral Italy is no MO."""
     pos = Position()
@@ -99,6 +106,7 @@ def test_7_1_2_the_shift_goes_on_while_capitals_are_lost():
     assert roll(pos, "ap", 1) == "it"
 
 
+@pytest.mark.rule("7.1.2")
 def test_7_1_2_lost_rome_moves_the_italian_mo_to_russia():
     pos = Position()
     at_war(pos, "it")
@@ -106,12 +114,14 @@ def test_7_1_2_lost_rome_moves_the_italian_mo_to_russia():
     assert roll(pos, "ap", 4) == "ru"
 
 
+@pytest.mark.rule("7.1.2")
 def test_7_1_2_russia_has_no_capital_so_its_mo_never_shifts():
     pos = Position()
     pos.control("Petrograd", "cp")
     assert roll(pos, "ap", 6) == "ru"
 
 
+@pytest.mark.rule("7.1.2")
 def test_7_1_2_lost_berlin_means_no_german_mo():
     """GE is the last box before None."""
     pos = Position()
@@ -121,6 +131,7 @@ def test_7_1_2_lost_berlin_means_no_german_mo():
     assert roll(pos, "cp", 4) is None
 
 
+@pytest.mark.rule("7.1.2")
 def test_7_1_2_austria_hungary_needs_both_capitals_lost():
     pos = Position()
     pos.control("Vienna", "ap")
@@ -132,6 +143,7 @@ def test_7_1_2_austria_hungary_needs_both_capitals_lost():
     assert roll(pos, "cp", 2) == "tu"
 
 
+@pytest.mark.rule("7.1.2")
 def test_7_1_2_a_neutral_nation_is_not_shifted():
     """Italy neutral: no MO, even though nothing about its capital matters."""
     pos = Position()
@@ -140,6 +152,7 @@ def test_7_1_2_a_neutral_nation_is_not_shifted():
 
 
 # ----------------------------------------------------------------- 7.1.6 AH (It)
+@pytest.mark.rule("7.1.6")
 def test_7_1_6_ah_it_with_italy_at_war_aims_at_italy():
     pos = Position()
     at_war(pos, "it")
@@ -149,6 +162,7 @@ def test_7_1_6_ah_it_with_italy_at_war_aims_at_italy():
     assert pos.var("mo_against_italy") is False
 
 
+@pytest.mark.rule("7.1.6")
 def test_7_1_6_ah_it_with_rome_in_cp_hands_is_a_plain_ah_mo():
     pos = Position()
     at_war(pos, "it")
@@ -160,6 +174,7 @@ def test_7_1_6_ah_it_with_rome_in_cp_hands_is_a_plain_ah_mo():
 # ----------------------------------------------------------------- 7.1.9 - 7.1.11 events
 @pytest.mark.parametrize("die, result, italy", [(1, "ah", True), (2, None, False), (3, "ge", False),
                                                  (5, None, False), (6, None, False)])
+@pytest.mark.rule("7.1.9")
 def test_7_1_9_hoffmann_adds_one_to_the_cp_roll(die, result, italy):
     pos = Position()
     at_war(pos, "it")
@@ -168,12 +183,14 @@ def test_7_1_9_hoffmann_adds_one_to_the_cp_roll(die, result, italy):
     assert pos.var("mo_against_italy") is italy
 
 
+@pytest.mark.rule("7.1.9")
 def test_7_1_9_hoffmann_does_not_touch_the_allied_roll():
     pos = Position()
     pos.set("hoffmann_played", True)
     assert roll(pos, "ap", 2) == "fr"
 
 
+@pytest.mark.rule("7.1.9")
 def test_7_1_9_hoffmann_leaves_an_mo_in_effect_alone():
     pos = Position()
     marker(pos, "cp", "ge")
@@ -181,6 +198,7 @@ def test_7_1_9_hoffmann_leaves_an_mo_in_effect_alone():
     assert penalties(pos) == -1
 
 
+@pytest.mark.rule("7.1.10")
 def test_7_1_10_after_h_l_take_command_a_german_result_is_none():
     pos = Position()
     pos.set("hl_take_command_played", True)
@@ -188,6 +206,7 @@ def test_7_1_10_after_h_l_take_command_a_german_result_is_none():
     assert roll(pos, "cp", 1) == "ah"
 
 
+@pytest.mark.rule("7.1.10")
 def test_7_1_10_h_l_take_command_cancels_a_german_mo_in_effect():
     pos = Position()
     assert roll(pos, "cp", 4) == "ge"
@@ -195,6 +214,7 @@ def test_7_1_10_h_l_take_command_cancels_a_german_mo_in_effect():
     assert penalties(pos) == 0
 
 
+@pytest.mark.rule("7.1.11")
 def test_7_1_11_after_the_bolshevik_revolution_a_russian_result_is_none():
     pos = Position()
     pos.set("bolshevik_revolution_played", True)
@@ -202,6 +222,7 @@ def test_7_1_11_after_the_bolshevik_revolution_a_russian_result_is_none():
     assert roll(pos, "ap", 3) == "br"
 
 
+@pytest.mark.rule("7.1.11")
 def test_7_1_11_bolshevik_revolution_cancels_a_russian_mo_in_effect():
     pos = Position()
     assert roll(pos, "ap", 6) == "ru"
@@ -210,6 +231,7 @@ def test_7_1_11_bolshevik_revolution_cancels_a_russian_mo_in_effect():
 
 
 # ----------------------------------------------------------------- 7.1.3 penalty
+@pytest.mark.rule("7.1.3")
 def test_7_1_3_a_missed_allied_mo_costs_one_vp_in_the_war_status_phase():
     pos = Position()
     assert roll(pos, "ap", 1) == "fr"
@@ -217,12 +239,14 @@ def test_7_1_3_a_missed_allied_mo_costs_one_vp_in_the_war_status_phase():
     assert any("missed" in line for line in pos.log())
 
 
+@pytest.mark.rule("7.1.3")
 def test_7_1_3_a_missed_cp_mo_costs_one_vp_the_other_way():
     pos = Position()
     assert roll(pos, "cp", 1) == "ah"
     assert penalties(pos) == -1
 
 
+@pytest.mark.rule("7.1.3")
 def test_7_1_3_both_sides_missing_cancel_out():
     pos = Position()
     marker(pos, "ap", "ru")
@@ -230,6 +254,7 @@ def test_7_1_3_both_sides_missing_cancel_out():
     assert penalties(pos) == 0
 
 
+@pytest.mark.rule("7.1.3")
 def test_7_1_3_no_mo_no_penalty():
     pos = Position()
     assert roll(pos, "ap", 5) is None
@@ -237,6 +262,7 @@ def test_7_1_3_no_mo_no_penalty():
     assert penalties(pos) == 0
 
 
+@pytest.mark.rule("7.1.3")
 def test_7_1_3_the_penalty_applies_even_with_no_unit_able_to_attack():
     """An empty board: Russia cannot attack at all, and still pays."""
     pos = Position()
@@ -245,6 +271,7 @@ def test_7_1_3_the_penalty_applies_even_with_no_unit_able_to_attack():
     assert penalties(pos) == +1
 
 
+@pytest.mark.rule("7.1.3")
 def test_7_1_3_a_made_mo_is_not_charged():
     pos = Position()
     marker(pos, "ap", "fr")
@@ -256,6 +283,7 @@ def test_7_1_3_a_made_mo_is_not_charged():
 
 
 # ----------------------------------------------------------------- 7.1.3 - 7.1.7 fulfilment
+@pytest.mark.rule("7.1.4")
 def test_7_1_4_french_attack_on_germans_in_germany_makes_the_french_mo():
     pos = Position()
     marker(pos, "ap", "fr")
@@ -266,6 +294,7 @@ def test_7_1_4_french_attack_on_germans_in_germany_makes_the_french_mo():
     assert any("Mandated Offensive made by fr against Metz" in line for line in pos.log())
 
 
+@pytest.mark.rule("7.1.4")
 def test_7_1_4_a_british_attack_does_not_make_a_french_mo():
     pos = Position()
     marker(pos, "ap", "fr")
@@ -275,6 +304,7 @@ def test_7_1_4_a_british_attack_does_not_make_a_french_mo():
     assert pos.var("mo_marker", "ap") == "fr"
 
 
+@pytest.mark.rule("7.1.4")
 def test_7_1_4_french_mo_needs_a_german_defender():
     pos = Position()
     marker(pos, "ap", "fr")
@@ -284,6 +314,7 @@ def test_7_1_4_french_mo_needs_a_german_defender():
     assert pos.var("mo_marker", "ap") == "fr"
 
 
+@pytest.mark.rule("7.1.4")
 def test_7_1_4_french_mo_must_be_in_france_belgium_or_germany():
     """Germans in Trent (Austria-Hungary) do not count."""
     pos = Position()
@@ -294,6 +325,7 @@ def test_7_1_4_french_mo_must_be_in_france_belgium_or_germany():
     assert pos.var("mo_marker", "ap") == "fr"
 
 
+@pytest.mark.rule("7.1.4")
 def test_7_1_4_british_mo_by_british_units_in_france():
     pos = Position()
     marker(pos, "ap", "br")
@@ -304,6 +336,7 @@ def test_7_1_4_british_mo_by_british_units_in_france():
     assert pos.var("mo_marker", "ap") is None
 
 
+@pytest.mark.rule("7.1.4")
 def test_7_1_4_dominion_and_portuguese_corps_are_not_british_for_the_mo():
     pos = Position()
     marker(pos, "ap", "br")
@@ -318,6 +351,7 @@ def test_7_1_4_dominion_and_portuguese_corps_are_not_british_for_the_mo():
     assert pos.var("mo_marker", "ap") is None
 
 
+@pytest.mark.rule("7.1.5")
 def test_7_1_5_german_mo_against_the_french_in_france():
     pos = Position()
     marker(pos, "cp", "ge")
@@ -327,6 +361,7 @@ def test_7_1_5_german_mo_against_the_french_in_france():
     assert pos.var("mo_marker", "cp") is None
 
 
+@pytest.mark.rule("7.1.5")
 @pytest.mark.parametrize("defender", ["US 1", "BR 1", "BEc", "FR 1"])
 def test_7_1_5_german_mo_counts_against_americans_british_belgians_french(defender):
     pos = Position()
@@ -337,6 +372,7 @@ def test_7_1_5_german_mo_counts_against_americans_british_belgians_french(defend
     assert pos.var("mo_marker", "cp") is None
 
 
+@pytest.mark.rule("7.1.5")
 def test_7_1_5_german_mo_not_against_russians_nor_outside_the_west():
     pos = Position()
     marker(pos, "cp", "ge")
@@ -350,6 +386,7 @@ def test_7_1_5_german_mo_not_against_russians_nor_outside_the_west():
     assert pos.var("mo_marker", "cp") == "ge"
 
 
+@pytest.mark.rule("7.1.5")
 def test_7_1_5_an_austrian_attack_does_not_make_a_german_mo():
     pos = Position()
     marker(pos, "cp", "ge")
@@ -359,6 +396,7 @@ def test_7_1_5_an_austrian_attack_does_not_make_a_german_mo():
     assert pos.var("mo_marker", "cp") == "ge"
 
 
+@pytest.mark.rule("7.1.5")
 def test_7_1_5_turkish_mo_against_any_allied_unit_anywhere():
     pos = Position()
     at_war(pos, "tu")
@@ -369,6 +407,7 @@ def test_7_1_5_turkish_mo_against_any_allied_unit_anywhere():
     assert pos.var("mo_marker", "cp") is None
 
 
+@pytest.mark.rule("7.1.5")
 def test_7_1_5_the_senussi_cannot_make_the_turkish_mo():
     pos = Position()
     at_war(pos, "tu")
@@ -379,6 +418,7 @@ def test_7_1_5_the_senussi_cannot_make_the_turkish_mo():
     assert pos.var("mo_marker", "cp") == "tu"
 
 
+@pytest.mark.rule("7.1.7")
 def test_7_1_7_plain_ah_mo_against_any_unit():
     pos = Position()
     marker(pos, "cp", "ah")
@@ -388,6 +428,7 @@ def test_7_1_7_plain_ah_mo_against_any_unit():
     assert pos.var("mo_marker", "cp") is None
 
 
+@pytest.mark.rule("7.1.3")
 def test_7_1_3_an_attack_on_a_space_with_no_enemy_unit_does_not_count():
     """An attack on an empty fort is not an attack on an enemy combat unit."""
     pos = Position()
@@ -397,6 +438,7 @@ def test_7_1_3_an_attack_on_a_space_with_no_enemy_unit_does_not_count():
     assert pos.var("mo_marker", "cp") == "ah"
 
 
+@pytest.mark.rule("7.1.3")
 def test_7_1_3_italian_and_russian_mos_against_any_enemy_unit():
     pos = Position()
     at_war(pos, "it")
@@ -414,6 +456,7 @@ def test_7_1_3_italian_and_russian_mos_against_any_enemy_unit():
     assert pos.var("mo_marker", "ap") is None
 
 
+@pytest.mark.rule("7.1.3")
 def test_7_1_3_the_other_sides_attack_does_not_touch_an_mo():
     pos = Position()
     marker(pos, "ap", "fr")
@@ -431,6 +474,7 @@ def _ah_it_turn():
     return pos
 
 
+@pytest.mark.rule("7.1.6")
 def test_7_1_6_ah_it_mo_against_italians():
     pos = _ah_it_turn()
     ah = pos.place("AH 1", "Trent")
@@ -440,6 +484,7 @@ def test_7_1_6_ah_it_mo_against_italians():
     assert pos.var("mo_against_italy") is False
 
 
+@pytest.mark.rule("7.1.6")
 def test_7_1_6_ah_it_mo_against_a_space_in_italy():
     pos = _ah_it_turn()
     ah = pos.place("AH 1", "Trent")
@@ -448,6 +493,7 @@ def test_7_1_6_ah_it_mo_against_a_space_in_italy():
     assert pos.var("mo_marker", "cp") is None
 
 
+@pytest.mark.rule("7.1.6")
 def test_7_1_6_ah_it_mo_against_allies_supplied_through_italy():
     """British units in Trent can only trace supply back through Verona or Asiago."""
     pos = _ah_it_turn()
@@ -457,6 +503,7 @@ def test_7_1_6_ah_it_mo_against_allies_supplied_through_italy():
     assert pos.var("mo_marker", "cp") is None
 
 
+@pytest.mark.rule("7.1.6")
 def test_7_1_6_allies_with_no_supply_path_through_italy_do_not_count():
     """Verona and Asiago in CP hands: the British in Trent trace no supply through Italy."""
     pos = _ah_it_turn()
@@ -468,6 +515,7 @@ def test_7_1_6_allies_with_no_supply_path_through_italy_do_not_count():
     assert pos.var("mo_marker", "cp") == "ah"
 
 
+@pytest.mark.rule("7.1.6")
 def test_7_1_6_ah_it_mo_not_against_russians():
     pos = _ah_it_turn()
     ah = pos.place("AH 1", "Cracow")
@@ -477,6 +525,7 @@ def test_7_1_6_ah_it_mo_not_against_russians():
     assert penalties(pos) == -1
 
 
+@pytest.mark.rule("7.1.6")
 def test_7_1_6_ah_it_mo_not_against_the_french_in_france():
     pos = _ah_it_turn()
     ah = pos.place("AH 1", "Metz")
@@ -493,11 +542,13 @@ def _mutiny_turn():
     return pos
 
 
+@pytest.mark.rule("7.1.8")
 def test_7_1_8_a_mutiny_turn_needs_no_french_attack():
     pos = _mutiny_turn()
     assert penalties(pos) == 0
 
 
+@pytest.mark.rule("7.1.8")
 def test_7_1_8_future_french_mos_are_mutiny_turns():
     pos = Position()
     pos.set("french_mutiny_played", True)
@@ -505,6 +556,7 @@ def test_7_1_8_future_french_mos_are_mutiny_turns():
     assert penalties(pos) == 0
 
 
+@pytest.mark.rule("7.1.8")
 def test_7_1_8_a_french_attack_on_a_mutiny_turn_adds_one_vp_once():
     pos = _mutiny_turn()
     fr = pos.place("FR 1", "Verdun")
@@ -517,6 +569,7 @@ def test_7_1_8_a_french_attack_on_a_mutiny_turn_adds_one_vp_once():
     assert penalties(pos) == 0
 
 
+@pytest.mark.rule("7.1.8")
 def test_7_1_8_french_stacked_with_americans_attack_freely():
     pos = _mutiny_turn()
     fr = pos.place("FR 1", "Verdun")
@@ -527,6 +580,7 @@ def test_7_1_8_french_stacked_with_americans_attack_freely():
     assert pos.var("mo_marker", "ap") == "fr"
 
 
+@pytest.mark.rule("7.1.8")
 def test_7_1_8_one_unstacked_french_unit_is_enough_for_the_penalty():
     pos = _mutiny_turn()
     fr1 = pos.place("FR 1", "Verdun")
@@ -537,6 +591,7 @@ def test_7_1_8_one_unstacked_french_unit_is_enough_for_the_penalty():
     assert pos.var("vp") == 11
 
 
+@pytest.mark.rule("7.1.8")
 def test_7_1_8_mutiny_does_not_apply_outside_france_belgium_germany():
     pos = _mutiny_turn()
     fr = pos.place("FR 1", "Verona")
@@ -545,6 +600,7 @@ def test_7_1_8_mutiny_does_not_apply_outside_france_belgium_germany():
     assert pos.var("vp") == 10
 
 
+@pytest.mark.rule("7.1.8")
 def test_7_1_8_british_attacks_are_not_penalised():
     pos = _mutiny_turn()
     br = pos.place("BR 1", "Verdun")
@@ -553,6 +609,7 @@ def test_7_1_8_british_attacks_are_not_penalised():
     assert pos.var("vp") == 10
 
 
+@pytest.mark.rule("7.1.8")
 def test_7_1_8_mutiny_played_after_the_french_mo_was_made_has_no_effect_this_turn():
     pos = Position()
     marker(pos, "ap", "fr")
@@ -566,6 +623,7 @@ def test_7_1_8_mutiny_played_after_the_french_mo_was_made_has_no_effect_this_tur
     assert penalties(pos) == 0
 
 
+@pytest.mark.rule("7.1.8")
 def test_7_1_8_mutiny_played_before_the_french_attack_reverses_the_mo_at_once():
     pos = Position()
     marker(pos, "ap", "fr")
@@ -576,6 +634,7 @@ def test_7_1_8_mutiny_played_before_the_french_attack_reverses_the_mo_at_once():
     assert pos.var("vp") == 11
 
 
+@pytest.mark.rule("7.1.8")
 def test_7_1_8_mutiny_leaves_a_british_mo_alone():
     pos = Position()
     marker(pos, "ap", "br")

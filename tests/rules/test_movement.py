@@ -38,6 +38,7 @@ def options(pos):
 # ---------------------------------------------------------------- 11.1.1-11.1.5
 
 
+@pytest.mark.rule("11.1.3")
 def test_11_1_3_a_unit_moves_along_solid_lines_and_stops_when_told():
     pos = Position()
     pos.place("GE 1", "Koblenz")
@@ -47,6 +48,7 @@ def test_11_1_3_a_unit_moves_along_solid_lines_and_stops_when_told():
     assert pos.units_at("Koblenz") == []
 
 
+@pytest.mark.rule("11.1.3")
 def test_11_1_3_only_connected_spaces_are_offered():
     pos = Position()
     pos.place("GE 1", "Koblenz")
@@ -58,6 +60,7 @@ def test_11_1_3_only_connected_spaces_are_offered():
                      "stop in Koblenz"}
 
 
+@pytest.mark.rule("11.1.4")
 def test_11_1_4_a_dotted_line_is_only_for_its_nationalities():
     """London-Calais is for British units only (the rule's own example)."""
     pos = Position()
@@ -72,6 +75,7 @@ def test_11_1_4_a_dotted_line_is_only_for_its_nationalities():
         pos.run("move_activated_units", "ap", answers=["move FR 1 from Calais", "move to London"])
 
 
+@pytest.mark.rule("11.1.5")
 def test_11_1_5_a_unit_spends_no_more_than_its_movement_factor():
     """FR 1 (MF 3) from Paris: after three spaces only stopping is left."""
     pos = Position()
@@ -84,6 +88,7 @@ def test_11_1_5_a_unit_spends_no_more_than_its_movement_factor():
     assert len(pos.asked) == 4
 
 
+@pytest.mark.rule("11.1.1")
 def test_11_1_1_a_stack_moves_at_its_slowest_units_pace():
     """GE 1 (MF 3) and a German corps (MF 4) moving together have 3 MPs."""
     pos = Position()
@@ -95,6 +100,7 @@ def test_11_1_1_a_stack_moves_at_its_slowest_units_pace():
     assert pos.units_at("Melun") == ["GE 1", "GEc"]
 
 
+@pytest.mark.rule("11.1.1")
 def test_11_1_1_each_unit_moves_once_and_the_rest_may_stay():
     pos = Position()
     pos.place("GE 1", "Koblenz")
@@ -109,6 +115,7 @@ def test_11_1_1_each_unit_moves_once_and_the_rest_may_stay():
     assert not any("GE 1" in o for o in first)
 
 
+@pytest.mark.rule("9.2.8")
 def test_9_2_8_only_units_in_move_marked_spaces_move():
     pos = Position()
     pos.place("GE 1", "Koblenz")
@@ -122,6 +129,7 @@ def test_9_2_8_only_units_in_move_marked_spaces_move():
 # ---------------------------------------------------------------- 11.1.6-11.1.8
 
 
+@pytest.mark.rule("11.1.6")
 def test_11_1_6_pass_through_but_never_stop_on_an_attack_marker():
     pos = Position()
     pos.place("GE 1", "Koblenz")
@@ -142,6 +150,7 @@ def test_11_1_6_pass_through_but_never_stop_on_an_attack_marker():
     assert pos.units_at("Cambrai") == ["GE 1"]
 
 
+@pytest.mark.rule("11.1.6")
 def test_11_1_6_an_attack_marked_space_is_closed_with_the_last_movement_point():
     pos = Position()
     pos.place("GE 1", "Koblenz")
@@ -155,6 +164,7 @@ def test_11_1_6_an_attack_marked_space_is_closed_with_the_last_movement_point():
                 answers=["move GE 1 from Koblenz", "move to Sedan", "move to Chateau Thierry", "move to Cambrai"])
 
 
+@pytest.mark.rule("11.1.7")
 def test_11_1_7_no_entering_a_space_with_enemy_units():
     pos = Position()
     pos.place("GE 1", "Koblenz")
@@ -164,6 +174,7 @@ def test_11_1_7_no_entering_a_space_with_enemy_units():
         pos.run("move_activated_units", "cp", answers=["move GE 1 from Koblenz", "move to Sedan"])
 
 
+@pytest.mark.rule("11.1.8")
 def test_11_1_8_an_unbesieged_enemy_fort_needs_a_besieging_force():
     """Verdun (fort 3): one corps may not go in; an army may, and stops there (15.1.1)."""
     pos = Position()
@@ -173,6 +184,8 @@ def test_11_1_8_an_unbesieged_enemy_fort_needs_a_besieging_force():
         pos.run("move_activated_units", "cp", answers=["move GEc from Metz", "move to Verdun"])
 
 
+@pytest.mark.rule("15.1.1")
+@pytest.mark.rule("15.2.1")
 def test_15_1_1_entering_an_unbesieged_fort_ends_the_move_and_15_2_1_besieges_it():
     pos = Position()
     pos.place("GE 1", "Metz")
@@ -186,6 +199,7 @@ def test_15_1_1_entering_an_unbesieged_fort_ends_the_move_and_15_2_1_besieges_it
     assert pos.s["control"][pos.entity("space", "Verdun").index] == "ap"
 
 
+@pytest.mark.rule("15.2.1")
 def test_15_2_1_three_corps_moving_together_may_besiege_verdun():
     pos = Position()
     for _ in range(3):
@@ -196,6 +210,7 @@ def test_15_2_1_three_corps_moving_together_may_besiege_verdun():
     assert pos.var("besieged", "Verdun") is True
 
 
+@pytest.mark.rule("15.2.2")
 def test_15_2_2_a_besieged_fort_may_be_crossed():
     pos = Position()
     pos.place("GE 2", "Verdun")
@@ -225,6 +240,7 @@ def test_11_1_1_a_fort_besieged_by_an_earlier_stack_may_be_crossed_by_a_later_on
     assert pos.var("besieged", "Verdun") is True
 
 
+@pytest.mark.rule("15.2.4")
 def test_15_2_4_leaving_a_siege_too_weak_is_refused_but_leaving_it_wholly_is_not():
     pos = Position()
     for _ in range(3):
@@ -241,6 +257,7 @@ def test_15_2_4_leaving_a_siege_too_weak_is_refused_but_leaving_it_wholly_is_not
 # ---------------------------------------------------------------- 11.1.9
 
 
+@pytest.mark.rule("11.1.9")
 def test_11_1_9_cp_units_may_not_stop_in_calais_before_race_to_the_sea():
     pos = Position()
     pos.place("GE 1", "Cambrai")
@@ -251,6 +268,7 @@ def test_11_1_9_cp_units_may_not_stop_in_calais_before_race_to_the_sea():
         pos.run("move_activated_units", "cp", answers=["move GE 1 from Cambrai", "move to Calais", "stop in Calais"])
 
 
+@pytest.mark.rule("11.1.9")
 def test_11_1_9_cp_units_may_cross_calais_and_take_it():
     pos = Position()
     pos.place("GE 1", "Cambrai")
@@ -264,6 +282,7 @@ def test_11_1_9_cp_units_may_cross_calais_and_take_it():
     assert pos.var("vp") == 11  # Calais is a VP space
 
 
+@pytest.mark.rule("11.1.9")
 def test_11_1_9_the_last_movement_point_may_not_be_spent_entering_calais():
     pos = Position()
     pos.place("GE 1", "Koblenz")
@@ -273,6 +292,7 @@ def test_11_1_9_the_last_movement_point_may_not_be_spent_entering_calais():
                 answers=["move GE 1 from Koblenz", "move to Sedan", "move to Cambrai", "move to Calais"])
 
 
+@pytest.mark.rule("11.1.9")
 @pytest.mark.parametrize("opening", ["race_to_the_sea", "war_status_4"])
 def test_11_1_9_the_coast_opens_with_race_to_the_sea_or_cp_war_status_4(opening):
     pos = Position()
@@ -288,6 +308,7 @@ def test_11_1_9_the_coast_opens_with_race_to_the_sea_or_cp_war_status_4(opening)
     assert pos.units_at("Calais") == ["GE 1"]
 
 
+@pytest.mark.rule("11.1.9")
 def test_11_1_9_allied_units_are_not_restricted():
     pos = Position()
     pos.place("FR 1", "Cambrai")
@@ -299,6 +320,7 @@ def test_11_1_9_allied_units_are_not_restricted():
 # ---------------------------------------------------------------- 11.1.14 control and VP
 
 
+@pytest.mark.rule("11.1.14")
 def test_11_1_14_units_take_every_space_they_enter_and_do_not_stop_there():
     """Entering enemy-controlled empty spaces neither costs extra nor ends the move."""
     pos = Position()
@@ -313,6 +335,7 @@ def test_11_1_14_units_take_every_space_they_enter_and_do_not_stop_there():
     assert pos.var("vp") == 12
 
 
+@pytest.mark.rule("5.1.2")
 def test_5_1_2_retaking_a_vp_space_moves_vp_back():
     pos = Position()
     pos.place("FR 1", "Sedan")
@@ -324,6 +347,7 @@ def test_5_1_2_retaking_a_vp_space_moves_vp_back():
     assert pos.s["control"][pos.entity("space", "Cambrai").index] == "ap"
 
 
+@pytest.mark.rule("11.1.15")
 def test_11_1_15_the_ana_holds_cp_spaces_only_while_it_stays():
     pos = Position()
     pos.place("BR ANAc", "Arabia")
@@ -342,6 +366,7 @@ def test_11_1_15_the_ana_holds_cp_spaces_only_while_it_stays():
 # ---------------------------------------------------------------- 11.1.10-11.1.13, 9.5.2.4
 
 
+@pytest.mark.rule("11.1.10")
 def test_11_1_10_an_mef_space_needs_the_beachhead_marker():
     pos = Position()
     pos.s["at_war"]["tu"] = True
@@ -351,6 +376,7 @@ def test_11_1_10_an_mef_space_needs_the_beachhead_marker():
         pos.run("move_activated_units", "cp", answers=["move TUc from Gallipoli", "move to MEF1"])
 
 
+@pytest.mark.rule("9.5.3.5")
 def test_9_5_3_5_a_cp_unit_entering_the_beachhead_removes_it():
     pos = Position()
     pos.s["at_war"]["tu"] = True
@@ -363,6 +389,7 @@ def test_9_5_3_5_a_cp_unit_entering_the_beachhead_removes_it():
     assert pos.s["control"][pos.entity("space", "MEF1").index] == "cp"
 
 
+@pytest.mark.rule("11.1.11")
 def test_11_1_11_no_entering_a_neutral_nation():
     pos = Position()
     pos.place("AH 10", "Trent")  # Italy is neutral at the start
@@ -371,6 +398,7 @@ def test_11_1_11_no_entering_a_neutral_nation():
         pos.run("move_activated_units", "cp", answers=["move AH 10 from Trent", "move to Verona"])
 
 
+@pytest.mark.rule("11.1.11")
 def test_11_1_11_a_nation_opens_once_it_is_at_war():
     pos = Position()
     pos.place("AH 10", "Trent")
@@ -380,6 +408,7 @@ def test_11_1_11_a_nation_opens_once_it_is_at_war():
     assert pos.units_at("Verona") == ["AH 10"]
 
 
+@pytest.mark.rule("11.1.12")
 def test_11_1_12_albania_is_always_open():
     pos = Position()
     pos.place("SBc", "Cetinje")
@@ -388,6 +417,7 @@ def test_11_1_12_albania_is_always_open():
     assert pos.units_at("Tirana") == ["SBc"]
 
 
+@pytest.mark.rule("11.1.13")
 def test_11_1_13_persia_opens_when_turkey_is_at_war():
     pos = Position()
     pos.place("RUc", "Erivan")
@@ -398,6 +428,7 @@ def test_11_1_13_persia_opens_when_turkey_is_at_war():
     assert pos.units_at("Dilman") == ["RUc"]
 
 
+@pytest.mark.rule("9.5.2.4")
 def test_9_5_2_4_after_salonika_greece_is_open_except_where_greek_units_stand():
     pos = Position()
     play_card(pos, "Salonika")
@@ -411,6 +442,7 @@ def test_9_5_2_4_after_salonika_greece_is_open_except_where_greek_units_stand():
         pos.run("move_activated_units", "ap", answers=["move BRc from Florina", "move to Larisa"])
 
 
+@pytest.mark.rule("9.5.2.4")
 def test_9_5_2_4_greek_units_do_not_move_while_greece_is_neutral():
     pos = Position()
     play_card(pos, "Salonika")
@@ -420,6 +452,7 @@ def test_9_5_2_4_greek_units_do_not_move_while_greece_is_neutral():
     refused(pos, "ap", ["move GRc from Larisa"], r"neutral_units_stay \(rule 9\.5\.2\.4\)")
 
 
+@pytest.mark.rule("11.1.17")
 def test_11_1_17_the_bef_stays_in_britain_france_belgium_and_germany():
     pos = Position()
     pos.s["at_war"]["it"] = True
@@ -434,6 +467,7 @@ def test_11_1_17_the_bef_stays_in_britain_france_belgium_and_germany():
     assert pos.units_at("Aachen") == ["BR BEF"]
 
 
+@pytest.mark.rule("15.1.12")
 def test_15_1_12_no_russian_unit_enters_a_german_fort_space_in_august_1914():
     pos = Position()
     pos.place("RU 1", "Insterberg")
@@ -450,6 +484,7 @@ def test_15_1_12_no_russian_unit_enters_a_german_fort_space_in_august_1914():
 # ---------------------------------------------------------------- 11.3 Near East
 
 
+@pytest.mark.rule("11.3.1")
 def test_11_3_1_only_the_listed_armies_enter_the_near_east_map():
     pos = Position()
     pos.s["at_war"]["tu"] = True
@@ -465,6 +500,7 @@ def test_11_3_1_only_the_listed_armies_enter_the_near_east_map():
     assert pos.units_at("Constantinople") == ["GEc", "TU YLD"]
 
 
+@pytest.mark.rule("11.3.2")
 def test_11_3_2_one_russian_corps_a_turn_crosses_between_caucasus_and_the_near_east():
     pos = Position()
     pos.place("RUc", "Caucasus")
@@ -482,6 +518,7 @@ def test_11_3_2_one_russian_corps_a_turn_crosses_between_caucasus_and_the_near_e
     assert pos.units_at("Grozny") == ["RUc"]
 
 
+@pytest.mark.rule("11.3.2")
 def test_11_3_2_no_russian_crossing_after_the_fall_of_the_tsar():
     pos = Position()
     pos.place("RUc", "Caucasus")
@@ -494,6 +531,8 @@ def test_11_3_2_no_russian_crossing_after_the_fall_of_the_tsar():
 # ---------------------------------------------------------------- 14.3.1 / 14.3.3
 
 
+@pytest.mark.rule("14.3.1")
+@pytest.mark.rule("14.3.3")
 def test_14_3_1_out_of_supply_units_may_not_move_and_14_3_3_may_not_entrench():
     """GE 1 in Cambrai, cut off from Germany by Allied Sedan and Brussels, is out of
     supply, and 14.1.1.1: what counts is its supply when Cambrai took its marker."""
@@ -520,6 +559,7 @@ def test_14_3_1_out_of_supply_units_may_not_move_and_14_3_3_may_not_entrench():
     assert pos.units_at("Brussels") == ["GE 1"]
 
 
+@pytest.mark.rule("11.1.1")
 def test_11_1_1_a_unit_without_movement_factor_does_not_move():
     pos = Position()
     pos.place("MNc", "Cetinje")  # MF 0

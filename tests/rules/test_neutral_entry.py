@@ -55,6 +55,7 @@ def emit_phase_start(pos, phase, answers=()):
 
 
 # ----------------------------------------------------------------- 9.5.2.1
+@pytest.mark.rule("9.5.2.1")
 def test_9_5_2_1_italy_enters_with_its_neutral_set_up():
     pos = Position()
     assert not at_war(pos, "it")
@@ -69,6 +70,7 @@ def test_9_5_2_1_italy_enters_with_its_neutral_set_up():
     assert pos.units_at("reserve[ap]") == ["ITc"] * 4
 
 
+@pytest.mark.rule("9.5.2.1")
 def test_9_5_2_1_bulgaria_enters_and_the_cp_player_spreads_four_corps():
     pos = Position()
     pos.run("neutral_entry", "bu", answers=[
@@ -80,6 +82,7 @@ def test_9_5_2_1_bulgaria_enters_and_the_cp_player_spreads_four_corps():
         assert pos.units_at(s) == ["BUc"]
 
 
+@pytest.mark.rule("9.5.2.1")
 def test_9_5_2_1_romania_enters_and_the_allied_player_spreads_four_corps():
     pos = Position()
     options = first_options(pos, "neutral_entry", "ro")
@@ -93,6 +96,7 @@ def test_9_5_2_1_romania_enters_and_the_allied_player_spreads_four_corps():
 
 
 # ----------------------------------------------------------------- 9.5.2.2
+@pytest.mark.rule("9.5.2.2")
 def test_9_5_2_2_one_neutral_entry_a_turn_for_both_sides():
     """Italy enters in turn 5: Bulgaria may not enter that turn, but may the next."""
     pos = Position()
@@ -105,6 +109,7 @@ def test_9_5_2_2_one_neutral_entry_a_turn_for_both_sides():
     assert value(pos, "neutral_entry_allowed") is True
 
 
+@pytest.mark.rule("9.5.2.3")
 def test_9_5_2_3_turkish_entry_is_not_a_neutral_entry():
     """16.1.3.1: Turkey entering with the CP's Limited War leaves the turn's neutral entry unused."""
     pos = Position()
@@ -114,6 +119,7 @@ def test_9_5_2_3_turkish_entry_is_not_a_neutral_entry():
     assert value(pos, "neutral_entry_allowed") is True
 
 
+@pytest.mark.rule("9.5.2.1")
 def test_9_5_2_1_only_the_four_nations_enter_by_event():
     """Albania and Persia never enter the war; the US and Turkey have their own ways (9.5.2.3)."""
     pos = Position()
@@ -123,6 +129,7 @@ def test_9_5_2_1_only_the_four_nations_enter_by_event():
 
 
 # ----------------------------------------------------------------- 9.5.2.4
+@pytest.mark.rule("9.5.2.4")
 def test_9_5_2_4_salonika_places_the_greeks_but_greece_stays_neutral():
     pos = Position()
     pos.run("limited_greek_entry")
@@ -134,6 +141,7 @@ def test_9_5_2_4_salonika_places_the_greeks_but_greece_stays_neutral():
     assert pos.units_at("Florina") == pos.units_at("Larisa") == pos.units_at("Athens") == ["GRc"]
 
 
+@pytest.mark.rule("9.5.2.4.1")
 def test_9_5_2_4_1_greece_may_enter_before_salonika():
     pos = Position()
     pos.run("neutral_entry", "gr")
@@ -142,6 +150,7 @@ def test_9_5_2_4_1_greece_may_enter_before_salonika():
     assert pos.units_at("Athens") == ["GRc"]
 
 
+@pytest.mark.rule("9.5.2.4.1")
 def test_9_5_2_4_1_no_mef_landing_after_salonika():
     pos = Position()
     assert value(pos, "mef_landing_allowed") is True
@@ -159,6 +168,7 @@ def late_entry_position(ap_level):
     return pos
 
 
+@pytest.mark.rule("9.5.2.5")
 def test_9_5_2_5_italy_and_romania_only_as_events_while_the_allies_lag_behind():
     pos = late_entry_position("limited_war_level")
     options = first_options(pos, "action_round", "ap")
@@ -170,6 +180,7 @@ def test_9_5_2_5_italy_and_romania_only_as_events_while_the_allies_lag_behind():
     assert "play 16 event (Romania)" in options
 
 
+@pytest.mark.rule("9.5.2.5")
 def test_9_5_2_5_the_lock_lifts_once_the_allies_reach_total_war():
     pos = late_entry_position("total_war_level")
     options = first_options(pos, "action_round", "ap")
@@ -177,6 +188,7 @@ def test_9_5_2_5_the_lock_lifts_once_the_allies_reach_total_war():
     assert "play 16 rp (Romania)" in options
 
 
+@pytest.mark.rule("9.5.2.5")
 def test_9_5_2_5_locked_entry_cards_may_be_discarded_before_the_draw():
     pos = late_entry_position("limited_war_level")
     emit_phase_start(pos, "draw_cards", answers=["discard Italy", "keep them"])
@@ -186,6 +198,7 @@ def test_9_5_2_5_locked_entry_cards_may_be_discarded_before_the_draw():
         "Romania", "Salonika"]
 
 
+@pytest.mark.rule("9.5.2.5")
 def test_9_5_2_5_no_discard_offer_without_the_lock():
     pos = late_entry_position("total_war_level")
     emit_phase_start(pos, "draw_cards")

@@ -26,12 +26,14 @@ def war_status(pos, cp, ap):
     ("cp", 11, True), ("cp", 14, True), ("cp", 10, False), ("cp", 9, False),
     ("ap", 9, True), ("ap", 3, True), ("ap", 10, False), ("ap", 11, False),
 ])
+@pytest.mark.rule("16.5.1.1")
 def test_16_5_1_1_peace_terms_only_within_the_sides_vp_range(side, vp, allowed):
     pos = Position()
     pos.set("vp", vp)
     assert ("peace_offer" in action_options(pos, side)) is allowed
 
 
+@pytest.mark.rule("8.1.3")
 def test_8_1_3_peace_offer_needs_no_card():
     """The offer sits beside the automatic operation among the round's actions."""
     pos = Position()
@@ -39,6 +41,7 @@ def test_8_1_3_peace_offer_needs_no_card():
     assert action_options(pos, "cp") == ["automatic_op", "peace_offer"]
 
 
+@pytest.mark.rule("16.5.2")
 def test_16_5_2_accepted_peace_terms_end_the_game_in_a_draw():
     pos = Position()
     pos.set("vp", 15)
@@ -54,6 +57,7 @@ def test_16_5_2_accepted_peace_terms_end_the_game_in_a_draw():
     (10, 1, 1), (10, 3, 1), (10, 4, 0), (10, 5, 0), (10, 6, -1),
     (19, 3, 1), (20, 3, 0), (20, 2, 1), (35, 6, -1),
 ])
+@pytest.mark.rule("16.5.2")
 def test_16_5_2_refused_cp_offer_rolls_on_the_peace_terms_table(combined, die, change):
     """A result in the offering side's favour moves the VP toward the Central Powers (up)."""
     pos = Position()
@@ -64,6 +68,7 @@ def test_16_5_2_refused_cp_offer_rolls_on_the_peace_terms_table(combined, die, c
     assert pos.var("vp") == 12 + change
 
 
+@pytest.mark.rule("16.5.2")
 @pytest.mark.parametrize("die, change", [(1, -1), (4, 0), (6, 1)])
 def test_16_5_2_refused_allied_offer_moves_vp_the_allied_way(die, change):
     pos = Position()
@@ -73,6 +78,7 @@ def test_16_5_2_refused_allied_offer_moves_vp_the_allied_way(die, change):
     assert pos.var("vp") == 8 + change
 
 
+@pytest.mark.rule("16.5.3")
 def test_16_5_3_the_offer_is_the_whole_action_of_the_round():
     pos = Position()
     pos.set("vp", 11)
@@ -81,6 +87,7 @@ def test_16_5_3_the_offer_is_the_whole_action_of_the_round():
     assert pos.var("last_action", "cp") == "peace_offer"
 
 
+@pytest.mark.rule("16.5.1")
 def test_16_5_1_no_central_powers_offer_after_fourteen_points():
     """The 14 Points card leaves only the Allies able to offer peace terms."""
     pos = Position()

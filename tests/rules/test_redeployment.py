@@ -55,6 +55,8 @@ def discarded(pos, side, card):
 
 # ----------------------------------------------------------------- 9.3.2 / 13.1.2 points and costs
 
+@pytest.mark.rule("9.3.2")
+@pytest.mark.rule("13.1.2")
 def test_9_3_2_13_1_2_an_army_costs_four_sr_points():
     """13.1.2: an army costs 4 SR points; a 4-SR card moves one army and is spent (then discarded, 9.3.1)."""
     pos = position()
@@ -65,6 +67,7 @@ def test_9_3_2_13_1_2_an_army_costs_four_sr_points():
     assert discarded(pos, "cp", CP_SR4)
 
 
+@pytest.mark.rule("13.1.2")
 def test_13_1_2_a_corps_costs_one_point_four_corps_use_a_four_sr_card():
     pos = position()
     for s in ["Berlin", "Hamburg", "Leipzig", "Dresden"]:
@@ -81,6 +84,7 @@ def test_13_1_2_a_corps_costs_one_point_four_corps_use_a_four_sr_card():
     assert len([d for d in pos.asked if d.choice == "redeploy_unit"]) == 4
 
 
+@pytest.mark.rule("13.1.2")
 def test_13_1_2_an_army_is_refused_when_fewer_than_four_points_are_left():
     pos = position()
     pos.place("GEc", "Berlin")
@@ -89,12 +93,14 @@ def test_13_1_2_an_army_is_refused_when_fewer_than_four_points_are_left():
                                 "redeploy GE 1 (full) from Essen for 4 SR"], "13.1.2")
 
 
+@pytest.mark.rule("13.1.2")
 def test_13_1_2_a_two_sr_card_cannot_move_an_army():
     pos = position()
     pos.place("GE 1", "Essen")
     refused(pos, "cp", CP_SR2, ["redeploy GE 1 (full) from Essen for 4 SR"], "13.1.2")
 
 
+@pytest.mark.rule("13.1.3")
 def test_13_1_3_a_unit_redeploys_once_a_card():
     pos = position()
     pos.place("GEc", "Berlin")
@@ -102,6 +108,7 @@ def test_13_1_3_a_unit_redeploys_once_a_card():
                                 "redeploy GEc (full) from Breslau for 1 SR"], "13.1.3")
 
 
+@pytest.mark.rule("13.1.10")
 def test_13_1_10_the_player_may_stop_early_and_keep_a_unit_back():
     """13.1.4, 13.1.10: points may be left unspent; a unit picked may be put back."""
     pos = position()
@@ -117,6 +124,7 @@ def test_13_1_10_the_player_may_stop_early_and_keep_a_unit_back():
 
 # ----------------------------------------------------------------- 13.1.5 / 14.3.2 supply and route
 
+@pytest.mark.rule("14.3.2")
 def test_14_3_2_out_of_supply_units_may_not_redeploy():
     pos = position()
     pos.place("GEc", "Minsk")
@@ -125,6 +133,7 @@ def test_14_3_2_out_of_supply_units_may_not_redeploy():
     refused(pos, "cp", CP_SR4, ["redeploy GEc (full) from Minsk for 1 SR"], "14.3.2")
 
 
+@pytest.mark.rule("13.1.5")
 def test_13_1_5_the_route_enters_only_friendly_spaces():
     """13.1.5: Metz and everything behind the front are not offered to a French corps in Nancy."""
     pos = position()
@@ -137,6 +146,7 @@ def test_13_1_5_the_route_enters_only_friendly_spaces():
     assert pos.units_at("Paris") == ["FRc", "FRc"]
 
 
+@pytest.mark.rule("13.1.5")
 def test_13_1_5_never_through_an_enemy_unit():
     """13.1.5: a friendly space holding enemy units (besiegers of a friendly fort) blocks the route."""
     pos = position()
@@ -146,6 +156,7 @@ def test_13_1_5_never_through_an_enemy_unit():
     assert "overland to Verdun" not in options(pos, "redeploy_to")
 
 
+@pytest.mark.rule("13.1.5")
 def test_13_1_5_a_unit_may_not_lift_a_siege_by_leaving():
     """13.1.5: an army besieging Verdun (fort 3) with one corps may not leave it; the corps may."""
     pos = position()
@@ -161,6 +172,7 @@ def test_13_1_5_a_unit_may_not_lift_a_siege_by_leaving():
     assert pos.units_at("Verdun") == ["GE 1"]
 
 
+@pytest.mark.rule("10.1.2")
 def test_10_1_2_an_sr_may_not_overstack_its_destination():
     pos = position()
     for _ in range(3):
@@ -169,6 +181,7 @@ def test_10_1_2_an_sr_may_not_overstack_its_destination():
     refused(pos, "cp", CP_SR4, ["redeploy GEc (full) from Berlin for 1 SR", "overland to Breslau"], "10.1.2")
 
 
+@pytest.mark.rule("11.1.4")
 def test_11_1_4_dotted_lines_only_for_their_nationality():
     """13.1.5 'eligible dashed lines': London's lines are British only."""
     pos = position()
@@ -182,6 +195,7 @@ def test_11_1_4_dotted_lines_only_for_their_nationality():
     assert not any(o.startswith("overland") for o in french)
 
 
+@pytest.mark.rule("11.1.9")
 def test_11_1_9_no_cp_sr_into_the_channel_ports_before_race_to_the_sea():
     pos = position()
     for s in ["Brussels", "Liege", "Ostend"]:
@@ -192,6 +206,7 @@ def test_11_1_9_no_cp_sr_into_the_channel_ports_before_race_to_the_sea():
 
 # ----------------------------------------------------------------- 13.1.6 Russians
 
+@pytest.mark.rule("13.1.6")
 def test_13_1_6_russians_stay_inside_russia():
     pos = position()
     pos.place("RUc", "Warsaw")
@@ -199,6 +214,7 @@ def test_13_1_6_russians_stay_inside_russia():
     assert pos.units_at("Lodz") == ["RUc"]
 
 
+@pytest.mark.rule("13.1.6")
 def test_13_1_6_russians_use_the_reserve_box_only_from_russia():
     """A Russian corps in Belgrade (supplied from that Russian-network source) may not go to the
     Reserve Box from outside Russia."""
@@ -211,6 +227,7 @@ def test_13_1_6_russians_use_the_reserve_box_only_from_russia():
     assert pos.units_at("reserve[ap]") == ["RUc"]
 
 
+@pytest.mark.rule("13.1.6")
 def test_13_1_6_russians_do_not_sr_overland_outside_russia():
     """A Russian corps in Serbia may not SR out of it overland."""
     pos = position()
@@ -221,6 +238,7 @@ def test_13_1_6_russians_do_not_sr_overland_outside_russia():
 
 # ----------------------------------------------------------------- 13.1.7 by sea
 
+@pytest.mark.rule("13.1.7")
 def test_13_1_7_corps_sr_by_sea_between_friendly_ports():
     pos = position()
     pos.place("FRc", "Bordeaux")
@@ -228,12 +246,14 @@ def test_13_1_7_corps_sr_by_sea_between_friendly_ports():
     assert pos.units_at("Marseilles") == ["FRc"]
 
 
+@pytest.mark.rule("13.1.7")
 def test_13_1_7_armies_never_sr_by_sea():
     pos = position()
     pos.place("FR 1", "Bordeaux")
     refused(pos, "ap", AP_SR4, ["redeploy FR 1 (full) from Bordeaux for 4 SR", "by_sea to Marseilles"], "13.1.7")
 
 
+@pytest.mark.rule("13.1.7.2")
 def test_13_1_7_2_no_allied_sea_sr_to_constantinople_without_gallipoli():
     pos = position()
     at_war(pos, "tu")
@@ -245,6 +265,7 @@ def test_13_1_7_2_no_allied_sea_sr_to_constantinople_without_gallipoli():
 
 # ----------------------------------------------------------------- 13.1.8 / 13.1.9 the Reserve Box
 
+@pytest.mark.rule("13.1.9")
 def test_13_1_9_corps_go_to_the_reserve_box_armies_do_not():
     pos = position()
     pos.place("GEc", "Berlin")
@@ -256,6 +277,7 @@ def test_13_1_9_corps_go_to_the_reserve_box_armies_do_not():
     refused(pos, "cp", CP_SR4, ["redeploy GE 1 (full) from Essen for 4 SR", "to_reserve"], "13.1.9")
 
 
+@pytest.mark.rule("13.1.8")
 def test_13_1_8_out_of_the_reserve_onto_a_unit_of_its_nationality_or_a_capital():
     pos = position()
     pos.place("FRc", "reserve[ap]")
@@ -281,6 +303,7 @@ def test_3_0_13_1_8_a_belgian_corps_leaves_the_reserve_for_brussels_belgiums_cap
     assert pos.units_at("Brussels") == ["BEc"]
 
 
+@pytest.mark.rule("13.1.8")
 def test_13_1_8_not_onto_a_space_of_another_nationality():
     pos = position()
     pos.place("FRc", "reserve[ap]")
@@ -289,6 +312,7 @@ def test_13_1_8_not_onto_a_space_of_another_nationality():
             "13.1.8")
 
 
+@pytest.mark.rule("13.1.8")
 def test_13_1_8_not_onto_a_space_held_only_by_the_ana():
     """13.1.8: the ANA (British for SR, 13.0) does not open its space to corps leaving the Reserve Box."""
     pos = position()
@@ -298,6 +322,7 @@ def test_13_1_8_not_onto_a_space_held_only_by_the_ana():
             "13.1.8")
 
 
+@pytest.mark.rule("13.0")
 def test_13_0_an_aus_corps_counts_as_british_for_sr():
     """13.0: the AUS corps leaves the Reserve Box onto British units."""
     pos = position()
@@ -308,6 +333,7 @@ def test_13_0_an_aus_corps_counts_as_british_for_sr():
     assert pos.units_at("Amiens") == ["AUSc", "BRc"]
 
 
+@pytest.mark.rule("13.1.8")
 def test_13_1_8_us_corps_may_go_to_any_allied_port_in_france():
     pos = position()
     at_war(pos, "us")
@@ -323,6 +349,7 @@ def test_13_1_8_us_corps_may_go_to_any_allied_port_in_france():
     refused(pos, "ap", AP_SR2, ["redeploy USc (full) from reserve[ap] for 1 SR", "from_reserve to Nancy"], "13.1.8")
 
 
+@pytest.mark.rule("13.1.11")
 def test_13_1_11_no_reserve_box_sr_while_the_capital_is_besieged_or_lost():
     pos = position()
     pos.place("FRc", "reserve[ap]")
@@ -336,6 +363,7 @@ def test_13_1_11_no_reserve_box_sr_while_the_capital_is_besieged_or_lost():
     refused(pos, "ap", AP_SR2, ["redeploy FRc (full) from Nancy for 1 SR", "to_reserve"], "13.1.11")
 
 
+@pytest.mark.rule("13.1.11")
 def test_13_1_11_austria_hungary_has_two_capitals():
     pos = position()
     pos.place("AHc", "Cracow")
@@ -343,6 +371,7 @@ def test_13_1_11_austria_hungary_has_two_capitals():
     refused(pos, "cp", CP_SR2, ["redeploy AHc (full) from Cracow for 1 SR", "to_reserve"], "13.1.11")
 
 
+@pytest.mark.rule("13.1.11")
 def test_13_1_11_montenegro_only_to_and_from_the_reserve_box():
     pos = position()
     pos.place("MNc", "Cetinje")
@@ -353,6 +382,7 @@ def test_13_1_11_montenegro_only_to_and_from_the_reserve_box():
     assert pos.units_at("reserve[ap]") == ["MNc"]
 
 
+@pytest.mark.rule("13.1.12")
 def test_13_1_12_no_reserve_box_sr_for_germans_on_turkish_supply():
     """A German corps in Constantinople, cut from Germany by a neutral Bulgaria, traces only to
     Constantinople."""
@@ -364,6 +394,7 @@ def test_13_1_12_no_reserve_box_sr_for_germans_on_turkish_supply():
 
 # ----------------------------------------------------------------- 13.2 Near East
 
+@pytest.mark.rule("13.2.1")
 def test_13_2_1_one_british_corps_a_turn_by_sea_to_the_near_east():
     pos = position()
     pos.place("BRc", "Marseilles")
@@ -373,12 +404,14 @@ def test_13_2_1_one_british_corps_a_turn_by_sea_to_the_near_east():
     assert pos.units_at("Alexandria") == ["BRc"]
 
 
+@pytest.mark.rule("13.2.1")
 def test_13_2_1_french_corps_may_not_sr_by_sea_to_the_near_east():
     pos = position()
     pos.place("FRc", "Marseilles")
     refused(pos, "ap", AP_SR2, ["redeploy FRc (full) from Marseilles for 1 SR", "by_sea to Alexandria"], "13.2.1")
 
 
+@pytest.mark.rule("13.2.1")
 def test_13_2_1_no_limit_by_sea_inside_the_near_east():
     pos = position()
     pos.place("BRc", "Alexandria")
@@ -390,6 +423,7 @@ def test_13_2_1_no_limit_by_sea_inside_the_near_east():
     assert pos.units_at("Alexandria") == ["BRc"]
 
 
+@pytest.mark.rule("13.2.2")
 def test_13_2_2_one_russian_corps_a_turn_to_the_near_east_never_an_army():
     pos = position()
     pos.place("RUc", "Caucasus")
@@ -401,6 +435,7 @@ def test_13_2_2_one_russian_corps_a_turn_to_the_near_east_never_an_army():
     refused(pos, "ap", AP_SR4, ["redeploy RU CAU (full) from Caucasus for 4 SR", "overland to Grozny"], "13.2.2")
 
 
+@pytest.mark.rule("13.2.3")
 def test_13_2_3_one_cp_corps_a_turn_to_the_near_east_turks_not_counted():
     pos = position()
     at_war(pos, "tu", "bu")
@@ -416,6 +451,7 @@ def test_13_2_3_one_cp_corps_a_turn_to_the_near_east_turks_not_counted():
     assert pos.var("cp_near_east_sr") == pos.s["turn"]
 
 
+@pytest.mark.rule("11.3.1")
 def test_11_3_1_armies_not_listed_stay_off_the_near_east_map():
     pos = position()
     at_war(pos, "tu", "bu")

@@ -68,6 +68,8 @@ FR10 = "French Reinforcements (FR 10)"
 
 
 # ----------------------------------------------------------------- 9.5.3.2 / 9.5.3.3
+@pytest.mark.rule("9.5.3.2")
+@pytest.mark.rule("9.5.3.3")
 def test_9_5_3_2_corps_go_to_the_reserve_box_and_9_5_3_3_the_army_to_a_capital_or_source():
     pos = Position()
     turn(pos, 3)
@@ -81,12 +83,14 @@ def test_9_5_3_2_corps_go_to_the_reserve_box_and_9_5_3_3_the_army_to_a_capital_o
     assert pos.var("reinforcement_turn", "ge") == 3
 
 
+@pytest.mark.rule("9.5.3.3")
 def test_9_5_3_3_austria_hungary_has_two_capitals():
     pos = Position()
     turn(pos, 3)
     assert placement_options(pos, "cp", AH7) == ["place AH 7 at Vienna", "place AH 7 at Budapest"]
 
 
+@pytest.mark.rule("9.5.3.3")
 def test_9_5_3_3_no_entry_at_a_besieged_fort_or_an_enemy_held_space():
     """Breslau's fort is besieged and Berlin is in Allied hands: only Essen is left (9.5.3.1 lets the
     card be played while the capital is lost if another entry space is open)."""
@@ -97,6 +101,7 @@ def test_9_5_3_3_no_entry_at_a_besieged_fort_or_an_enemy_held_space():
     assert placement_options(pos, "cp", GE9) == ["place GE 9 at Essen"]
 
 
+@pytest.mark.rule("9.5.3.3")
 def test_9_5_3_3_a_full_space_is_refused():
     pos = Position()
     turn(pos, 3)
@@ -106,6 +111,7 @@ def test_9_5_3_3_a_full_space_is_refused():
         reinforce(pos, "cp", GE9, answers=["place GE 9 at Berlin"])
 
 
+@pytest.mark.rule("9.5.3.3")
 def test_9_5_3_3_an_army_must_enter_in_supply():
     """Every space around Berlin is in Allied hands: Berlin is cut off from Essen and Breslau, so
     GE 9 may not enter there, though it is still a German-held capital."""
@@ -118,6 +124,7 @@ def test_9_5_3_3_an_army_must_enter_in_supply():
         reinforce(pos, "cp", GE9, answers=["place GE 9 at Berlin"])
 
 
+@pytest.mark.rule("9.5.3.1")
 def test_9_5_3_1_no_legal_entry_space_no_reinforcement_card():
     """Paris cut off from London (every neighbour German, Orleans included): FR 10 has nowhere to
     enter, so its card may not be played as an event."""
@@ -132,6 +139,7 @@ def test_9_5_3_1_no_legal_entry_space_no_reinforcement_card():
     assert "play 10 event (French Reinforcements (FR 10))" not in options
 
 
+@pytest.mark.rule("9.5.3.3")
 def test_9_5_3_3_orleans_only_while_paris_is_full():
     pos = Position()
     turn(pos, 3)
@@ -145,6 +153,7 @@ def test_9_5_3_3_orleans_only_while_paris_is_full():
     assert pos.units_at("Orleans") == ["FR 10"]
 
 
+@pytest.mark.rule("9.5.3.3")
 def test_9_5_3_3_no_orleans_when_paris_is_enemy_held():
     pos = Position()
     turn(pos, 3)
@@ -153,6 +162,7 @@ def test_9_5_3_3_no_orleans_when_paris_is_enemy_held():
     assert "play 10 event (French Reinforcements (FR 10))" not in action_options(pos, "ap")
 
 
+@pytest.mark.rule("9.5.3.3")
 def test_9_5_3_3_us_armies_enter_at_french_ports():
     pos = Position()
     turn(pos, 15)
@@ -164,6 +174,7 @@ def test_9_5_3_3_us_armies_enter_at_french_ports():
 
 
 # ----------------------------------------------------------------- 9.5.3.1
+@pytest.mark.rule("9.5.3.1")
 def test_9_5_3_1_no_reinforcements_in_august_1914():
     pos = Position()
     hand(pos, "cp", GE9)
@@ -174,6 +185,7 @@ def test_9_5_3_1_no_reinforcements_in_august_1914():
     assert "play 7 event (German Reinforcements (GE 9))" in action_options(pos, "cp")
 
 
+@pytest.mark.rule("9.5.3.1")
 def test_9_5_3_1_one_reinforcement_card_a_nation_a_turn():
     pos = Position()
     turn(pos, 4)
@@ -186,6 +198,7 @@ def test_9_5_3_1_one_reinforcement_card_a_nation_a_turn():
     assert "play 7 event (German Reinforcements (GE 9))" in action_options(pos, "cp")
 
 
+@pytest.mark.rule("9.5.3.1")
 def test_9_5_3_1_not_for_a_nation_still_neutral():
     pos = Position()
     turn(pos, 6)
@@ -195,6 +208,7 @@ def test_9_5_3_1_not_for_a_nation_still_neutral():
     assert "play 22 event (Italian Reinforcements)" in action_options(pos, "ap")
 
 
+@pytest.mark.rule("9.5.3.1")
 def test_9_5_3_1_not_if_the_armies_cannot_all_be_placed():
     """RU 6 and RU 7 need two places: with every Russian source but one full, and that one
     holding two units, only one army fits, so the card may not be played."""
@@ -211,6 +225,7 @@ def test_9_5_3_1_not_if_the_armies_cannot_all_be_placed():
     assert f"play 25 event ({card})" not in action_options(pos, "ap")
 
 
+@pytest.mark.rule("9.5.3.1")
 def test_9_5_3_1_not_if_no_corps_piece_is_left():
     pos = Position()
     turn(pos, 10)
@@ -225,6 +240,7 @@ def test_9_5_3_1_not_if_no_corps_piece_is_left():
 
 
 # ----------------------------------------------------------------- directed units
+@pytest.mark.rule("9.5.3.2")
 def test_9_5_3_2_the_ana_corps_goes_where_its_card_says():
     pos = Position()
     turn(pos, 12)
@@ -234,6 +250,7 @@ def test_9_5_3_2_the_ana_corps_goes_where_its_card_says():
     assert pos.var("reinforcement_turn", "br") == 12
 
 
+@pytest.mark.rule("9.5.3.2")
 def test_9_5_3_2_the_senussi_go_to_libya_and_count_as_turkish():
     pos = Position()
     turn(pos, 8)
@@ -243,6 +260,8 @@ def test_9_5_3_2_the_senussi_go_to_libya_and_count_as_turkish():
     assert pos.var("reinforcement_turn", "tu") == 8
 
 
+@pytest.mark.rule("9.5.3.3")
+@pytest.mark.rule("9.5.3.4")
 def test_9_5_3_3_the_orient_army_enters_at_salonika_or_9_5_3_4_at_home():
     pos = Position()
     turn(pos, 12)
@@ -251,6 +270,7 @@ def test_9_5_3_3_the_orient_army_enters_at_salonika_or_9_5_3_4_at_home():
 
 
 # ----------------------------------------------------------------- 9.5.3.4
+@pytest.mark.rule("9.5.3.4")
 def test_9_5_3_4_a_near_east_army_entered_at_home_loses_its_near_east_role():
     pos = Position()
     turn(pos, 14)
@@ -261,6 +281,7 @@ def test_9_5_3_4_a_near_east_army_entered_at_home_loses_its_near_east_role():
     assert pos.var("entered_at_home", str(ne.index)) is True
 
 
+@pytest.mark.rule("9.5.3.4")
 def test_9_5_3_4_a_home_entered_near_east_army_may_not_enter_the_near_east_map():
     """BR NE at Adrianople may step onto Constantinople (Near East map) unless it entered at home.
     (The Allies hold Gallipoli and Constantinople, so the army is supplied through the port.)"""
@@ -283,6 +304,7 @@ def test_9_5_3_4_a_home_entered_near_east_army_may_not_enter_the_near_east_map()
 
 
 # ----------------------------------------------------------------- 9.5.3.5
+@pytest.mark.rule("9.5.3.5")
 def test_9_5_3_5_the_mef_lands_with_its_beachhead():
     pos = Position()
     turn(pos, 6)
@@ -298,6 +320,7 @@ def test_9_5_3_5_the_mef_lands_with_its_beachhead():
     assert pos.var("mef_beachhead") == "MEF2"
 
 
+@pytest.mark.rule("9.5.2.4.1")
 def test_9_5_2_4_1_after_salonika_the_mef_may_only_enter_at_home():
     pos = Position()
     turn(pos, 8)

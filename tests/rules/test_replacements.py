@@ -48,6 +48,7 @@ def at_war(pos, *nations):
 
 # ----------------------------------------------------------------- 9.4.1 / 17.1.8 recording
 
+@pytest.mark.rule("9.4.1")
 def test_9_4_1_a_card_played_for_rp_records_each_nations_points_not_neutral_turkeys():
     """'Guns of August' gives GE 2, AH 1 and TU 1; Turkey, neutral, records nothing (9.4.1), and
     nothing else happens in the round (9.4.2)."""
@@ -60,6 +61,7 @@ def test_9_4_1_a_card_played_for_rp_records_each_nations_points_not_neutral_turk
     assert card.index in pos.s["piles"]["discard:cp"]
 
 
+@pytest.mark.rule("9.4.1")
 def test_9_4_1_turkey_records_its_points_once_at_war():
     pos = position()
     at_war(pos, "tu")
@@ -67,6 +69,7 @@ def test_9_4_1_turkey_records_its_points_once_at_war():
     assert pos.var("rp_points", "tu") == 1
 
 
+@pytest.mark.rule("9.4.1")
 def test_9_4_1_italy_records_nothing_while_neutral_and_the_a_points_go_to_the_allied_pool():
     """'British Reinforcements (BR 2)': FR 2, BR 2, RU 3, IT 1, A 1."""
     pos = position()
@@ -79,6 +82,7 @@ def test_9_4_1_italy_records_nothing_while_neutral_and_the_a_points_go_to_the_al
     assert pos.var("rp_points", "it") == 1
 
 
+@pytest.mark.rule("17.1.8")
 def test_17_1_8_after_over_there_each_allied_rp_play_adds_one_us_rp():
     pos = position()
     card = pos.entity("card", "British Reinforcements (BR 2)")
@@ -92,6 +96,7 @@ def test_17_1_8_after_over_there_each_allied_rp_play_adds_one_us_rp():
 
 # ----------------------------------------------------------------- 17.1.4 costs
 
+@pytest.mark.rule("17.1.4")
 def test_17_1_4_flipping_a_reduced_army_costs_one_rp():
     pos = position()
     army = pos.place("GE 1", "Berlin", reduced=True)
@@ -102,6 +107,7 @@ def test_17_1_4_flipping_a_reduced_army_costs_one_rp():
     assert any("rp_points[ge] -1 → 1" in line for line in pos.log())
 
 
+@pytest.mark.rule("17.1.4")
 def test_17_1_4_one_rp_flips_two_reduced_corps():
     """One RP buys two corps steps: with 1 RP, two of three reduced corps come back."""
     pos = position()
@@ -116,6 +122,7 @@ def test_17_1_4_one_rp_flips_two_reduced_corps():
     assert pos.var("spare_corps_steps", "ge") == 0
 
 
+@pytest.mark.rule("17.1.4")
 def test_17_1_4_an_army_step_cannot_use_a_spare_corps_step():
     pos = position()
     pos.place("GEc", "Berlin", reduced=True)
@@ -124,6 +131,7 @@ def test_17_1_4_an_army_step_cannot_use_a_spare_corps_step():
     refused(pos, "cp", ["flip GEc in Berlin", "flip GE 1 in Essen"], "17.1.4")
 
 
+@pytest.mark.rule("17.1.4")
 def test_17_1_4_rebuilding_an_eliminated_corps_puts_it_reduced_in_the_reserve_box():
     pos = position()
     piece = pos.place("GEc", "eliminated[cp]")
@@ -135,6 +143,7 @@ def test_17_1_4_rebuilding_an_eliminated_corps_puts_it_reduced_in_the_reserve_bo
     assert pos.var("spare_corps_steps", "ge") == 0  # the spare step is lost with the phase
 
 
+@pytest.mark.rule("17.1.4")
 def test_17_1_4_a_rebuilt_corps_may_be_flipped_with_the_second_step_of_the_rp():
     pos = position()
     piece = pos.place("GEc", "eliminated[cp]")
@@ -146,6 +155,7 @@ def test_17_1_4_a_rebuilt_corps_may_be_flipped_with_the_second_step_of_the_rp():
 
 # ----------------------------------------------------------------- 17.1.5 / 17.1.6 where rebuilt units go
 
+@pytest.mark.rule("17.1.5")
 def test_17_1_5_a_recreated_army_is_placed_reduced_as_a_reinforcement():
     pos = position()
     army = pos.place("GE 1", "eliminated[cp]")
@@ -158,6 +168,7 @@ def test_17_1_5_a_recreated_army_is_placed_reduced_as_a_reinforcement():
     assert sorted(placements) == ["recreate GE 1 at Berlin", "recreate GE 1 at Breslau", "recreate GE 1 at Essen"]
 
 
+@pytest.mark.rule("17.1.5")
 def test_17_1_5_an_army_with_no_place_to_go_is_not_recreated():
     pos = position()
     pos.place("GE 1", "eliminated[cp]")
@@ -168,6 +179,7 @@ def test_17_1_5_an_army_with_no_place_to_go_is_not_recreated():
     refused(pos, "cp", ["rebuild GE 1 in eliminated[cp]"], "17.1.5")
 
 
+@pytest.mark.rule("17.1.5")
 def test_17_1_5_the_belgian_army_goes_to_calais_when_belgium_is_lost():
     pos = position()
     for s in ["Brussels", "Antwerp", "Ostend"]:
@@ -178,6 +190,7 @@ def test_17_1_5_the_belgian_army_goes_to_calais_when_belgium_is_lost():
     assert pos.units_at("Calais") == ["BE 1"]
 
 
+@pytest.mark.rule("17.1.5")
 def test_17_1_5_serbian_armies_not_at_belgrade_while_nis_is_cp():
     pos = position()
     pos.place("SB 1", "eliminated[ap]")
@@ -187,6 +200,7 @@ def test_17_1_5_serbian_armies_not_at_belgrade_while_nis_is_cp():
     refused(pos, "ap", ["rebuild SB 1 in eliminated[ap]"], "17.1.5")
 
 
+@pytest.mark.rule("17.1.6")
 def test_17_1_6_the_ana_is_rebuilt_in_arabia():
     pos = position()
     pos.place("BR ANAc", "eliminated[ap]")
@@ -197,6 +211,7 @@ def test_17_1_6_the_ana_is_rebuilt_in_arabia():
 
 # ----------------------------------------------------------------- 17.1.7 never replaced
 
+@pytest.mark.rule("17.1.7")
 def test_17_1_7_units_with_a_dot_are_never_replaced():
     pos = position()
     pos.place("BR BEF", "Amiens", reduced=True)
@@ -207,6 +222,7 @@ def test_17_1_7_units_with_a_dot_are_never_replaced():
 
 # ----------------------------------------------------------------- 17.1.1.1 the Allied pool
 
+@pytest.mark.rule("17.1.1.1")
 def test_17_1_1_1_minor_nation_units_use_only_allied_rps():
     pos = position()
     pos.place("BE 1", "Antwerp", reduced=True)
@@ -215,6 +231,7 @@ def test_17_1_1_1_minor_nation_units_use_only_allied_rps():
     refused(pos, "ap", ["flip BE 1 in Antwerp"], "17.1.1.1")
 
 
+@pytest.mark.rule("17.1.1.1")
 def test_17_1_1_1_allied_rps_rebuild_the_dominion_corps_not_british_ones():
     pos = position()
     aus = pos.place("AUSc", "Amiens", reduced=True)
@@ -227,6 +244,7 @@ def test_17_1_1_1_allied_rps_rebuild_the_dominion_corps_not_british_ones():
 
 # ----------------------------------------------------------------- 17.1.3 capitals
 
+@pytest.mark.rule("17.1.3")
 def test_17_1_3_no_french_rps_while_paris_is_enemy_controlled_or_besieged():
     pos = position()
     pos.place("FR 1", "Nancy", reduced=True)
@@ -242,6 +260,7 @@ def test_17_1_3_no_french_rps_while_paris_is_enemy_controlled_or_besieged():
     refused(pos, "ap", ["flip FR 1 in Nancy"], "17.1.3")
 
 
+@pytest.mark.rule("17.1.3")
 def test_17_1_3_serbian_units_are_replaced_even_with_belgrade_lost():
     pos = position()
     unit = pos.place("SBc", "Nis", reduced=True)
@@ -253,6 +272,7 @@ def test_17_1_3_serbian_units_are_replaced_even_with_belgrade_lost():
 
 # ----------------------------------------------------------------- 17.1.4.1 foreign supply
 
+@pytest.mark.rule("17.1.4.1")
 def test_17_1_4_1_germans_on_turkish_supply_take_no_replacements():
     pos = position()
     pos.s["at_war"]["tu"] = True
@@ -264,6 +284,7 @@ def test_17_1_4_1_germans_on_turkish_supply_take_no_replacements():
 
 # ----------------------------------------------------------------- 17.1.2 unspent RPs
 
+@pytest.mark.rule("17.1.2")
 def test_17_1_2_unspent_rps_are_lost_at_the_end_of_the_segment():
     pos = position()
     pos.place("GEc", "Berlin", reduced=True)
@@ -274,6 +295,7 @@ def test_17_1_2_unspent_rps_are_lost_at_the_end_of_the_segment():
     assert pos.var("spare_corps_steps", "ge") == 0
 
 
+@pytest.mark.rule("17.1.2")
 def test_17_1_2_each_side_loses_only_its_own_points():
     pos = position()
     rps(pos, ge=2, fr=2, allied=1)

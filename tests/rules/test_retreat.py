@@ -1,5 +1,7 @@
 """12.5 Retreats (and 12.6's general points), with the rulebook's examples."""
 
+import pytest
+
 from .harness import Position
 from .test_combat import activate_attack, control, set_combat, set_losses, where
 
@@ -10,6 +12,7 @@ def won_by(pos: Position, attacker: str, attacker_loss: int, defender_loss: int)
     set_losses(pos, **{attacker: attacker_loss, defender: defender_loss})
 
 
+@pytest.mark.rule("12.5.2")
 def test_12_5_2_one_space_retreat_into_a_friendly_space():
     """12.5.2, 12.5.5: a loss-number difference of one means a one-space
     retreat; friendly spaces come first, the enemy-held one is not offered;
@@ -28,6 +31,7 @@ def test_12_5_2_one_space_retreat_into_a_friendly_space():
     assert control(pos, "Lodz") == "ap"
 
 
+@pytest.mark.rule("12.5.5")
 def test_12_5_5_enemy_space_only_when_no_friendly_one_and_control_changes():
     """12.5.5: units retreat into an empty enemy-controlled space only if no
     friendly space is open (an enemy fort space never is), and they take
@@ -58,6 +62,7 @@ def test_12_5_5_enemy_space_only_when_no_friendly_one_and_control_changes():
     assert control(pos, "Czestochowa") == "ap"
 
 
+@pytest.mark.rule("12.5.5")
 def test_12_5_5_example_two_space_retreat_may_end_next_to_the_defending_space():
     """12.5.5 example: a unit retreating two spaces from Sedan may go to Cambrai
     and end in Chateau Thierry, next to Sedan; it may not come back into Sedan."""
@@ -73,6 +78,7 @@ def test_12_5_5_example_two_space_retreat_may_end_next_to_the_defending_space():
     assert where(pos, fr) == "Chateau Thierry"
 
 
+@pytest.mark.rule("12.5.3")
 def test_12_5_3_forest_extra_step_cancels_the_retreat():
     """12.5.3: in a forest the defender may take one more step loss from any
     defending unit instead of retreating, whatever the retreat length."""
@@ -87,6 +93,7 @@ def test_12_5_3_forest_extra_step_cancels_the_retreat():
     assert pos.reduced(frc.index) and not pos.reduced(fr.index)
 
 
+@pytest.mark.rule("12.5.3")
 def test_12_5_3_the_last_step_cannot_be_spent_to_hold():
     """12.5.3: the last defending step may not be lost to cancel a retreat."""
     pos = Position()
@@ -98,6 +105,7 @@ def test_12_5_3_the_last_step_cannot_be_spent_to_hold():
     assert all(d.choice == "retreat_path" for d in pos.asked)
 
 
+@pytest.mark.rule("12.5.3")
 def test_12_5_3_a_trench_lets_defenders_in_clear_terrain_hold():
     """12.5.3: a trench gives the same option in clear terrain."""
     pos = Position()
@@ -110,6 +118,7 @@ def test_12_5_3_a_trench_lets_defenders_in_clear_terrain_hold():
     assert where(pos, ru) == "Lodz" and pos.reduced(ru.index)
 
 
+@pytest.mark.rule("12.2.12")
 def test_12_2_12_no_retreat_without_a_full_strength_attacker_or_on_a_tie():
     """12.2.12, 12.5.1, 12.5.2: the defenders retreat only if the attacker won
     and still has a full-strength attacking unit; never on a tie."""
@@ -130,6 +139,7 @@ def test_12_2_12_no_retreat_without_a_full_strength_attacker_or_on_a_tie():
     assert where(pos, ru) == "Lodz"
 
 
+@pytest.mark.rule("12.5.4")
 def test_12_5_4_units_that_cannot_retreat_are_eliminated_armies_for_good():
     """12.5.4, 12.4.7 (1): surrounded units are eliminated; an army so lost is
     permanently eliminated and no reserve corps replaces it."""
@@ -149,6 +159,7 @@ def test_12_5_4_units_that_cannot_retreat_are_eliminated_armies_for_good():
     assert where(pos, spare) == "reserve[ap]"
 
 
+@pytest.mark.rule("12.5.4")
 def test_12_5_4_a_replacement_corps_that_cannot_retreat_takes_its_army_out_for_good():
     """12.5.4: a corps that has just replaced an eliminated army and cannot
     retreat is eliminated, and the army is then permanently eliminated."""
@@ -169,6 +180,7 @@ def test_12_5_4_a_replacement_corps_that_cannot_retreat_takes_its_army_out_for_g
     assert where(pos, ru) == "removed[ap]"
 
 
+@pytest.mark.rule("12.5.4")
 def test_12_5_4_the_montenegrin_corps_is_eliminated_if_forced_to_retreat():
     """12.5.4: the MN corps is eliminated when it must retreat."""
     pos = Position()
@@ -180,6 +192,7 @@ def test_12_5_4_the_montenegrin_corps_is_eliminated_if_forced_to_retreat():
     assert where(pos, mn) == "eliminated[ap]"
 
 
+@pytest.mark.rule("12.5.5")
 def test_12_5_5_a_retreat_may_pass_a_full_space_but_not_end_in_one():
     """12.5.5: a two-space retreat may cross a full friendly space; a retreat
     may never end overstacked."""
@@ -203,6 +216,7 @@ def test_12_5_5_a_retreat_may_pass_a_full_space_but_not_end_in_one():
     assert where(pos, ru) == "Brest Litovsk"
 
 
+@pytest.mark.rule("12.7.4")
 def test_12_7_4_example_kishinev_retreat_ends_in_elimination_at_ismail():
     """12.7.4 example (retreat part): Russians in Kishinev attacked from
     Zhmerinka must retreat two spaces; Romania is neutral and Odessa held by

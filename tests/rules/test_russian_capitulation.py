@@ -40,6 +40,7 @@ def turn(pos, t):
 
 
 # ----------------------------------------------------------------- 16.4.2 / 16.4.3
+@pytest.mark.rule("16.4.2")
 def test_16_4_2_the_cp_count_of_russian_vp_spaces_goes_up_and_down():
     pos = Position()
     assert value(pos, "russian_vp_spaces_held_by_cp") == 0
@@ -49,6 +50,7 @@ def test_16_4_2_the_cp_count_of_russian_vp_spaces_goes_up_and_down():
     assert value(pos, "russian_vp_spaces_held_by_cp") == 2
 
 
+@pytest.mark.rule("16.4.3")
 def test_16_4_3_tsar_takes_command_allowed_at_three_and_back_below_three():
     pos = Position()
     take(pos, "Warsaw", "Lodz")
@@ -62,6 +64,7 @@ def test_16_4_3_tsar_takes_command_allowed_at_three_and_back_below_three():
 
 
 # ----------------------------------------------------------------- 16.4.4 / 16.4.5
+@pytest.mark.rule("16.4.4")
 def test_16_4_4_fall_of_the_tsar_needs_tsar_takes_command_and_33():
     pos = Position()
     take(pos, "Warsaw", "Lodz", "Riga")
@@ -78,6 +81,7 @@ def test_16_4_4_fall_of_the_tsar_needs_tsar_takes_command_and_33():
     assert value(pos, "may_play_fall_of_the_tsar") is False
 
 
+@pytest.mark.rule("16.4.5")
 def test_16_4_5_fall_of_the_tsar_records_the_russian_vp_count():
     pos = Position()
     turn(pos, 13)
@@ -91,6 +95,7 @@ def test_16_4_5_fall_of_the_tsar_records_the_russian_vp_count():
     assert value(pos, "bolsheviks_in_power") is False
 
 
+@pytest.mark.rule("16.4.5")
 def test_16_4_5_after_the_fall_russian_attacks_cost_one_point_a_unit():
     """Two Russian corps and a French one in Warsaw: 2 nationalities, so 2 points; after the
     Fall of the Tsar an attack costs one per Russian unit (2) plus one for the French: 3."""
@@ -113,6 +118,7 @@ def fallen(pos, held):
     pos.run("fall_of_the_tsar")
 
 
+@pytest.mark.rule("16.4.6")
 def test_16_4_6_bolshevik_revolution_needs_a_later_turn_and_one_more_vp_space():
     pos = Position()
     fallen(pos, ["Warsaw", "Lodz", "Riga"])
@@ -126,6 +132,7 @@ def test_16_4_6_bolshevik_revolution_needs_a_later_turn_and_one_more_vp_space():
     assert value(pos, "may_play_bolshevik_revolution") is False
 
 
+@pytest.mark.rule("16.4.6")
 def test_16_4_6_a_captured_baku_counts():
     pos = Position()
     fallen(pos, ["Warsaw", "Lodz", "Riga"])
@@ -134,6 +141,7 @@ def test_16_4_6_a_captured_baku_counts():
     assert value(pos, "may_play_bolshevik_revolution") is True
 
 
+@pytest.mark.rule("16.4.6")
 def test_16_4_6_all_seven_russian_vp_spaces_besides_baku():
     """All seven were already held when the Tsar fell: the count cannot rise (Baku aside),
     but holding all seven is enough."""
@@ -146,6 +154,8 @@ def test_16_4_6_all_seven_russian_vp_spaces_besides_baku():
     assert value(pos, "may_play_bolshevik_revolution") is False
 
 
+@pytest.mark.rule("16.4.7")
+@pytest.mark.rule("7.1.11")
 def test_16_4_7_bolshevik_revolution_and_7_1_11_russian_mos():
     pos = Position()
     fallen(pos, ["Warsaw", "Lodz", "Riga", "Vilna"])
@@ -155,6 +165,7 @@ def test_16_4_7_bolshevik_revolution_and_7_1_11_russian_mos():
     assert pos.var("bolshevik_revolution_played") is True
 
 
+@pytest.mark.rule("16.4.7")
 def test_16_4_7_at_most_one_russian_rp_a_turn():
     pos = Position()
     pos.set("rp_points", 3, key="ru")
@@ -167,6 +178,7 @@ def test_16_4_7_at_most_one_russian_rp_a_turn():
     assert pos.var("rp_points", "fr") == 4
 
 
+@pytest.mark.rule("16.4.7")
 def test_16_4_7_no_limit_before_the_revolution():
     pos = Position()
     pos.set("rp_points", 3, key="ru")
@@ -177,6 +189,7 @@ def test_16_4_7_no_limit_before_the_revolution():
 
 
 # ----------------------------------------------------------------- 16.4.8 / 16.4.9
+@pytest.mark.rule("16.4.8")
 def test_16_4_8_brest_litovsk_any_time_after_the_revolution():
     pos = Position()
     assert value(pos, "may_play_brest_litovsk") is False
@@ -186,6 +199,7 @@ def test_16_4_8_brest_litovsk_any_time_after_the_revolution():
     assert value(pos, "may_play_brest_litovsk") is True
 
 
+@pytest.mark.rule("16.4.9")
 def test_16_4_9_russians_abroad_or_with_allies_are_eliminated():
     pos = Position()
     pos.place("RU 1", "Kiev")             # Russia: stays
@@ -210,6 +224,7 @@ def brest_position():
     return pos
 
 
+@pytest.mark.rule("16.4.9")
 def test_16_4_9_russians_may_not_leave_the_five_nations():
     pos = brest_position()
     pos.control("Timisvar", "ap")
@@ -219,6 +234,7 @@ def test_16_4_9_russians_may_not_leave_the_five_nations():
         pos.run("move_activated_units", "ap", answers=["move RUc from Timisvar", "move to Belgrade"])
 
 
+@pytest.mark.rule("16.4.9")
 def test_16_4_9_russians_and_allies_keep_apart():
     pos = brest_position()
     pos.place("BRc", "Kiev")
@@ -228,6 +244,7 @@ def test_16_4_9_russians_and_allies_keep_apart():
         pos.run("move_activated_units", "ap", answers=["move RUc from Zhitomir", "move to Kiev"])
 
 
+@pytest.mark.rule("16.4.9")
 def test_16_4_9_russians_may_not_attack():
     pos = brest_position()
     pos.place("RUc", "Kiev")
@@ -241,6 +258,7 @@ def test_16_4_9_russians_may_not_attack():
     assert "activate Paris attack" in options
 
 
+@pytest.mark.rule("16.4.9")
 def test_16_4_9_only_turks_on_the_near_east_map_may_attack_russians():
     pos = brest_position()
     pos.place("RUc", "Erzerum")
@@ -252,6 +270,7 @@ def test_16_4_9_only_turks_on_the_near_east_map_may_attack_russians():
     assert value(pos, "attack_on_russians_barred", tu, "Kiev") is True
 
 
+@pytest.mark.rule("16.4.9")
 def test_16_4_9_no_redeploying_russians_next_to_allies():
     """Strategic redeployment may not put a Russian unit where another Allied unit stands."""
     pos = brest_position()

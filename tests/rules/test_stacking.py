@@ -14,6 +14,7 @@ def full_chateau_thierry(pos):
         pos.place("FRc", "Chateau Thierry")
 
 
+@pytest.mark.rule("10.1.1")
 def test_10_1_1_a_fourth_unit_may_not_end_its_move_in_a_space():
     pos = Position()
     full_chateau_thierry(pos)
@@ -24,6 +25,7 @@ def test_10_1_1_a_fourth_unit_may_not_end_its_move_in_a_space():
                 answers=["move FR 1 from Paris", "move to Chateau Thierry", "stop in Chateau Thierry"])
 
 
+@pytest.mark.rule("10.1.2")
 def test_10_1_2_a_moving_unit_may_cross_a_full_space():
     pos = Position()
     full_chateau_thierry(pos)
@@ -35,6 +37,7 @@ def test_10_1_2_a_moving_unit_may_cross_a_full_space():
     assert pos.units_at("Chateau Thierry") == ["FRc", "FRc", "FRc"]
 
 
+@pytest.mark.rule("10.1.4")
 def test_10_1_4_the_last_movement_point_may_not_enter_a_full_space():
     """FR 1 (MF 3) goes out and back; its third point may not take it into the full space."""
     pos = Position()
@@ -47,6 +50,7 @@ def test_10_1_4_the_last_movement_point_may_not_enter_a_full_space():
                          "move to Chateau Thierry"])
 
 
+@pytest.mark.rule("10.1.1")
 def test_10_1_1_a_stack_counts_all_its_units():
     pos = Position()
     pos.place("FRc", "Sedan")
@@ -69,6 +73,7 @@ def test_10_1_1_a_stack_counts_all_its_units():
     assert pos.units_at("Sedan") == ["FR 1", "FRc", "FRc"]
 
 
+@pytest.mark.rule("10.1.1")
 def test_10_1_1_forts_do_not_count():
     """Verdun's fort is not a unit: two French units and a third arriving make three."""
     pos = Position()
@@ -80,6 +85,7 @@ def test_10_1_1_forts_do_not_count():
     assert pos.units_at("Verdun") == ["FR 1", "FRc", "FRc"]
 
 
+@pytest.mark.rule("10.1.3")
 def test_10_1_3_the_opponent_removes_accidental_overstacking_armies_for_good():
     pos = Position()
     pos.control("Sedan", "cp")

@@ -36,6 +36,7 @@ def names(spaces) -> set[str]:
 # ------------------------------------------------------------------ 14.1.2
 
 
+@pytest.mark.rule("14.1.2")
 def test_14_1_2_a_unit_behind_its_own_lines_is_in_supply():
     """A German corps in Metz traces through German spaces to Essen."""
     pos = Position()
@@ -43,6 +44,7 @@ def test_14_1_2_a_unit_behind_its_own_lines_is_in_supply():
     assert supplied(pos, ge)
 
 
+@pytest.mark.rule("14.1.2")
 def test_14_1_2_a_unit_surrounded_by_enemy_control_is_out_of_supply():
     """A German corps in Brussels (taken by the Germans) with every
     neighbouring space Allied has no friendly path: out of supply."""
@@ -57,6 +59,7 @@ def test_14_1_2_a_unit_surrounded_by_enemy_control_is_out_of_supply():
     assert supplied(pos, ge)
 
 
+@pytest.mark.rule("14.1.3")
 def test_14_1_3_a_path_may_not_cross_a_space_holding_an_enemy_unit():
     """The same corps with Liege German-held: a French corps standing in
     Aachen (rule 14.1.3, first bullet) and one in Koblenz cut both roads to
@@ -71,6 +74,7 @@ def test_14_1_3_a_path_may_not_cross_a_space_holding_an_enemy_unit():
     assert not supplied(pos, ge)
 
 
+@pytest.mark.rule("14.1.3")
 def test_14_1_3_a_path_may_cross_a_besieged_enemy_fort():
     """14.1.3 exception and 15.2.2: the Germans besiege Liege (Belgian fort,
     still Allied-controlled) with an army; the corps in Brussels traces
@@ -88,6 +92,7 @@ def test_14_1_3_a_path_may_cross_a_besieged_enemy_fort():
     assert not supplied(pos, ge)
 
 
+@pytest.mark.rule("14.1.3")
 def test_14_1_3_the_units_own_space_is_not_a_restriction():
     """German units besieging Liege stand in an Allied-controlled space; they
     trace from next door (Aachen) all the same."""
@@ -97,6 +102,7 @@ def test_14_1_3_the_units_own_space_is_not_a_restriction():
     assert supplied(pos, army)
 
 
+@pytest.mark.rule("14.1.3")
 def test_14_1_3_dotted_lines_only_for_their_nationalities_at_the_first_step():
     """A German corps in Medina (its only lines are dotted: Arab Northern Army,
     and Turks to Aqaba) cannot trace out of it; a Turkish corps can, to Aqaba
@@ -150,6 +156,7 @@ def test_14_1_3_no_dotted_line_of_another_nation_in_the_middle_of_a_path():
 # ------------------------------------------------------------------ 14.1.4
 
 
+@pytest.mark.rule("14.1.4")
 def test_14_1_4_allied_units_trace_to_a_port_and_by_sea_to_london():
     """A French corps in Antwerp, with Brussels German: overland to the port of
     Ostend, then by sea to London.  With Ostend German too it is cut off."""
@@ -161,6 +168,7 @@ def test_14_1_4_allied_units_trace_to_a_port_and_by_sea_to_london():
     assert not supplied(pos, fr)
 
 
+@pytest.mark.rule("14.1.4")
 def test_14_1_4_a_unit_in_a_port_is_supplied_by_sea():
     """A British corps alone in Basra (an Allied port) is supplied by sea."""
     pos = Position()
@@ -168,6 +176,7 @@ def test_14_1_4_a_unit_in_a_port_is_supplied_by_sea():
     assert supplied(pos, br)
 
 
+@pytest.mark.rule("14.1.4")
 def test_14_1_4_central_powers_sea_supply_through_baltic_ports():
     """A German corps in Szawli whose land routes are cut (Memel taken by the
     Russians) traces to the German-held port of Libau, then by sea to a German
@@ -182,6 +191,7 @@ def test_14_1_4_central_powers_sea_supply_through_baltic_ports():
     assert not supplied(pos, ge)
 
 
+@pytest.mark.rule("14.1.4")
 def test_14_1_4_a_besieged_riga_is_no_central_powers_port():
     """German units besieging Riga cannot draw sea supply through it (the
     space and its port stay Russian while the fort stands)."""
@@ -192,6 +202,7 @@ def test_14_1_4_a_besieged_riga_is_no_central_powers_port():
     assert not supplied(pos, army)
 
 
+@pytest.mark.rule("14.1.4")
 def test_14_1_4_constantinople_serves_the_allies_only_with_gallipoli():
     """With Turkey at war and Constantinople in Allied hands, a British corps
     there draws sea supply only once the Allies also hold Gallipoli."""
@@ -204,6 +215,7 @@ def test_14_1_4_constantinople_serves_the_allies_only_with_gallipoli():
     assert supplied(pos, br)
 
 
+@pytest.mark.rule("14.2.2")
 def test_14_2_2_russian_units_never_use_sea_supply():
     """In Ostend, an Allied port, a French corps is supplied from London but a
     Russian corps is not: Russians may not trace by sea."""
@@ -217,6 +229,7 @@ def test_14_2_2_russian_units_never_use_sea_supply():
 # ------------------------------------------------------------------ 14.2
 
 
+@pytest.mark.rule("14.2")
 def test_14_2_the_map_marks_each_networks_sources():
     pos = Position()
     assert names(value(pos, "marked_sources", "cp")) == {"Essen", "Breslau", "Sofia", "Constantinople"}
@@ -226,6 +239,7 @@ def test_14_2_the_map_marks_each_networks_sources():
     assert "Paris" not in names(value(pos, "marked_sources", "ap"))  # 14.2.4
 
 
+@pytest.mark.rule("14.2.1")
 def test_14_2_1_sofia_feeds_the_central_powers_once_bulgaria_is_at_war():
     """A German corps in a German-held Nis: cut off while Bulgaria is neutral
     (neutral ground carries no supply), supplied by Sofia once it joins."""
@@ -237,6 +251,7 @@ def test_14_2_1_sofia_feeds_the_central_powers_once_bulgaria_is_at_war():
     assert supplied(pos, ge)
 
 
+@pytest.mark.rule("14.2.2")
 def test_14_2_2_russian_units_trace_to_the_russian_sources():
     """A Russian corps in Kiev traces to Kharkov (across the dotted line the
     Russians may use), even with every other neighbour German."""
@@ -250,6 +265,7 @@ def test_14_2_2_russian_units_trace_to_the_russian_sources():
     assert not supplied(pos, ru)
 
 
+@pytest.mark.rule("14.2.2")
 def test_14_2_2_romanian_units_use_the_russian_network():
     """A Romanian corps in Ostend (an Allied port) is not supplied: Romanians
     draw on the Russian sources and never by sea."""
@@ -259,6 +275,7 @@ def test_14_2_2_romanian_units_use_the_russian_network():
     assert not supplied(pos, ro)
 
 
+@pytest.mark.rule("14.2.3")
 def test_14_2_3_serbians_use_salonika_only_when_allowed():
     """A Serbian corps in Florina (Greece), its roads back to Serbia cut: not
     supplied while Greece is closed; supplied from Salonika once the Salonika
@@ -278,6 +295,7 @@ def test_14_2_3_serbians_use_salonika_only_when_allowed():
 # ------------------------------------------------------------------ 14.1.5
 
 
+@pytest.mark.rule("14.1.5")
 def test_14_1_5_serbians_are_always_supplied_in_serbia():
     pos = Position()
     sb = pos.place("SBc", "Nis")
@@ -289,6 +307,7 @@ def test_14_1_5_serbians_are_always_supplied_in_serbia():
     assert not supplied(pos, sb)
 
 
+@pytest.mark.rule("14.1.5")
 def test_14_1_5_montenegro_ana_and_senussi():
     """The Montenegrin corps is always supplied; the ANA and the Senussi on
     the Near East map."""
@@ -303,6 +322,7 @@ def test_14_1_5_montenegro_ana_and_senussi():
     assert supplied(pos, sn)
 
 
+@pytest.mark.rule("14.1.5")
 def test_14_1_5_turks_in_medina_are_supplied_for_attrition_only():
     """With Aqaba Allied, a Turkish corps in Medina cannot trace supply (it may
     not act) but does not suffer attrition."""
@@ -314,6 +334,7 @@ def test_14_1_5_turks_in_medina_are_supplied_for_attrition_only():
     assert value(pos, "attrition_supplied", tu)
 
 
+@pytest.mark.rule("14.1.1.1")
 def test_14_1_1_1_activation_records_supply_when_the_marker_is_placed():
     """The supply of a space's units is noted when it is activated; moving
     another unit later does not change it."""
@@ -332,6 +353,7 @@ def test_14_1_1_1_activation_records_supply_when_the_marker_is_placed():
 # ------------------------------------------------------------------ 14.2.5
 
 
+@pytest.mark.rule("14.2.5")
 def test_14_2_5_spaces_use_any_source_of_their_side():
     """Reval's only lines are the Russians' dotted lines; as a space it traces
     across them to Petrograd.  A Russian corps in Ostend is out of supply
@@ -347,6 +369,7 @@ def test_14_2_5_spaces_use_any_source_of_their_side():
 # ------------------------------------------------------------------ 9.2.7.1, 9.5.3.5
 
 
+@pytest.mark.rule("9.2.7.1")
 def test_9_2_7_1_only_british_and_australian_corps_and_the_mef_use_the_beachhead():
     """With the MEF Beachhead on MEF1 (an Allied port while it stands), a
     British corps there is supplied -- only through the Beachhead -- and a
@@ -361,6 +384,7 @@ def test_9_2_7_1_only_british_and_australian_corps_and_the_mef_use_the_beachhead
     assert not supplied(pos, fr)
 
 
+@pytest.mark.rule("9.5.2.4")
 def test_9_5_2_4_neutral_greek_units_block_supply_paths():
     """After the Salonika landing Greece is open, but a space holding a Greek
     unit (Greece still neutral) carries no supply for either side."""

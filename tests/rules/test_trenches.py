@@ -22,6 +22,7 @@ def dig(pos, army, space, die, player="cp", **kw):
     pos.run("move_activated_units", player, answers=[f"entrench {army} in {space}"], dice=[die], **kw)
 
 
+@pytest.mark.rule("11.2.1")
 def test_11_2_1_no_entrenching_before_an_entrench_event():
     pos = Position()
     pos.place("GE 1", "Koblenz")
@@ -30,6 +31,7 @@ def test_11_2_1_no_entrenching_before_an_entrench_event():
         pos.run("move_activated_units", "cp", answers=["entrench GE 1 in Koblenz"])
 
 
+@pytest.mark.rule("11.2.2")
 def test_11_2_2_a_roll_at_or_under_the_armys_loss_factor_digs_a_level_1_trench():
     pos = Position()
     entrench_played(pos)
@@ -39,6 +41,7 @@ def test_11_2_2_a_roll_at_or_under_the_armys_loss_factor_digs_a_level_1_trench()
     assert trench_side(pos, "Koblenz") == "cp"
 
 
+@pytest.mark.rule("11.2.2")
 def test_11_2_2_a_roll_over_the_loss_factor_fails():
     pos = Position()
     entrench_played(pos)
@@ -47,6 +50,7 @@ def test_11_2_2_a_roll_over_the_loss_factor_fails():
     assert pos.var("trench", "Koblenz") == 0
 
 
+@pytest.mark.rule("11.2.2")
 def test_11_2_2_the_loss_factor_is_the_armys_own():
     """Austro-Hungarian armies have LF 2: a 3 fails, a 2 succeeds."""
     pos = Position()
@@ -58,6 +62,8 @@ def test_11_2_2_the_loss_factor_is_the_armys_own():
     assert pos.var("trench", "Cracow") == 1
 
 
+@pytest.mark.rule("11.2.2")
+@pytest.mark.rule("11.2.3")
 def test_11_2_2_a_second_success_flips_to_level_2_and_11_2_3_never_beyond():
     pos = Position()
     entrench_played(pos)
@@ -69,6 +75,7 @@ def test_11_2_2_a_second_success_flips_to_level_2_and_11_2_3_never_beyond():
     assert pos.var("trench", "Metz") == 2
 
 
+@pytest.mark.rule("11.2.1")
 def test_11_2_1_one_army_a_space_digs_and_the_others_move_freely():
     pos = Position()
     entrench_played(pos)
@@ -84,6 +91,7 @@ def test_11_2_1_one_army_a_space_digs_and_the_others_move_freely():
     assert pos.var("trench", "Koblenz") == 1  # rolled after all movement (11.2.2)
 
 
+@pytest.mark.rule("11.2.1")
 def test_11_2_1_corps_do_not_dig():
     pos = Position()
     entrench_played(pos)
@@ -95,6 +103,7 @@ def test_11_2_1_corps_do_not_dig():
     assert not any(o.startswith("entrench") for o in pos.asked[-1].options)
 
 
+@pytest.mark.rule("11.2.1")
 def test_11_2_1_an_army_may_dig_in_while_besieging():
     pos = Position()
     entrench_played(pos)
@@ -106,6 +115,7 @@ def test_11_2_1_an_army_may_dig_in_while_besieging():
     assert pos.s["control"][pos.entity("space", "Verdun").index] == "ap"
 
 
+@pytest.mark.rule("11.2.4")
 def test_11_2_4_a_trench_stays_when_its_units_leave():
     pos = Position()
     pos.control("Sedan", "cp")
@@ -116,6 +126,7 @@ def test_11_2_4_a_trench_stays_when_its_units_leave():
     assert pos.var("trench", "Sedan") == 1
 
 
+@pytest.mark.rule("11.2.5")
 def test_11_2_5_an_enemy_unit_entering_removes_a_level_1_trench():
     pos = Position()
     pos.control("Sedan", "cp")
@@ -127,6 +138,7 @@ def test_11_2_5_an_enemy_unit_entering_removes_a_level_1_trench():
     assert pos.var("trench", "Sedan") == 0
 
 
+@pytest.mark.rule("11.2.6")
 def test_11_2_6_an_enemy_unit_entering_a_level_2_trench_makes_it_its_own_level_1():
     pos = Position()
     pos.control("Sedan", "cp")
@@ -139,6 +151,7 @@ def test_11_2_6_an_enemy_unit_entering_a_level_2_trench_makes_it_its_own_level_1
     assert trench_side(pos, "Sedan") == "ap"
 
 
+@pytest.mark.rule("11.2.5")
 def test_11_2_5_a_friendly_unit_entering_leaves_the_trench_alone():
     pos = Position()
     pos.set("trench", 1, key="Sedan")  # an Allied trench: Sedan is Allied
@@ -149,6 +162,7 @@ def test_11_2_5_a_friendly_unit_entering_leaves_the_trench_alone():
     assert pos.var("trench", "Sedan") == 1
 
 
+@pytest.mark.rule("11.2.10")
 @pytest.mark.parametrize("optional_rule, second_level", [(True, 1), (False, 0)])
 def test_11_2_10_optional_a_failed_roll_helps_the_next_round(optional_rule, second_level):
     pos = Position()
@@ -172,6 +186,7 @@ def test_11_2_10_optional_a_failed_roll_helps_the_next_round(optional_rule, seco
             options["entrench_drm"] = saved
 
 
+@pytest.mark.rule("11.2.6")
 def test_11_2_6_besiegers_taking_a_level_2_trench_own_it_though_the_fort_keeps_the_space():
     pos = Position()
     pos.set("trench", 2, key="Verdun")  # Allied trench in Allied Verdun

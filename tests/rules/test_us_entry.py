@@ -40,6 +40,7 @@ def action_options(pos, side):
 US1 = "USA Reinforcements (US 1)"
 
 
+@pytest.mark.rule("16.3.1")
 def test_16_3_1_the_marker_starts_in_us_neutral():
     pos = Position()
     assert value(pos, "us_entry_marker") == "us_neutral"
@@ -51,6 +52,7 @@ def test_16_3_1_the_marker_starts_in_us_neutral():
     (15, 15, "telegram_allowed", True),
     (20, 17, "telegram_allowed", True),
 ])
+@pytest.mark.rule("16.3.2")
 def test_16_3_2_zimmermann_allowed_at_combined_war_status_30(cp, ap, box, allowed):
     pos = Position()
     war_status(pos, cp, ap)
@@ -58,6 +60,7 @@ def test_16_3_2_zimmermann_allowed_at_combined_war_status_30(cp, ap, box, allowe
     assert value(pos, "may_play_zimmermann_telegram") is allowed
 
 
+@pytest.mark.rule("16.3.3")
 def test_16_3_3_zimmermann_makes_the_us_an_allied_nation_at_war():
     pos = Position()
     turn(pos, 12)
@@ -70,6 +73,7 @@ def test_16_3_3_zimmermann_makes_the_us_an_allied_nation_at_war():
     assert pos.var("zimmermann_turn") == 12
 
 
+@pytest.mark.rule("16.3.3")
 def test_16_3_3_no_us_reinforcements_before_over_there():
     pos = Position()
     turn(pos, 12)
@@ -78,6 +82,7 @@ def test_16_3_3_no_us_reinforcements_before_over_there():
     assert "play 43 event (USA Reinforcements (US 1))" not in action_options(pos, "ap")
 
 
+@pytest.mark.rule("16.3.4")
 def test_16_3_4_over_there_only_on_a_turn_after_zimmermann():
     pos = Position()
     assert value(pos, "may_play_over_there") is False
@@ -88,6 +93,7 @@ def test_16_3_4_over_there_only_on_a_turn_after_zimmermann():
     assert value(pos, "may_play_over_there") is True
 
 
+@pytest.mark.rule("16.3.4")
 def test_16_3_4_over_there_opens_us_reinforcements_from_the_next_turn():
     """The Over There card opens US reinforcements on the turns after its own."""
     pos = Position()
@@ -104,6 +110,7 @@ def test_16_3_4_over_there_opens_us_reinforcements_from_the_next_turn():
     assert "play 43 event (USA Reinforcements (US 1))" in action_options(pos, "ap")
 
 
+@pytest.mark.rule("16.3.5")
 def test_16_3_5_fourteen_points_waits_for_zimmermann():
     pos = Position()
     war_status(pos, 20, 20)
