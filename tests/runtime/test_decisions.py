@@ -151,3 +151,21 @@ def test_no_decision_to_answer_when_over(toy):
         pass
     with pytest.raises(IllegalOption, match="game is over"):
         game.choose(1)
+
+
+def test_random_players_favour_events_that_raise_war_status():
+    """The weights a random player follows (not the rules of play): an
+    event carrying war status weighs more than any other use of a card, so
+    that simulated games reach Limited and Total War as played games do."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from cards.test_card_events import campaign_start
+
+    pos = campaign_start(guns=True)
+    d = pos.game.run()
+    weight = dict(zip(d.options, d.weights))
+    guns = weight["play 1 event (Guns of August)"]  # war status 2
+    assert guns > max(w for o, w in weight.items() if "event" not in o)
+    assert weight["play 1 ops (Guns of August)"] == weight["play 1 sr (Guns of August)"]
