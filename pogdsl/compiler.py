@@ -68,18 +68,21 @@ def compile_scenario_program(comp: Compilation, scenario: A.ScenarioDecl) -> Pro
         return comp.scenarios[scenario.key][0]
     program, changes = effective_program(comp.base, scenario, comp.reporter)
     if changes or any(link.overrides for link in _chain(comp.base, scenario)):
-        # What a variant replaced or added must fit what remains; after a removal
-        # everything is checked again, since anything may have used what went.
+        # The variant's program is checked as a whole: what it replaced or
+        # added must fit what remains, cite rules that exist and be reached;
+        # after a removal anything may have used what went.  What the base's
+        # own check already reported is not said again.
         local = Reporter()
-        if any(action == "remove" for action, *_ in changes):
-            check(program, local)
-        else:
-            changed = [program.decls[kind][key] for action, kind, key, _ in changes]
-            checker = check(program, local, only=changed)
-            checker.check_setup(program.scenario)
+        check(program, local)
+        known = {(d.code, d.message, d.span) for d in comp.reporter.items}
         note = (f"while checking scenario '{scenario.key}'", scenario.name.span)
-        for d in local.errors:
-            comp.reporter.error(d.code, d.message, d.span, d.hint, d.notes + [note])
+        for d in local.items:
+            if (d.code, d.message, d.span) in known:
+                continue
+            if d.is_error:
+                comp.reporter.error(d.code, d.message, d.span, d.hint, d.notes + [note])
+            else:
+                comp.reporter.warning(d.code, d.message, d.span, d.hint, d.notes + [note])
     comp.scenarios[scenario.key] = (program, changes)
     return program
 

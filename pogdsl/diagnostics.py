@@ -79,6 +79,7 @@ CODES: dict[str, str] = {
     "W0703": "procedure never called",
     "W0704": "empty file",
     "E0705": "a value defined in terms of itself",
+    "W0706": "a space with no connections",
     # order of modifiers
     "W0801": "two modifiers replace one value in no stated order",
     "E0802": "modifiers ordered after each other in a circle",

@@ -352,6 +352,13 @@ class Checker:
                 seen[pair] = c
             for n in c.only:
                 self.expect_name(n, ("nation",))
+        # A space no line touches can never be entered, left or supplied:
+        # most likely a connection was forgotten (a variant adding a space).
+        connected = {end.text for c in self.p.connections for end in (c.a, c.b)}
+        for key, decl in spaces.items():
+            if key not in connected:
+                self.r.warning("W0706", f"space '{key}' has no connections: no unit can enter or leave it",
+                               decl.name.span, f"connect it: `{key} -- OTHER` in a connections block")
 
     def check_box_role(self, decl: A.BoxDecl, receivers: dict) -> None:
         """`receives ROLE`: one of the closed set of roles, and one box per role."""

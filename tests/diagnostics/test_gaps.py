@@ -133,3 +133,17 @@ def test_a_long_loop_of_values_is_one_located_error(tmp_path, monkeypatch):
     assert d.code == "E0705" and d.span.line == 1
     assert d.message.startswith("values are defined in terms of each other: v0 → v1 → v2")
     assert d.message.endswith(f"v{n - 1} → v0")
+
+
+def test_a_variant_that_only_adds_is_checked_for_citations_and_flow(tmp_path, monkeypatch):
+    """Issue: a variant with only `add`/`replace` skipped the citation and
+    flow checks: an added procedure citing a rule the index does not have,
+    and never called, passed."""
+    text = ('scenario extra "Extra" extends mini cites 7.0 {\n'
+            '  add procedure lonely() cites 99.9 {\n    log "alone"\n  }\n'
+            '}\n')
+    _, diags = check_snippet(tmp_path, monkeypatch, text)
+    codes = sorted((d.code, d.span.line) for d in diags)
+    assert ("E0601", 2) in codes      # rule 99.9 is not in the rule index
+    assert ("W0703", 2) in codes      # the procedure is never called
+    assert all(d.notes and "while checking scenario 'extra'" in d.notes[-1][0] for d in diags)
