@@ -495,12 +495,13 @@ class Compiler:
             g.push_code(key, values)
         return run
 
-    def _reads_nothing_but(self, e: A.Expr, params: set[str]) -> bool:
+    def _reads_nothing_but(self, e: A.Expr, params: set[str], cards: frozenset = frozenset()) -> bool:
         """Whether an expression's result depends on the given names alone
-        (it reads no area of the state: deps.py)."""
+        (it reads no area of the state: deps.py); `cards`: those that are
+        cards, whose printed values are no state."""
         from .deps import Dependencies
 
-        return not Dependencies(self.w).of_expression(e, params)  # (chance is an area too: deps.UNCACHEABLE)
+        return not Dependencies(self.w).of_expression(e, params, cards)  # (chance is an area too: deps.UNCACHEABLE)
 
     def step_choose(self, step, names):
         node: A.Choose = step.node
@@ -519,7 +520,8 @@ class Compiler:
                                    typed={p.name.text for p in choice.params if p.type is not None}),
                           step.cites, step.span, choice.note, params, weight)
         spec.source_names = [name for name, _ in sources]
-        if choice.weight is not None and self._reads_nothing_but(choice.weight, set(params)):
+        card_params = frozenset(p.name.text for p in choice.params if p.type is not None and p.type.text == "card")
+        if choice.weight is not None and self._reads_nothing_but(choice.weight, set(params), card_params):
             spec.weights = {}
         spec.enumerate = self.enumerator(spec, singles)
         spec.distinct_texts = _texts_tell_apart(choice, [b.var.text for i, b in enumerate(node.bindings)

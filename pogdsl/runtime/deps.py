@@ -113,12 +113,14 @@ class Dependencies:
         self.areas[name] = result
         return result
 
-    def of_expression(self, e, local: set[str]) -> frozenset:
+    def of_expression(self, e, local: set[str], cards: frozenset = frozenset()) -> frozenset:
         """The areas an expression reads, `local` naming what it is given
         (a choice's parameters, say): none when its result depends on those
-        alone."""
+        alone.  `cards` names the parameters that are cards: what is printed
+        on a card (`c.war_status`, `c.ops`) is no state, even where a state
+        of that name is kept for sides."""
         found: set[str] = set()
-        self._expr(e, set(local), found)
+        self._expr(e, set(local), found, cards=cards)
         return frozenset(found)
 
     def direct(self, name: str, cached: set[str]) -> frozenset:
@@ -151,9 +153,11 @@ class Dependencies:
         self._direct[key] = result
         return result
 
-    def _expr(self, e, local: set[str], found: set[str], walkable: set[str] = frozenset()) -> None:
+    def _expr(self, e, local: set[str], found: set[str], walkable: set[str] = frozenset(),
+              cards: frozenset = frozenset()) -> None:
         """`walkable`: the parameters that may be a space, box or pile, whose
-        walking (`x in s`, `for u in s`) reads units or cards."""
+        walking (`x in s`, `for u in s`) reads units or cards; `cards`: the
+        parameters that are cards (see of_expression)."""
         if e is None:
             return
         for node in A.walk_exprs(e):
@@ -165,6 +169,9 @@ class Dependencies:
                 self._name(node.name.text, local, found)
             elif isinstance(node, A.Attr):
                 attr = node.attr.text
+                if isinstance(node.obj, A.Ref) and node.obj.name.text in cards and attr in PRINTED_ON_CARDS \
+                        and not _kept_per_card(self.w.state_decls.get(attr)):
+                    continue
                 if attr in self.w.state_decls:
                     found.add(f"var:{attr}")
                 elif attr in DYNAMIC_ATTRIBUTES:
@@ -190,6 +197,16 @@ class Dependencies:
             found.update(self.of_value(name))
         elif name in CONSTANT_AREAS:
             found.update(CONSTANT_AREAS[name])
+
+
+# What a card carries printed on it (its values, never changed by play).
+PRINTED_ON_CARDS = {"name", "number", "deck", "ops", "sr", "war_status", "removed", "combat", "optional",
+                    "rp_nations", "reinforcements"}
+
+
+def _kept_per_card(decl) -> bool:
+    """A state declared `per card` (then `c.NAME` reads it, not the print)."""
+    return decl is not None and getattr(decl, "scope", None) is not None and decl.scope.text == "card"
 
 
 # Attributes that read one entity's own changing state (its `board` area).

@@ -180,8 +180,8 @@ def test_a_side_without_a_sampler_is_still_asked(rules):
 
 
 def test_a_weight_reading_only_the_option_is_worked_out_once_per_option(campaign_scenario):
-    """`weight (if use == peace_offer then 1 else 4)` depends on the option
-    alone: each option's weight is remembered.  A weight that reads the state
+    """`take_action`'s weight depends on the option alone (its use, and what
+    its card has printed on it): each option's weight is remembered.  A weight that reads the state
     (`turn`) is worked out at each offer."""
     from pogdsl.runtime.compile import Compiler
     from pogdsl.syntax.parser import parse_text
@@ -204,6 +204,11 @@ def test_a_weight_reading_only_the_option_is_worked_out_once_per_option(campaign
     assert compiler._reads_nothing_but(weight_expr("(if use == peace_offer then 1 else 4)"), {"use"})
     assert not compiler._reads_nothing_but(weight_expr("(if turn > 3 then 1 else 4)"), {"use"})
     assert not compiler._reads_nothing_but(weight_expr("random_pick([1, 2])"), {"use"})
+    # What a card parameter has printed on it is no state, even where a state
+    # of the same name is kept for sides (war_status).
+    printed = weight_expr("(if use == event then 4 + 8 * c.war_status else 4)")
+    assert compiler._reads_nothing_but(printed, {"use", "c"}, frozenset({"c"}))
+    assert not compiler._reads_nothing_but(printed, {"use", "c"})
 
 
 @pytest.mark.parametrize("decl, varying, apart", [
