@@ -205,3 +205,39 @@ def test_simulate_reports_the_options_and_is_deterministic_with_them():
     two = _simulate("--workers", "2", "--option", "double", "--option", "vp_bid=1", "--option", "bid_side=ap")
     assert one["options"] == {"double": "on", "vp_bid": "1", "bid_side": "ap"}
     assert one["digest"] == two["digest"] != plain["digest"]
+
+
+# ------------------------------------------------------------------ an optional rule
+def _campaign_position(options):
+    """The rule harness's position, on a campaign world built with `options`."""
+    import sys
+
+    sys.path.insert(0, str(REPO / "tests"))
+    from rules.harness import Position
+
+    from pogdsl.runtime.interpreter import Game
+    from pogdsl.runtime.record import open_scenario
+
+    pos = Position.__new__(Position)
+    pos.w = open_scenario("campaign", REPO, options=options).world
+    pos.game = Game.new(pos.w, seed=0)
+    pos.s, pos.asked = pos.game.s, []
+    pos.clear_board()
+    return pos
+
+
+@pytest.mark.rule("11.2.10")
+@pytest.mark.parametrize("on", [False, True])
+def test_entrench_drm_helps_the_round_after_a_failed_roll(on):
+    """11.2.10 (optional): a German army that failed to entrench subtracts one
+    from its entrench roll the next round; without the option it does not."""
+    pos = _campaign_position({"entrench_drm": "on" if on else "off"})
+    army = pos.place("GE 1", "Breslau")  # loss factor 3
+    space = pos.entity("space", "Breslau")
+    assert pos.s["vars"]["trench"].get(space.key, 0) in (0, None)
+    pos.s["turn"] = 2
+    pos.set("action_round", 1)
+    pos.run("resolve_entrenchments", "cp", [army], dice=[6])  # fails
+    pos.set("action_round", 2)
+    pos.run("resolve_entrenchments", "cp", [army], dice=[4])  # 4 - 1 <= 3 only with the option
+    assert bool(pos.s["vars"]["trench"].get(space.key, 0)) is on
