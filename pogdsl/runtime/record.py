@@ -5,6 +5,7 @@ A script, one statement a line (``#`` starts a comment)::
 
     scenario toy
     seed 3
+    option vp_bid 2           # a scenario option (before the first decision); the others keep their default
     dice 4 2 6                # forced dice, used before the generator's
     hand ap 'Fog', 'Rain'     # ap's hand is exactly these cards now ('AP 6' names a card too)
     cp: move GE 1 to Sedan    # a decision: the side, then the option's text (or its number)
