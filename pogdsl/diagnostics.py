@@ -68,6 +68,7 @@ CODES: dict[str, str] = {
     "E0501": "override of something that does not exist",
     "E0502": "added definition already exists",
     "E0503": "cyclic extends",
+    "E0504": "unknown scenario option",
     # rule citations
     "E0601": "cited rule number is not in the rule index",
     "E0602": "rule number cited for conflicting things",

@@ -28,3 +28,26 @@ def add_root_option(p) -> None:
     p.add_argument("--root", type=Path, default=None,
                    help="the project folder holding rules/, cards/ and scenarios/ (default: found "
                         "from the current folder, or $POGDSL_HOME)")
+
+
+def add_option_argument(p, note: str = "") -> None:
+    p.add_argument("--option", "-o", metavar="NAME[=VALUE]", action="append", default=None, dest="option",
+                   help="set one of the scenario's options (repeatable): NAME=on|off for an on/off option "
+                        "(NAME alone means on), NAME=N for a number within its range, NAME=WORD for a choice "
+                        "among names; an unknown NAME is reported with the names the scenario declares" + note)
+
+
+def options_from(args) -> dict[str, str]:
+    """--option NAME=VALUE items as NAME → VALUE (UsageError if malformed)."""
+    from ..errors import UsageError
+
+    out: dict[str, str] = {}
+    for item in getattr(args, "option", None) or []:
+        name, eq, value = item.partition("=")
+        name, value = name.strip(), value.strip()
+        if not name or (eq and not value) or not name.replace("_", "a").isalnum():
+            raise UsageError(f"--option takes NAME=VALUE (or NAME alone for on), not '{item}'")
+        if name in out and out[name] != (value if eq else "on"):
+            raise UsageError(f"--option {name} is given twice, with different values")
+        out[name] = value if eq else "on"
+    return out

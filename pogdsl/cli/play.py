@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_root_option
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_option_argument, add_root_option, options_from
 
 
 def _err(text: str) -> None:
@@ -25,9 +25,10 @@ def cmd_play(args) -> int:
     )
 
     options = {"step_budget": args.max_steps} if args.max_steps else {}
+    chosen = options_from(args)
     try:
         if args.load:
-            session = load_any(args.load, args.root, **options)
+            session = load_any(args.load, args.root, chosen=chosen, **options)
             if args.scenario and args.scenario not in (session.opened.spec, session.opened.key):
                 _err(f"{args.load} is a game of '{session.opened.key}', not '{args.scenario}'")
                 return EXIT_USAGE
@@ -40,7 +41,7 @@ def cmd_play(args) -> int:
             if not args.scenario:
                 _err("which scenario? give SCENARIO or --load FILE")
                 return EXIT_USAGE
-            opened = open_scenario(args.scenario, args.root)
+            opened = open_scenario(args.scenario, args.root, options=chosen)
             session = Session.new(opened, args.seed if args.seed is not None else 0, **options)
     except ScenarioError as err:
         if err.text:
@@ -90,10 +91,18 @@ def cmd_play(args) -> int:
                                                                               session.opened.key):
             _err(f"{script.path} is a script for scenario '{script.scenario}', not '{session.opened.key}'")
             return EXIT_USAGE
+        played = session.opened.options_text()
+        differ = [f"{k}={v}" for k, v in getattr(script, "options", {}).items() if played.get(k, v) != v]
+        if script is not None and differ:
+            _err(f"{script.path} was played with option {', '.join(differ)}: give the same with --option")
+            return EXIT_USAGE
 
     who = ", ".join(f"{side}: {agents[side]}" for side in sides)
     print(f"{world.scenario.key}: {getattr(world.scenario, 'title', None) or world.scenario.key}, seed {seed} "
           f"({who})", file=sys.stderr)
+    if session.opened.options:
+        print("options: " + ", ".join(f"{k}={v}" for k, v in session.opened.options_text().items()),
+              file=sys.stderr)
     status, code = "over", EXIT_OK
     try:
         status = play(session, agents, show_log=args.log, trace=args.trace)
@@ -158,5 +167,7 @@ def register(sub) -> None:
     p.add_argument("--log", action="store_true", help="print the game's log as it grows, with the rules cited")
     p.add_argument("--max-steps", type=int, default=None, metavar="N",
                    help="stop with an error after N steps without a decision (a runaway loop)")
+    add_option_argument(p, "; with --load, the saved game's options stand and --option may only add others; "
+                           "--save and --record write the options down")
     add_root_option(p)
     p.set_defaults(func=cmd_play)

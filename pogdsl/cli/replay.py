@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_root_option
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_option_argument, add_root_option, options_from
 
 
 def _err(text: str) -> None:
@@ -23,7 +23,7 @@ def cmd_replay(args) -> int:
         return EXIT_USAGE
     options = {"step_budget": args.max_steps} if args.max_steps else {}
     try:
-        session = load_any(path, args.root, **options)
+        session = load_any(path, args.root, chosen=options_from(args), **options)
     except BadSave as err:
         _err(str(err))
         return EXIT_ERRORS
@@ -42,7 +42,9 @@ def cmd_replay(args) -> int:
     else:
         d = g.decision()
         ending = f"not over: turn {g.s['turn']}, {d.by} to choose {d.choice}" if d else "not over"
-    print(f"OK {args.file}: {session.opened.key}, seed {g.s['seed']}, {session.decisions_made} decisions, "
+    played = session.opened.options_text()
+    shown = " (options " + ", ".join(f"{k}={v}" for k, v in played.items()) + ")" if played else ""
+    print(f"OK {args.file}: {session.opened.key}{shown}, seed {g.s['seed']}, {session.decisions_made} decisions, "
           f"{ending}; state {g.state_hash()[:16]}")
     return EXIT_OK
 
@@ -52,7 +54,7 @@ def register(sub) -> None:
         "replay", help="play back a saved game or a script and check it",
         description="Play FILE back from its first decision and check it: a saved game (JSON, from `pogdsl play "
                     "--save`) must reach exactly its saved state under the current sources; a script (plain text: "
-                    "`scenario`, `seed`, `dice`, `hand`, `SIDE: OPTION` and `expect` lines) must have every "
+                    "`scenario`, `seed`, `option`, `dice`, `hand`, `SIDE: OPTION` and `expect` lines) must have every "
                     "decision legal and every `expect` hold. A file that is damaged, changed, from other rules, "
                     "or does not replay is reported with the reason (and the line, for a script).",
         epilog="Exit status: 0 the file replays and checks, 1 it does not (or cannot be read), 2 wrong usage.")
@@ -61,5 +63,7 @@ def register(sub) -> None:
     p.add_argument("--script", metavar="OUT", help="write the game as a plain-text script to OUT")
     p.add_argument("--max-steps", type=int, default=None, metavar="N",
                    help="stop with an error after N steps without a decision")
+    add_option_argument(p, "; the FILE replays with the options it records (a save's \"options\", a script's "
+                           "`option NAME VALUE` lines): --option sets the others, and may not contradict them")
     add_root_option(p)
     p.set_defaults(func=cmd_replay)

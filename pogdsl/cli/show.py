@@ -14,7 +14,15 @@ import json
 import re
 import sys
 
-from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_root_option, print_diagnostics
+from .common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_option_argument,
+    add_root_option,
+    options_from,
+    print_diagnostics,
+)
 
 
 class NotFound(Exception):
@@ -349,18 +357,20 @@ def cmd_show(args) -> int:
     from ..compiler import resolve_scenario
     from ..runtime.errors import GameError, IllegalOption
     from ..runtime.interpreter import Game
-    from ..runtime.world import WorldError, build_world
+    from ..runtime.world import WorldError, build_world, option_values
 
+    chosen = options_from(args)
     comp, program = resolve_scenario(args.scenario, root=args.root)  # UsageError: unknown scenario (exit 2)
     if comp.reporter.errors:
         print_diagnostics(comp, False)
         return EXIT_ERRORS
+    options = option_values(program, chosen)  # OptionError (a UsageError): exit 2
     from ..graph.build import build_graph
 
     graph = build_graph(program)
     name = program.scenario.key
     try:
-        w = build_world(program, graph)
+        w = build_world(program, graph, options)
     except (WorldError, GameError) as err:
         _err(f"scenario '{name}' cannot be played: {err}")
         return EXIT_ERRORS
@@ -510,5 +520,6 @@ def register(sub) -> None:
     p.add_argument("--answer", action="append", metavar="OPTION",
                    help="answer the next decision (by number or option text) before showing; may be repeated")
     p.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+    add_option_argument(p)
     add_root_option(p)
     p.set_defaults(func=cmd_show)

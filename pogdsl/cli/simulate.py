@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_root_option
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_option_argument, add_root_option, options_from
 
 
 def _err(text: str) -> None:
@@ -27,8 +27,9 @@ def cmd_simulate(args) -> int:
     except BackendMissing as err:
         _err(str(err))
         return EXIT_USAGE
+    chosen = options_from(args)
     try:
-        open_scenario(args.scenario, args.root)
+        open_scenario(args.scenario, args.root, options=chosen)
     except ScenarioError as err:
         if err.text:
             print(err.text, file=sys.stderr)
@@ -44,7 +45,7 @@ def cmd_simulate(args) -> int:
     try:
         summary = simulate(args.scenario, games=args.games, seed=args.seed, root=args.root,
                            workers=args.workers, max_steps=args.max_steps, max_decisions=args.max_decisions,
-                           backend=args.backend, progress=bar.update if bar else None)
+                           backend=args.backend, progress=bar.update if bar else None, options=chosen)
     finally:
         if bar:
             bar.close()
@@ -60,6 +61,8 @@ def print_summary(s: dict, args) -> None:
     out = sys.stdout
     print(f"{s['scenario']}: {s['games']} games, seed {s['seed']}: {s['finished']} finished, "
           f"{s['failed']} failed", file=out)
+    if s.get("options"):
+        print("  options: " + ", ".join(f"{k}={v}" for k, v in s["options"].items()), file=out)
     if s["finished"]:
         width = max(len(k) for k in s["results"])
         for side, n in s["results"].items():
@@ -83,8 +86,9 @@ def print_summary(s: dict, args) -> None:
         if len(s["failures"]) > 20:
             print(f"  ... and {len(s['failures']) - 20} more (see --json)", file=out)
         first = s["failures"][0]
+        chosen = "".join(f" --option {k}={v}" for k, v in options_from(args).items())
         print(f"replay one with: pogdsl play {args.scenario} --seed {first['seed']} --ap random --cp random"
-              + (f" --root {args.root}" if args.root else ""), file=out)
+              + chosen + (f" --root {args.root}" if args.root else ""), file=out)
 
 
 def register(sub) -> None:
@@ -109,7 +113,8 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true",
                    help="print the summary as one JSON object (the last line of stdout); its \"card_events\" "
                         "gives, for each card whose event is written, how many times the event was played "
-                        "and in how many games: {\"AP 6\": {\"name\", \"played\", \"games\"}}")
+                        "and in how many games: {\"AP 6\": {\"name\", \"played\", \"games\"}}; its \"options\" "
+                        "the value of each of the scenario's options the games played with")
     p.add_argument("--progress", action=__import__("argparse").BooleanOptionalAction, default=None,
                    help="show a progress bar on stderr (default: when stderr is a terminal)")
     p.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N",
@@ -120,5 +125,6 @@ def register(sub) -> None:
                    help="where games run: local (a process pool, the default), ray or dask (an existing "
                         "cluster from $RAY_ADDRESS / $DASK_SCHEDULER_ADDRESS, else a local one; needs the "
                         "pogdsl[ray] or pogdsl[dask] extra)")
+    add_option_argument(p, "; every game plays with them, and the same --seed and options give the same games")
     add_root_option(p)
     p.set_defaults(func=cmd_simulate)

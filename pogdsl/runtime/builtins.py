@@ -632,7 +632,8 @@ def length(g, span, xs):
 
 
 def option(g, span, name):
-    return bool(g.w.options.get(name, False))
+    """A scenario option's value: on/off, a number, or a name (text) or none."""
+    return g.w.options.get(name, False)
 
 
 def pool(g, span, u):

@@ -5,6 +5,7 @@ A script, one statement a line (``#`` starts a comment)::
 
     scenario toy
     seed 3
+    option vp_bid 2           # a scenario option (before the first decision); the others keep their default
     dice 4 2 6                # forced dice, used before the generator's
     hand ap 'Fog', 'Rain'     # ap's hand is exactly these cards now ('AP 6' names a card too)
     cp: move GE 1 to Sedan    # a decision: the side, then the option's text (or its number)
@@ -55,7 +56,7 @@ from .interpreter import Decision, Game, state_hash
 from .values import Entity, decode, text_of
 
 SAVE_FORMAT = "pogdsl-save/1"
-SCRIPT_KEYWORDS = ("scenario", "seed", "dice", "hand", "expect")
+SCRIPT_KEYWORDS = ("scenario", "seed", "option", "dice", "hand", "expect")
 
 
 class ScenarioError(Exception):
@@ -111,19 +112,36 @@ class Opened:
     def new_game(self, seed: int, **options) -> Game:
         return Game.new(self.world, seed, **options)
 
+    @property
+    def options(self) -> dict[str, object]:
+        """The scenario's own options and the values its games play with."""
+        own = [o.name.text for o in self.world.scenario.options]
+        return {name: self.world.options[name] for name in own}
+
+    def options_text(self) -> dict[str, str]:
+        """The same, written as a user sets them (`on`, `3`, `ap`, `none`)."""
+        from ..syntax.ast import option_text
+
+        return {name: option_text(v) for name, v in self.options.items()}
+
 
 _OPENED: dict[tuple, Opened] = {}
 
 
-def open_scenario(spec: str, root: Path | None = None, cache: bool = True) -> Opened:
+def open_scenario(spec: str, root: Path | None = None, cache: bool = True,
+                  options: dict[str, str] | None = None) -> Opened:
     """Compile SCENARIO (a name, or a .pog file declaring one) and build its
-    world.  Raises UsageError for an unknown scenario, ScenarioError when the
-    sources have errors or cannot be played."""
+    world, with `options` (NAME → value as a user types it) set and the
+    others at their defaults.  Raises UsageError for an unknown scenario,
+    OptionError (a UsageError) for an option it does not declare or a value
+    that option does not take, ScenarioError when the sources have errors or
+    cannot be played."""
     from ..compiler import scenario_graph
     from ..diagnostics import render
-    from .world import WorldError, build_world
+    from .world import WorldError, build_world, option_values
 
-    key = (spec, str(Path(root).resolve()) if root is not None else None)
+    given = tuple(sorted((str(k), str(v)) for k, v in (options or {}).items()))
+    key = (spec, str(Path(root).resolve()) if root is not None else None, given)
     if cache and key in _OPENED:
         return _OPENED[key]
     comp, graph = scenario_graph(spec, root=root)
@@ -134,8 +152,9 @@ def open_scenario(spec: str, root: Path | None = None, cache: bool = True) -> Op
                             "sources", text)
     scenario_key = next(iter(k for k, (p, _) in comp.scenarios.items() if p.scenario is not None))
     program = comp.scenarios[scenario_key][0]
+    values = option_values(program, dict(given))
     try:
-        world = build_world(program, graph)
+        world = build_world(program, graph, values)
     except (WorldError, GameError) as err:
         raise ScenarioError(f"scenario '{spec}' cannot be played: {err}") from None
     opened = Opened(spec, program.scenario.key, world, sources_digest(comp), root)
@@ -185,6 +204,8 @@ class Script:
     seed: int = 0
     events: list[Event] = field(factory=list)
     header_line: int = 0
+    options: dict[str, str] = field(factory=dict)  # `option NAME VALUE` lines: NAME → VALUE
+    option_line: int = 0  # the first of them
 
     def decisions_for(self, side: str) -> list[Event]:
         return [e for e in self.events if e.kind == "decision" and e.by.lower() == side.lower()]
@@ -264,6 +285,14 @@ def parse_script(text: str, path: str = "<script>") -> Script:
                 raise ScriptError(path, number, "`scenario` must come before the game's first line")
             script.scenario = _unquote(rest)
             script.header_line = number
+        elif word == "option":
+            name, _, value = rest.partition(" ")
+            if not name or not value.strip() or " " in value.strip():
+                raise ScriptError(path, number, "`option` needs a name and a value, e.g. `option optional_cards on`")
+            if script.events:
+                raise ScriptError(path, number, "`option` must come before the game's first line")
+            script.options[name] = value.strip()
+            script.option_line = script.option_line or number
         elif word == "seed":
             if script.events:
                 raise ScriptError(path, number, "`seed` must come before the game's first line")
@@ -549,13 +578,19 @@ def refresh_decision(game: Game) -> Decision | None:
 
 # ================================================================ running records
 def replay_script(script: Script, root: Path | None = None, *, opened: Opened | None = None,
-                  step_budget: int | None = None) -> Session:
+                  step_budget: int | None = None, chosen: dict[str, str] | None = None) -> Session:
     """Play a script from its first line, checking every decision and `expect`;
-    a line that fails raises ScriptError naming it."""
+    a line that fails raises ScriptError naming it.  `chosen` sets options
+    the script's `option` lines do not (OptionError for one it does, with
+    another value)."""
     if opened is None:
         if not script.scenario:
             raise ScriptError(script.path, 0, "the script names no scenario: add a line `scenario NAME`")
-        opened = open_for_record(script.scenario, root, script.path, script.header_line)
+        opened = open_for_record(script.scenario, root, script.path, script.header_line, script.options,
+                                 script.option_line)
+        if chosen:
+            opened = open_scenario(script.scenario, root,
+                                   options=merge_options(script.options, chosen, script.path))
     options = {"step_budget": step_budget} if step_budget else {}
     events = list(script.events)
     # Dice before the first decision or check are there before the game
@@ -610,11 +645,15 @@ def _outcome_text(game: Game) -> str:
     return f"{o.winner} wins" if o.winner else "a draw"
 
 
-def open_for_record(spec: str, root, path: str, line: int = 0) -> Opened:
+def open_for_record(spec: str, root, path: str, line: int = 0, options: dict[str, str] | None = None,
+                    option_line: int = 0) -> Opened:
     from ..compiler import UsageError
+    from .world import OptionError
 
     try:
-        return open_scenario(spec, root)
+        return open_scenario(spec, root, options=options)
+    except OptionError as err:
+        raise ScriptError(path, option_line or line, f"{err}") from None
     except UsageError as err:
         raise ScriptError(path, line, f"{err}") from None
     except ScenarioError as err:
@@ -627,6 +666,7 @@ def script_text(session: Session, note: str = "") -> str:
     if note:
         lines.append(f"# {note}")
     lines += [f"scenario {_quote(session.opened.spec)}", f"seed {session.game.s['seed']}"]
+    lines += [f"option {name} {value}" for name, value in session.opened.options_text().items()]
     lines += [e.to_line() for e in session.events]
     lines.append(f"expect hash {session.game.state_hash()}")
     if session.game.over:
@@ -642,6 +682,7 @@ def save_data(session: Session) -> dict:
         "scenario": session.opened.spec,
         "scenario_key": session.opened.key,
         "seed": g.s["seed"],
+        "options": session.opened.options_text(),
         "sources_digest": session.opened.digest,
         "turn": g.s["turn"],
         "over": g.over,
@@ -708,17 +749,42 @@ def _events_from_save(data: dict, path) -> list[Event]:
     return events
 
 
+def merge_options(recorded: dict[str, str], chosen: dict[str, str] | None, path) -> dict[str, str]:
+    """The options a record was played with, plus those `chosen` adds; a
+    chosen value that contradicts the record is an OptionError."""
+    from .world import OptionError
+
+    merged = dict(recorded)
+    for name, value in (chosen or {}).items():
+        if name in recorded and recorded[name] != str(value):
+            raise OptionError(f"{path} was played with option {name}={recorded[name]}; "
+                              f"--option cannot change it to {value}")
+        merged[name] = str(value)
+    return merged
+
+
 def load_save(path: str | Path, root: Path | None = None, *, opened: Opened | None = None,
-              **options) -> Session:
+              chosen: dict[str, str] | None = None, **options) -> Session:
     """Read a save, check it against these sources, replay its decisions and
     check they reach the saved state.  Any problem raises BadSave with a
-    message naming it."""
+    message naming it.  The game plays with the options the save records
+    (`chosen` may add others: OptionError if it contradicts the save)."""
     from ..compiler import UsageError
+    from .world import OptionError
 
     data = read_save_data(path)
+    recorded = data.get("options", {})
+    if not isinstance(recorded, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                 for k, v in recorded.items()):
+        raise BadSave(f"{path} is damaged: the field \"options\" is not a table of option values")
     if opened is None:
+        given = merge_options(recorded, chosen, path)
         try:
-            opened = open_scenario(data["scenario"], root)
+            opened = open_scenario(data["scenario"], root, options=given)
+        except OptionError as err:
+            if chosen and any(name not in recorded for name in chosen):
+                raise
+            raise BadSave(f"{path} was played with options these sources do not offer: {err}") from None
         except UsageError as err:
             raise BadSave(f"{path} is a game of scenario '{data['scenario']}', which cannot be found here: "
                           f"{err}") from None
@@ -763,12 +829,14 @@ def load_save(path: str | Path, root: Path | None = None, *, opened: Opened | No
     return session  # with the replay's log: the saved one is not covered by the hash
 
 
-def load_any(path: str | Path, root: Path | None = None, **options) -> Session:
-    """A save (JSON) or a script (text), played back and checked."""
+def load_any(path: str | Path, root: Path | None = None, *, chosen: dict[str, str] | None = None,
+             **options) -> Session:
+    """A save (JSON) or a script (text), played back and checked, with the
+    options it records (and those `chosen` adds)."""
     try:
         head = Path(path).read_bytes()[:64].lstrip()
     except OSError as err:
         raise BadSave(f"cannot read {path}: {err.strerror or err}") from None
     if head.startswith(b"{") or Path(path).suffix.lower() == ".json":
-        return load_save(path, root, **options)
-    return replay_script(read_script(path), root, step_budget=options.get("step_budget"))
+        return load_save(path, root, chosen=chosen, **options)
+    return replay_script(read_script(path), root, step_budget=options.get("step_budget"), chosen=chosen)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from attrs import define, field
 
+from ..errors import UsageError
 from ..semantics.model import Program
 from ..syntax import ast as A
 from .compile import Compiler, Code
@@ -88,7 +89,7 @@ class World:
     setup: list[str] = field(factory=list)
     # side key → the location of the box that `receives eliminated` (where `eliminate` puts units)
     eliminated_box: dict[str, int] = field(factory=dict)
-    options: dict[str, bool] = field(factory=dict)
+    options: dict[str, object] = field(factory=dict)  # option name → on/off, a number or a name (or None)
     state_start: dict[str, object] = field(factory=dict)
     value_deps: dict[str, tuple | None] = field(factory=dict)  # None: never cached across decisions
     # Every area some remembered value reads: a write elsewhere expires nothing.
@@ -152,7 +153,44 @@ def _side_of_nation(program: Program, nation: A.NationDecl, sides: dict[str, Ent
     return sides.get(nation.side.text) if nation.side else None
 
 
-def build_world(program: Program, graph) -> World:
+class OptionError(UsageError):
+    """An option a user set that the scenario does not declare, or a value it
+    does not take (a usage error: exit status 2)."""
+
+
+def option_values(program: Program, given: dict[str, str] | None = None) -> dict[str, object]:
+    """The value of every option for a game of `program.scenario`: what
+    `given` sets (NAME → the text a user typed), else the scenario's default.
+    An option only another scenario declares (a shared rule file may read it)
+    stays at that declaration's default.  Raises OptionError for a name the
+    scenario does not declare or a value its declaration does not take."""
+    scenario = program.scenario
+    values: dict[str, object] = {}
+    for other in sorted(program.all("scenario"), key=lambda sc: sc.key):
+        for o in other.options:
+            values.setdefault(o.name.text, o.default)
+    own = {o.name.text: o for o in scenario.options}
+    for name, o in own.items():
+        values[name] = o.default
+    for name, text in (given or {}).items():
+        o = own.get(name)
+        if o is None:
+            from ..diagnostics import did_you_mean
+
+            hint = did_you_mean(name, own)
+            known = f"its options: {', '.join(sorted(own))}" if own else "it declares no options"
+            raise OptionError(f"scenario '{scenario.key}' has no option '{name}'"
+                              + (f" ({hint})" if hint else "") + f"; {known}")
+        try:
+            values[name] = o.parse_value(str(text))
+        except ValueError as err:
+            raise OptionError(str(err)) from None
+    return values
+
+
+def build_world(program: Program, graph, options: dict[str, object] | None = None) -> World:
+    """The world of `program.scenario`; `options` are the values of its
+    options (option_values), the declared defaults when not given."""
     scenario = program.scenario
     if scenario is None:
         raise WorldError("no scenario chosen")
@@ -230,7 +268,7 @@ def build_world(program: Program, graph) -> World:
     w.state_decls = dict(program.decls["state"])
     w.choices = dict(program.decls["choice"])
     w.first_turn, w.last_turn = scenario.turns or (1, 1)
-    w.options = {o.name.text: o.default for o in scenario.options}
+    w.options = dict(options) if options is not None else option_values(program)
     if scenario.sequence is None:
         raise WorldError(f"scenario '{scenario.key}' names no `sequence`: the interpreter would not know "
                          "which phases make a turn")

@@ -152,6 +152,11 @@ def _exclusive(m1, c1, m2, c2, playable=lambda m: None) -> bool:
     return False
 
 
+# An option's kind, in words, and the kind of value `option("NAME")` gives.
+_OPTION_KINDS = {"bool": "an on/off option", "int": "a number option", "names": "a choice among names"}
+_OPTION_VALUE_KINDS = {"bool": "bool", "int": "int", "names": "text"}
+
+
 class Checker:
     def __init__(self, program: Program, reporter: Reporter):
         self.p = program
@@ -170,11 +175,17 @@ class Checker:
         for card in program.all("card"):
             by_name[card.name.text].append(card)
         self.shared_card_names = {name: cards for name, cards in by_name.items() if len(cards) > 1}
+        # `option("NAME")` in a shared file may name an option of any scenario
+        # (the others play it at its default); in a scenario's own `add` or
+        # `replace`, only an option of that scenario (or what it extends).
+        self.own_options = False
+        self._options: dict[str, list[A.ScenarioOption]] | None = None
 
     # ================================================================ entry
     def run_only(self, decls: list[A.Decl]) -> None:
         """Check just these declarations (a variant's replacements) in the
         context of the whole program."""
+        self.own_options = True  # they belong to this scenario alone: only its options exist for them
         for decl in decls:
             handler = self._DECL_CHECKS.get(decl.kind)
             if handler is not None:
@@ -604,6 +615,7 @@ class Checker:
                 self.r.error("E0401", f"option '{option.name.text}' is declared twice", option.name.span,
                              notes=[("first declared here", first.name.span)])
             seen_options.setdefault(option.name.text, option)
+            self.check_option(option)
         if s.sequence is not None and s.sequence.text not in self.p.decls["sequence"]:
             self.unknown(s.sequence, "E0219", "sequence", self.p.decls["sequence"])
         if not self._is_variant(s):  # a variant's set-up is checked against what it plays
@@ -611,6 +623,82 @@ class Checker:
         else:
             for block in s.setup:
                 self.called.update(_calls_in(block))
+
+    def check_option(self, o: A.ScenarioOption) -> None:
+        """The default is one of the values the option takes; every scenario
+        declaring an option of that name gives it the same kind."""
+        where = o.default_span or o.name.span
+        if o.kind == "bool":
+            if not isinstance(o.default, bool):
+                self.r.error("E0304", f"option '{o.name.text}' has default {A.option_text(o.default)} but no values",
+                             where, "an on/off option has default on or off; an option with values says them: "
+                                    "`range LO..HI` or `one of A, B`")
+        elif o.kind == "int":
+            if o.low > o.high:
+                self.r.error("E0304", f"range {o.low}..{o.high} is empty", o.name.span,
+                             "the lowest value comes first: range LO..HI")
+            elif isinstance(o.default, bool) or not isinstance(o.default, int) or not o.low <= o.default <= o.high:
+                self.r.error("E0304", f"option '{o.name.text}' has default {A.option_text(o.default)}, "
+                                      f"outside its range {o.low}..{o.high}", where)
+        else:
+            names = [n.text for n in o.names]
+            for i, n in enumerate(o.names):
+                if n.text in names[:i] or n.text in ("none", "on", "off"):
+                    self.r.error("E0405", f"option '{o.name.text}' lists '{n.text}' "
+                                          + ("twice" if n.text in names[:i] else "(a word it cannot take)"), n.span)
+            if o.default is not None and (not isinstance(o.default, str) or o.default not in names):
+                self.r.error("E0304", f"option '{o.name.text}' has default {A.option_text(o.default)}, "
+                                      f"which is not one of {', '.join(names)}", where,
+                             did_you_mean(str(o.default), names) or "the default is one of the names, or none")
+        for other in self.declared_options().get(o.name.text, []):
+            if other.kind != o.kind:
+                self.r.error("E0301", f"option '{o.name.text}' is {_OPTION_KINDS[o.kind]} here but "
+                                      f"{_OPTION_KINDS[other.kind]} in another scenario", o.name.span,
+                             notes=[("declared there", other.name.span)],
+                             hint="`option(\"NAME\")` must give one kind of value in every scenario: rename one")
+                break
+
+    def declared_options(self) -> dict[str, list[A.ScenarioOption]]:
+        """Every option any scenario of the program declares, by name."""
+        if self._options is None:
+            self._options = defaultdict(list)
+            for sc in self.p.all("scenario"):
+                for o in sc.options:
+                    self._options[o.name.text].append(o)
+        return self._options
+
+    def option_call(self, e: A.Call, scope: Scope) -> str:
+        """`option("NAME")`: the name is written as text and names an option
+        that the scenarios this source belongs to declare; it gives that
+        option's kind of value."""
+        if len(e.args) != 1:
+            self.r.error("E0302", f"'option' takes 1 argument, but {len(e.args)} are given", e.span,
+                         'for example: option("eight_card_hands")')
+            for a in e.args:
+                self.check_expr(a, scope)
+            return ANY
+        arg = e.args[0]
+        if not isinstance(arg, A.TextLit):
+            self.expect_expr(arg, ("text",), scope)
+            self.r.error("E0504", "`option` takes the option's name written as text", arg.span,
+                         'for example: option("eight_card_hands"), so that the name can be checked')
+            return ANY
+        if self.own_options and self.p.scenario is not None:
+            known = {o.name.text: [o] for o in self.p.scenario.options}
+            where = f"scenario '{self.p.scenario.key}' declares no such option"
+        else:
+            known = self.declared_options()
+            where = "no scenario declares it"
+        found = known.get(arg.value)
+        if not found:
+            names = sorted(known)
+            self.r.error("E0504", f"unknown option '{arg.value}': {where}", arg.span,
+                         did_you_mean(arg.value, names)
+                         or (f"the options: {', '.join(names)}" if names else "no scenario declares an option")
+                         + "; a scenario declares one with `option NAME \"text\" default ...`")
+            return ANY
+        kinds = {o.kind for o in found}
+        return _OPTION_VALUE_KINDS[kinds.pop()] if len(kinds) == 1 else ANY
 
     def check_setup(self, s: A.ScenarioDecl) -> None:
         for block in s.setup:
@@ -1019,6 +1107,8 @@ class Checker:
 
     def expr_Call(self, e: A.Call, scope):
         name = e.func.text
+        if name == "option" and name not in self.p.decls["value"]:
+            return self.option_call(e, scope)
         fn = FUNCTIONS.get(name)
         if fn is not None:
             lowest = fn.optional_from if fn.optional_from is not None else len(fn.params)

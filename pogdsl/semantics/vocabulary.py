@@ -186,8 +186,11 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
              "A number held between two bounds.", "clamp(die + drm, 1, 6)"),
     Function("abs", (("x", ("int",)),), "int", "The absolute value.", "abs(vp - 10)"),
     Function("len", (("xs", (ANY,)),), "int", "How many items a list or pile holds.", "len(hand(ap))"),
-    Function("option", (("name", ("text",)),), "bool",
-             "Whether a scenario option is on.", "option(\"eight_card_hands\")"),
+    Function("option", (("name", ("text",)),), ANY,
+             "A scenario option's value: true or false for an on/off option, a number for a `range` "
+             "option, the chosen name as text (or none) for a `one of` option. The name is written as "
+             "text, and some scenario must declare it (E0504); the value is what the game was started "
+             "with (`--option`), else the declared default.", "option(\"eight_card_hands\")"),
     Function("adjacent_open", (("s", ("space",)), ("ns", (list_of("nation"),))), list_of("space"),
              "The spaces connected to a space by a solid line, or by a dotted line that names one of the "
              "given nations.", "adjacent_open(s, [ru, ro])"),

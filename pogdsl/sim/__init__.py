@@ -131,11 +131,12 @@ _collector_depth = 0  # how many collector_set_for_games are open in this proces
 
 def run_batch(task: tuple) -> list[dict]:
     """A worker's task: (scenario, root, base seed, game numbers, max steps,
-    max decisions) → one result per game."""
+    max decisions, options as (NAME, VALUE) pairs) → one result per game.
+    The worker builds the world with those options."""
     from ..runtime.record import open_scenario
 
-    spec, root, base, indices, max_steps, max_decisions = task
-    opened = open_scenario(spec, Path(root) if root else None)
+    spec, root, base, indices, max_steps, max_decisions, options = task
+    opened = open_scenario(spec, Path(root) if root else None, options=dict(options))
     out = []
     with collector_set_for_games():
         for i in indices:
@@ -152,15 +153,18 @@ def batches(games: int, workers: int) -> list[list[int]]:
 
 def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, workers: int | None = None,
              max_steps: int = DEFAULT_MAX_STEPS, max_decisions: int = DEFAULT_MAX_DECISIONS,
-             backend: str = "local", progress=None) -> dict:
+             backend: str = "local", progress=None, options: dict[str, str] | None = None) -> dict:
     """Run `games` random games and summarise them.  `progress(n)` is called
-    with the number of games each finished batch held."""
+    with the number of games each finished batch held.  `options` sets the
+    scenario's options (NAME → value as typed) for every game."""
     from ..runtime.record import open_scenario
 
-    opened = open_scenario(spec, root)  # compile once here: errors are reported before any work
+    # compile once here: errors (and unknown options) are reported before any work
+    opened = open_scenario(spec, root, options=options)
+    given = tuple(sorted((options or {}).items()))
     workers = workers or os.cpu_count() or 1
     root_text = str(Path(root).resolve()) if root is not None else None
-    tasks = [(spec, root_text, seed, b, max_steps, max_decisions) for b in batches(games, workers)]
+    tasks = [(spec, root_text, seed, b, max_steps, max_decisions, given) for b in batches(games, workers)]
     start = time.perf_counter()
     results: list[dict] = []
 
@@ -205,6 +209,7 @@ def summarise(opened, spec: str, seed: int, results: list[dict], seconds: float)
     return {
         "scenario": spec,
         "seed": seed,
+        "options": opened.options_text(),
         "games": len(results),
         "finished": n,
         "failed": len(results) - n,

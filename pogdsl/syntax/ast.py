@@ -581,11 +581,58 @@ class CardDecl(Decl):
 
 @node
 class ScenarioOption:
+    """`option NAME "text"? default V (range LO..HI | one of A, B)? cites?`.
+
+    Its kind: "bool" (default on|off, no domain), "int" (a whole number within
+    `low..high`), or "names" (one of `names`; the default may also be none)."""
+
     span: Span
     name: Name
     title: str | None
-    default: bool
+    default: bool | int | str | None
     cites: list[Citation]
+    kind: str = "bool"
+    low: int | None = None
+    high: int | None = None
+    names: list[Name] = field(factory=list)
+    default_span: Span | None = None
+
+    def values_text(self) -> str:
+        """The values it takes, as a user writes them."""
+        if self.kind == "bool":
+            return "on or off"
+        if self.kind == "int":
+            return f"a whole number in {self.low}..{self.high}"
+        shown = [n.text for n in self.names] + (["none"] if self.default is None else [])
+        return "one of " + ", ".join(shown)
+
+    def parse_value(self, text: str):
+        """The value a user typed (`on`, `3`, `ap`), or ValueError saying
+        which values it takes."""
+        t = text.strip()
+        if self.kind == "bool":
+            if t in ("on", "off"):
+                return t == "on"
+        elif self.kind == "int":
+            try:
+                n = int(t)
+            except ValueError:
+                n = None
+            if n is not None and self.low <= n <= self.high:
+                return n
+        else:
+            if t == "none" and self.default is None:
+                return None
+            if t in [n.text for n in self.names]:
+                return t
+        raise ValueError(f"option '{self.name.text}' takes {self.values_text()}, not '{t}'")
+
+
+def option_text(value) -> str:
+    """An option's value as a user writes it: on/off, a number, a name, none."""
+    if value is True or value is False:
+        return "on" if value else "off"
+    return "none" if value is None else str(value)
 
 
 @node

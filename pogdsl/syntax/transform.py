@@ -570,10 +570,38 @@ class ToAst:
     def scenario_sequence(self, meta, c):
         return ("sequence", self._name(c[0]))
 
+    def option_none(self, meta, c):
+        return ("option_none", self._span(meta))
+
+    def option_range(self, meta, c):
+        return ("option_range", int(c[0]), int(c[1]))
+
+    def option_names(self, meta, c):
+        return ("option_names", c[0])
+
     def scenario_option(self, meta, c):
         rest, cites, _ = self._extras(c)
-        title = _unquote(rest[1].value) if _is(rest[1], "STRING") else None
-        return ("option", A.ScenarioOption(self._span(meta), self._name(rest[0]), title, rest[-1], cites))
+        name, rest = self._name(rest[0]), rest[1:]
+        title = None
+        if rest and _is(rest[0], "STRING"):
+            title = _unquote(rest.pop(0).value)
+        default, rest = rest[0], rest[1:]
+        opt = A.ScenarioOption(self._span(meta), name, title, None, cites)
+        if isinstance(default, bool):
+            opt.default = default
+        elif _is(default, "INT"):
+            opt.default, opt.default_span = int(default), self._tok_span(default)
+        elif _is_token(default):
+            opt.default, opt.default_span = str(default.value), self._tok_span(default)
+        else:  # `none`
+            opt.default_span = default[1]
+        # The kind comes from the values it takes; the checker says whether
+        # the default is one of them.
+        if rest and rest[0][0] == "option_range":
+            opt.kind, opt.low, opt.high = "int", rest[0][1], rest[0][2]
+        elif rest:
+            opt.kind, opt.names = "names", rest[0][1]
+        return ("option", opt)
 
     def scenario_setup(self, meta, c):
         rest, cites, _ = self._extras(c)

@@ -206,6 +206,10 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
         # reported once, from the member whose name sorts first, at the link that closes it
         (E, "E0503", 5, 28, "scenarios extend each other in a cycle: chicken → egg → chicken"),
     ],
+    "unknown_option": [
+        # a rule file is shared by every scenario: the name must be an option some scenario declares
+        (E, "E0504", 2, 30, "unknown option 'short_gmae': no scenario declares it"),
+    ],
     # ------------------------------------------------------------ rule citations
     "unknown_rule": [
         (E, "E0601", 2, 22, "rule 9.9 is not in the rule index"),
@@ -278,6 +282,7 @@ EXPECTED_SUGGESTIONS = {
     "unknown_event_in_trigger": "unit_eliminated", "unknown_function": "units_in",
     "unknown_name": "Paris", "unknown_sequence": "turn", "unknown_phase_in_sequence": "attrition",
     "unknown_extends": "mini", "replace_missing": "fire", "remove_missing": "no_belgium",
+    "unknown_option": "short_game",
 }
 
 

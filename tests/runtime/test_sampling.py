@@ -325,7 +325,7 @@ def test_a_batch_plays_with_the_collector_set_for_games_and_puts_it_back(rules, 
 
     monkeypatch.setattr(sim, "play_random", playing)
     with pytest.raises(RuntimeError):
-        sim.run_batch(("toy_rules", str(RULES), 1, [0, 1, 2], 1000, 1000))
+        sim.run_batch(("toy_rules", str(RULES), 1, [0, 1, 2], 1000, 1000, ()))
     assert seen == [(sim.YOUNG_COLLECTION_AFTER, True)] * 2
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
 
