@@ -72,13 +72,19 @@ def compile_scenario_program(comp: Compilation, scenario: A.ScenarioDecl) -> Pro
         # added must fit what remains, cite rules that exist and be reached;
         # after a removal anything may have used what went.  What the base's
         # own check already reported is not said again.
+        # The variant's own declarations are checked once more on their own,
+        # where only the options of this scenario (and what it extends) exist.
         local = Reporter()
         check(program, local)
+        changed = [program.decls[kind][key] for action, kind, key, _ in changes if action != "remove"]
+        if changed:
+            check(program, local, only=changed)
         known = {(d.code, d.message, d.span) for d in comp.reporter.items}
         note = (f"while checking scenario '{scenario.key}'", scenario.name.span)
         for d in local.items:
             if (d.code, d.message, d.span) in known:
                 continue
+            known.add((d.code, d.message, d.span))
             if d.is_error:
                 comp.reporter.error(d.code, d.message, d.span, d.hint, d.notes + [note])
             else:

@@ -98,6 +98,9 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
     "unknown_name": [
         (E, "E0201", 2, 24, "unknown name 'Pariss'"),
     ],
+    "space_without_connections": [
+        (W, "W0706", 3, 9, "space 'Lost' has no connections: no unit can enter or leave it"),
+    ],
     "space_without_nation": [
         (E, "E0202", 3, 9, "space 'Nowhere' has no nation"),
     ],
