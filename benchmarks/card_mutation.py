@@ -69,7 +69,9 @@ def _offset(lines: list[str], line: int, col: int) -> int:
 def mutate_text(text: str, decl, hooks=()) -> str:
     """The card's file with its event block emptied and its nested
     declarations deleted, and HOOKS (top-level declarations of the file)
-    deleted too; deleted lines are kept blank, so line numbers stay."""
+    deleted too; a modifier is kept but never applies (`when false`), since
+    another may be ordered after it.  Deleted lines are kept blank, so line
+    numbers stay."""
     lines = text.split("\n")
     cuts = []
     if decl.event is not None:
@@ -77,6 +79,18 @@ def mutate_text(text: str, decl, hooks=()) -> str:
         cuts.append((_offset(lines, s.line, s.col), _offset(lines, s.end_line, s.end_col),
                      "{ " + "\n" * (s.end_line - s.line) + "}"))
     for nested in [*decl.nested, *hooks]:
+        if nested.kind == "modifier":
+            # A modifier stays declared (another may be ordered `after` it),
+            # but none of its contributions ever applies.
+            for c in nested.contributions:
+                if c.when is not None:
+                    w = c.when.span
+                    cuts.append((_offset(lines, w.line, w.col), _offset(lines, w.end_line, w.end_col), "false"))
+                else:
+                    e = c.expr.span
+                    end = _offset(lines, e.end_line, e.end_col)
+                    cuts.append((end, end, " when false"))
+            continue
         s = nested.span
         cuts.append((_offset(lines, s.line, s.col), _offset(lines, s.end_line, s.end_col),
                      "\n" * (s.end_line - s.line)))
