@@ -207,3 +207,32 @@ def test_11_1_12_albania_traces_to_taranto_while_italy_is_neutral():
     pos.run("attrition_phase")
     assert control(pos, "Valona") == "ap"
     assert control(pos, "Tirana") == "ap"
+
+
+@pytest.mark.rule("14.3.6")
+@pytest.mark.rule("14.1.5")
+def test_14_3_6_arabia_is_not_lost_to_attrition():
+    """Arabia can only be reached along the Arab Northern Army's dotted
+    lines, and the ANA never needs supply on the Near East map (14.1.5): a
+    friendly unit there could not starve, so the space stays Allied through
+    Attrition Phases (it used to change hands in every one)."""
+    pos = Position(empty=False)
+    pos.s["at_war"]["tu"] = True
+    pos.game.invalidate()
+    for _ in range(2):
+        pos.run("attrition_phase")
+        assert control(pos, "Arabia") == "ap"
+
+
+@pytest.mark.rule("11.1.16")
+@pytest.mark.rule("14.3.6")
+def test_11_1_16_libya_suffers_normal_attrition():
+    """11.1.16: Libya suffers attrition like any space: held by the Central
+    Powers, who cannot trace supply to it past the Allies' Alexandria, it
+    passes to the Allies."""
+    pos = Position(empty=False)
+    pos.s["at_war"]["tu"] = True
+    pos.game.invalidate()
+    assert control(pos, "Libya") == "cp"
+    pos.run("attrition_phase")
+    assert control(pos, "Libya") == "ap"
