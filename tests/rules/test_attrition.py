@@ -188,13 +188,13 @@ def test_14_3_6_neutral_nations_are_not_checked():
 @pytest.mark.rule("14.3.6")
 def test_14_3_6_the_opening_position():
     """On the empty Campaign map only Libya (Allied Egypt's Turkish-held
-    space, 11.1.16) and Arabia (whose only lines lead into Turkey) cannot be
-    supplied in August 1914."""
+    space, 11.1.16) cannot be supplied and changes hands in August 1914;
+    Arabia, reached only by the always-supplied ANA, does not (14.1.5)."""
     pos = Position()
     before = list(pos.s["control"])
     pos.run("attrition_phase")
     changed = {pos.w.spaces[i].key for i, (a, b) in enumerate(zip(before, pos.s["control"])) if a != b}
-    assert changed == {"Libya", "Arabia"}
+    assert changed == {"Libya"}
 
 
 @pytest.mark.rule("11.1.12")
