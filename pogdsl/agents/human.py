@@ -17,7 +17,7 @@ Answer with an option's number or its text (a unique beginning is enough).
 Commands:
   options          list the options again
   space NAME       a space (or box): its facts, control and the units in it
-  hand [SIDE]      the cards in a hand (default: the side choosing)
+  hand [SIDE]      your hand; of the other side's, only its size
   card CARD        a card's values, text and pile, named as `AP 6` or by name
                    (a name both sides' cards bear means the side choosing's)
   tracks [all]     the turn, the phase and the state that moved from its start
@@ -156,6 +156,10 @@ class HumanAgent(Agent):
             return
         piles = session.game.s["piles"]
         cards = [w.cards[i] for i in piles[f"hand:{side.key}"]]
+        if d is not None and side.key != str(d.by):
+            # Each side sees its own hand; of the other's, only how many cards.
+            self.say(f"{side.key}'s hand: {len(cards)} card{'s' * (len(cards) != 1)} (hidden from {d.by})")
+            return
         self.say(f"{side.key}'s hand ({len(cards)} card{'s' * (len(cards) != 1)}):")
         for c in cards:
             data = c.data

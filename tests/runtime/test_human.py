@@ -64,7 +64,7 @@ def test_a_few_decisions_with_every_command(rules, tmp_path):
     assert "units: FR 1 3-3-3" in out
     assert "no space named 'Atlantis'" in out
     assert "ap's hand (1 card):\n  #3 Mud  (ops 3 sr 3)" in out
-    assert "cp's hand (0 cards)" in out
+    assert "cp's hand: 0 cards (hidden from ap)" in out
     assert "no side named 'nobody'" in out
     assert "vp = 6" in out and "score (per side, start 0): ap 0, cp 0" in out
     assert "at their start values: `tracks all` shows them" in out
@@ -105,3 +105,21 @@ def test_make_agent_specs(tmp_path):
     for bad in ("robot", "random:x", "script:"):
         with pytest.raises(ValueError):
             make_agent(bad, "ap", 0)
+
+
+def test_the_prompt_shows_the_opponents_hand_size_never_its_cards(rules):
+    """Each side sees its own hand; of the other side's, only how many cards
+    it holds (a hot-seat game shows each player their own at their turn)."""
+    session = Session.new(rules, 1, [])
+    d = session.game.run()
+    me, other = str(d.by), ("ap" if str(d.by) == "cp" else "cp")
+    theirs = next(c for c in session.world.cards if c.data.side.text == other)
+    session.game.move_card(theirs, f"hand:{other}")
+    out = io.StringIO()
+    agent = HumanAgent(me, input_fn=fed([]), out=out)
+    agent.cmd_hand(session, d, other)
+    agent.cmd_hand(session, d, "")
+    text = out.getvalue()
+    assert f"{other}'s hand: " in text and f"(hidden from {me})" in text
+    assert theirs.data.name.text not in text
+    assert f"{me}'s hand (" in text
