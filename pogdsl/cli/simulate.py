@@ -22,6 +22,12 @@ def cmd_simulate(args) -> int:
     if args.workers is not None and args.workers < 1:
         _err("--workers must be at least 1")
         return EXIT_USAGE
+    # A game needs at least one step between decisions and at least one
+    # decision: a limit below that would only make every game fail.
+    for flag, limit in (("--max-steps", args.max_steps), ("--max-decisions", args.max_decisions)):
+        if limit < 1:
+            _err(f"{flag} must be at least 1")
+            return EXIT_USAGE
     try:
         require_backend(args.backend)
     except BackendMissing as err:

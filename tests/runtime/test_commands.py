@@ -219,6 +219,8 @@ def test_simulate_text_summary_and_progress():
 @pytest.mark.parametrize("args, fragment", [
     (["--games", "0"], "--games must be at least 1"),
     (["--workers", "0"], "--workers must be at least 1"),
+    (["--max-steps", "0"], "--max-steps must be at least 1"),
+    (["--max-decisions", "-3"], "--max-decisions must be at least 1"),
 ])
 def test_simulate_usage_errors(args, fragment):
     proc = run_cli("simulate", "toy", "--root", TOY, *args)
