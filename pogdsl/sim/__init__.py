@@ -80,7 +80,12 @@ def play_random(opened, seed: int, *, max_steps: int = DEFAULT_MAX_STEPS,
     result["decisions"] = game.s["decisions"]
     result["events"] = dict(game.events_played)
     result["turn"] = game.s["turn"]
-    result["hash"] = game.state_hash()
+    try:
+        result["hash"] = game.state_hash()
+    except Exception as err:  # noqa: BLE001 - a state that cannot be hashed fails this game, not the run
+        if result["error"] is None:
+            result.update(winner=None, reason=None, kind="internal",
+                          error=f"the final state cannot be hashed: {type(err).__name__}: {err}")
     return result
 
 

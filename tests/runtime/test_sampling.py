@@ -159,6 +159,20 @@ def test_the_decision_budget_stops_random_players(rules):
     assert result["kind"] == "too_long" and "more than 3 decisions" in result["error"]
 
 
+def test_a_state_that_cannot_be_hashed_fails_its_game_not_the_run(rules, monkeypatch):
+    """Issue: one game whose final state could not be hashed (a value grown
+    past what the hash encodes) killed the whole simulation; it is now that
+    game's failure, with its seed, and the run goes on."""
+    from pogdsl.runtime.interpreter import Game
+
+    def unhashable(self):
+        raise ValueError("Exceeds the limit (4300 digits) for integer string conversion")
+    monkeypatch.setattr(Game, "state_hash", unhashable)
+    result = play_random(rules, 7)
+    assert result["kind"] == "internal" and result["seed"] == 7
+    assert "cannot be hashed" in result["error"] and result["hash"] is None
+
+
 def test_history_or_a_trace_turns_sampling_off(rules):
     for setting in ("keep_history", "trace"):
         game = rules.new_game(1, log=False)
