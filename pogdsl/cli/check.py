@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from .common import EXIT_ERRORS, EXIT_OK, add_root_option, print_diagnostics
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_root_option, print_diagnostics
 
 
 def cmd_check(args) -> int:
@@ -33,6 +33,18 @@ def _check(args, out, err) -> int:
     from ..compiler import compile_paths
 
     comp = compile_paths([Path(p) for p in args.paths] or None, root=args.root, library=not args.standalone)
+    if not comp.loaded.files:  # checking nothing would pass anything: a mistake in where to look
+        from ..project import no_library_hint
+
+        if args.paths:
+            what = "no .pog file found in " + ", ".join(args.paths)
+        elif args.standalone:
+            what = "nothing to check: --standalone checks only the PATHs it is given"
+        else:
+            what = f"no .pog file found in the rules/, cards/ or scenarios/ of {comp.root}"
+        print(f"pogdsl check: error: {what}", file=err)
+        print(f"hint: {no_library_hint(comp.root, check=True)}", file=err)
+        return EXIT_USAGE
     errors, warnings = print_diagnostics(comp, args.json, stream=err)
     if args.json:
         print(json.dumps({
