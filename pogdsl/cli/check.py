@@ -32,10 +32,16 @@ def cmd_check(args) -> int:
 def _check(args, out, err) -> int:
     from ..compiler import compile_paths
 
-    comp = compile_paths([Path(p) for p in args.paths] or None, root=args.root, library=not args.standalone)
-    if not comp.loaded.files:  # checking nothing would pass anything: a mistake in where to look
-        from ..project import no_library_hint
+    from ..project import expand, find_root, no_library_hint
 
+    paths = [Path(p) for p in args.paths]
+    found, missing = expand(paths)
+    if paths and not found and not missing:  # (folders without a .pog file: nothing of the user's is checked)
+        print(f"pogdsl check: error: no .pog file found in {', '.join(args.paths)}", file=err)
+        print(f"hint: {no_library_hint((args.root or find_root()).resolve(), check=True)}", file=err)
+        return EXIT_USAGE
+    comp = compile_paths(paths or None, root=args.root, library=not args.standalone)
+    if not comp.loaded.files:  # checking nothing would pass anything: a mistake in where to look
         if args.paths:
             what = "no .pog file found in " + ", ".join(args.paths)
         elif args.standalone:

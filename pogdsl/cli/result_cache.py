@@ -54,7 +54,7 @@ def key_for(args) -> str | None:
         files = library_files(root) if not args.standalone else []
         if args.paths:
             found, missing = expand([Path(p) for p in args.paths])
-            if missing:
+            if missing or not found:
                 return None  # a usage error: let the check report it
             files.extend(found)
         if not files:
