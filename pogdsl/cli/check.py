@@ -70,10 +70,16 @@ def _check(args, out, err) -> int:
 def register(sub) -> None:
     p = sub.add_parser("check", help="check .pog sources and report every mistake",
                        description="Parse and check .pog sources. With no PATH, checks the project's own "
-                                   "rules/, cards/ and scenarios/. A PATH outside them is checked together with "
-                                   "them, so it can use their names. When neither the sources nor pogdsl "
-                                   "changed since the last check, its result is replayed from the cache "
-                                   "($POGDSL_CACHE_DIR, default ~/.cache/pogdsl).")
+                                   "rules/, cards/ and scenarios/: those of the project folder (--root, "
+                                   "$POGDSL_HOME, or found from the current folder), together with the library "
+                                   "installed with pogdsl, which they extend (a folder whose rules/ declare a "
+                                   "rulebook of their own is a game of its own and is checked alone). A PATH "
+                                   "outside them is checked together with them, so it can use their names. "
+                                   "Finding no .pog file at all (or none in a PATH) is an error, exit 2. When "
+                                   "neither the sources nor pogdsl changed since the last check, its result is "
+                                   "replayed from the cache ($POGDSL_CACHE_DIR, default ~/.cache/pogdsl).",
+                       epilog="Exit status: 0 clean, 1 errors (or warnings with --strict), 2 wrong usage "
+                              "(no .pog file found, a PATH that does not exist).")
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to check")
     p.add_argument("--json", action="store_true", help="print the diagnostics as JSON on stdout")
     p.add_argument("--standalone", action="store_true",
