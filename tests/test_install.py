@@ -166,6 +166,7 @@ def test_a_built_install_runs_anywhere_with_the_whole_library(tmp_path):
     assert package.is_relative_to(env_dir), where.stdout  # the installed copy, not the checkout
     shipped = sorted(p.relative_to(package / "library") for p in (package / "library").rglob("*.pog"))
     assert shipped == sorted(LIBRARY)
+    assert project.settings(package / "library") == project.settings(REPO)  # how strictly its deck is checked
 
     pogdsl = str(env_dir / "bin" / "pogdsl")
     cache = {"POGDSL_CACHE_DIR": str(tmp_path / "cache")}
