@@ -1,5 +1,17 @@
-"""The runtime's hottest modules, compiled with Cython when the project is
-installed (everything else is in pyproject.toml).
+"""What a build does beyond pyproject.toml: the runtime's hottest modules are
+compiled with Cython, and the library (the top-level rules/, cards/ and
+scenarios/) is copied into the package, as pogdsl/library/.
+
+The library stays where it is in the repository (docs, tests and users read it
+there); `build_py` below copies its `.pog` files into the build folder, so a
+wheel (`pip install .`) carries them as package data, found at run time with
+importlib.resources (pogdsl/project.py, `shipped_library`).  An editable
+install copies nothing: it runs from the checkout, whose own folders are the
+library.  (Why a build step rather than `package_dir`: mapping rules/ to a
+package `pogdsl.library.rules` would make every folder of the library a
+package of its own, listed one by one, and an editable install would map
+them too; a copy at build time leaves the package and the checkout as they
+are.)
 
 The modules stay plain Python: Cython compiles the same source files, and
 pogdsl/runtime/native.py uses a compiled module only while it was built from
@@ -15,6 +27,7 @@ import sysconfig
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 try:
     from Cython.Build import cythonize
@@ -61,6 +74,70 @@ class BuildAndRecord(build_ext):
                 json.dump(built, f, indent=1, sort_keys=True)
 
 
+LIBRARY_DIRS = ("rules", "cards", "scenarios")  # (as pogdsl/project.py)
+LIBRARY = os.path.join("pogdsl", "library")  # where the library goes in the build
+
+
+class BuildWithLibrary(build_py):
+    """build_py, then the library's .pog files (and the [tool.pogdsl]
+    settings of this pyproject.toml, which say how strictly its deck is
+    checked) copied under pogdsl/library/ in the build folder."""
+
+    def run(self):
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return  # an editable install reads the checkout's own folders
+        for source, target in self._library():
+            self.mkpath(os.path.dirname(target))
+            self.copy_file(source, target, preserve_mode=False)
+        settings = os.path.join(self.build_lib, LIBRARY, "pyproject.toml")
+        with open(settings, "w", encoding="utf-8") as f:
+            f.write(_library_settings())
+
+    def get_outputs(self, include_bytecode=1):
+        outputs = super().get_outputs(include_bytecode)
+        if getattr(self, "editable_mode", False):
+            return outputs
+        return outputs + [target for _, target in self._library()] + \
+            [os.path.join(self.build_lib, LIBRARY, "pyproject.toml")]
+
+    def _library(self) -> list[tuple[str, str]]:
+        here = os.path.dirname(os.path.abspath(__file__))
+        if not all(os.path.isdir(os.path.join(here, sub)) for sub in LIBRARY_DIRS):
+            # (a wheel without its library would install a pogdsl that knows no game)
+            raise SystemExit(f"error: the library is missing: {', '.join(LIBRARY_DIRS)} must be folders beside "
+                             "setup.py (build from a complete checkout, or an sdist made with MANIFEST.in)")
+        pairs = []
+        for sub in LIBRARY_DIRS:
+            for folder, dirs, names in os.walk(os.path.join(here, sub)):
+                dirs.sort()
+                for name in sorted(names):
+                    if name.endswith(".pog"):
+                        source = os.path.join(folder, name)
+                        relative = os.path.relpath(source, here)
+                        pairs.append((source, os.path.join(self.build_lib, LIBRARY, relative)))
+        return pairs
+
+
+def _library_settings() -> str:
+    """The [tool.pogdsl] table of pyproject.toml, as a file of its own."""
+    import tomllib
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "pyproject.toml"), "rb") as f:
+        table = tomllib.load(f).get("tool", {}).get("pogdsl", {})
+    lines = ["# The settings of the library shipped with pogdsl: the [tool.pogdsl] table",
+             "# of the pyproject.toml it was built from (setup.py).", "[tool.pogdsl]"]
+    for key, value in table.items():
+        if isinstance(value, bool):
+            lines.append(f"{key} = {'true' if value else 'false'}")
+        elif isinstance(value, (int, float, str)):
+            lines.append(f"{key} = {json.dumps(value)}")
+        else:
+            raise SystemExit(f"error: setup.py cannot copy the setting {key} of [tool.pogdsl] (a {type(value).__name__})")
+    return "\n".join(lines) + "\n"
+
+
 def _sha256(path: str) -> str:
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
@@ -101,4 +178,4 @@ def extensions():
     return built
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": BuildAndRecord})
+setup(ext_modules=extensions(), cmdclass={"build_ext": BuildAndRecord, "build_py": BuildWithLibrary})

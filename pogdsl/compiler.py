@@ -12,7 +12,7 @@ from attrs import define, field
 
 from .diagnostics import Reporter, Sources
 from .errors import SourceErrors, UsageError
-from .project import expand, find_root, library_files, settings
+from .project import card_folders, expand, find_root, library_files, no_library_hint
 from .semantics.checker import check, check_card_events
 from .semantics.loader import Loaded, load
 from .semantics.model import Program, build_program
@@ -54,8 +54,8 @@ def compile_paths(paths: list[Path] | None = None, root: Path | None = None, lib
     loaded = load(files)
     base = build_program(loaded.modules, loaded.reporter)
     check(base, loaded.reporter)
-    check_card_events(base, loaded.reporter, [root / "cards"],
-                      required=settings(root).get("require-card-events") is True)
+    # (the deck's folders with their settings; on its own, ROOT's deck only)
+    check_card_events(base, loaded.reporter, card_folders(root)[: None if library else 1], required=False)
     comp = Compilation(root, loaded, base)
     if check_scenarios:
         for scenario in base.all("scenario"):
@@ -125,6 +125,9 @@ def resolve_scenario(spec: str, root: Path | None = None) -> tuple[Compilation, 
 
             names = sorted(comp.base.decls["scenario"])
             hint = did_you_mean(spec, names)
+            if not comp.loaded.files:  # not one .pog file: nothing declares a scenario
+                raise UsageError(f"unknown scenario '{spec}': no .pog file found in the rules/, cards/ or "
+                                 f"scenarios/ of {comp.root}; {no_library_hint(comp.root)}")
             raise UsageError(f"unknown scenario '{spec}'" + (f" ({hint})" if hint else "")
                              + (f"; known scenarios: {', '.join(names)}" if names else ""))
     program = compile_scenario_program(comp, scenario)

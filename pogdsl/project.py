@@ -7,19 +7,46 @@ only this module, the CLI and the standard library loaded.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 LIBRARY_DIRS = ("rules", "cards", "scenarios")
+SHIPPED = "library"  # pogdsl/library/: the library a built (non-editable) install carries
 
 
 def _looks_like_root(path: Path) -> bool:
     return (path / "rules").is_dir() and (path / "scenarios").is_dir()
 
 
+def _checkout() -> Path | None:
+    """The checkout this package runs from (a source tree or an editable
+    install), if it is one."""
+    folder = Path(__file__).resolve().parents[1]
+    return folder if _looks_like_root(folder) else None
+
+
+def shipped_library() -> Path | None:
+    """The library installed with the package: rules/, cards/ and scenarios/
+    copied into pogdsl/library/ when the wheel was built (setup.py), found with
+    importlib.resources.  None when running from a checkout or an editable
+    install, where the checkout's own folders are the library."""
+    from importlib.resources import files
+
+    try:
+        folder = files(__package__ or "pogdsl").joinpath(SHIPPED)
+    except (ModuleNotFoundError, TypeError):
+        return None
+    # (an install on the file system gives a real path; a zipped one is not supported)
+    if isinstance(folder, Path) and (folder / "rules").is_dir():
+        return folder.resolve()
+    return None
+
+
 def find_root(start: Path | None = None) -> Path:
     """The project root: $POGDSL_HOME, else the nearest folder up from the
     current one holding rules/ and scenarios/, else the checkout this package
-    was installed from."""
+    runs from, else the current folder (whose rules/, cards/ and scenarios/, if
+    any, extend the installed library: see `library_files`)."""
     env = os.environ.get("POGDSL_HOME")
     if env:
         return Path(env).resolve()
@@ -27,7 +54,7 @@ def find_root(start: Path | None = None) -> Path:
     for candidate in (here, *here.parents):
         if _looks_like_root(candidate):
             return candidate
-    return Path(__file__).resolve().parents[1]
+    return _checkout() or here
 
 
 def display_path(path: Path, cwd: Path | None = None) -> str:
@@ -40,13 +67,88 @@ def display_path(path: Path, cwd: Path | None = None) -> str:
         return str(path)
 
 
-def library_files(root: Path) -> list[Path]:
+_RULEBOOK = re.compile(rb"^[ \t]*rulebook[ \t]+[A-Za-z_]", re.MULTILINE)
+
+
+def is_own_game(root: Path) -> bool:
+    """Whether ROOT is a game of its own: its rules/ declare a rulebook (the
+    rule index every `cites` refers to), as this checkout does in
+    rules/index.pog and docs/examples/toy in rules/world.pog."""
+    folder = Path(root) / "rules"
+    if not folder.is_dir():
+        return False
+    for path in sorted(folder.rglob("*.pog")):
+        try:
+            if _RULEBOOK.search(path.read_bytes()):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def extended_library(root: Path) -> Path | None:
+    """The installed library that ROOT's files extend, if any: the shipped
+    library, unless there is none (a checkout, an editable install), ROOT is
+    that library, or ROOT is a game of its own (`is_own_game`: then ROOT's own
+    folders are the whole library, as today in a checkout)."""
+    shipped = shipped_library()
+    if shipped is None or Path(root).resolve() == shipped or is_own_game(root):
+        return None
+    return shipped
+
+
+def _own_files(root: Path) -> list[Path]:
     files: list[Path] = []
     for sub in LIBRARY_DIRS:
         folder = root / sub
         if folder.is_dir():
             files.extend(sorted(folder.rglob("*.pog")))
     return files
+
+
+def library_files(root: Path) -> list[Path]:
+    """The library's `.pog` files as seen from ROOT: ROOT's rules/, cards/
+    and scenarios/, added to the installed library when ROOT extends it
+    (`extended_library`); a file of ROOT at the same place as an installed
+    one (cards/ap/01-….pog) replaces it."""
+    root = Path(root)
+    own = _own_files(root)
+    base = extended_library(root)
+    if base is None:
+        return own
+    mine = {path.relative_to(root) for path in own}
+    return [path for path in _own_files(base) if path.relative_to(base) not in mine] + own
+
+
+def card_folders(root: Path) -> list[tuple[Path, bool]]:
+    """The folders holding the project's own deck, each with whether its
+    settings say every card there must have an event: ROOT's cards/, and the
+    installed library's when ROOT extends it (with the library's settings)."""
+    folders = [Path(root)]
+    base = extended_library(root)
+    if base is not None:
+        folders.append(base)
+    return [(folder / "cards", settings(folder).get("require-card-events") is True) for folder in folders]
+
+
+def settings_files(root: Path) -> list[Path]:
+    """The settings files that apply from ROOT (the check's cache keys on them):
+    ROOT's, and the installed library's when ROOT extends it."""
+    base = extended_library(root)
+    files = [settings_file(root)] + ([settings_file(base)] if base is not None else [])
+    return [f for f in files if f is not None]
+
+
+def no_library_hint(root: Path, check: bool = False) -> str:
+    """What to do when no `.pog` file was found for ROOT (CHECK: for `pogdsl
+    check`, which can also be given files)."""
+    hint = ("run pogdsl in a project folder (one holding rules/ and scenarios/), pass --root DIR or set "
+            "POGDSL_HOME to a folder holding rules/, cards/ or scenarios/" + (", or name the files to check"
+                                                                             if check else ""))
+    if _checkout() is None and shipped_library() is None:
+        hint += ("; this pogdsl was installed without its library of rules, cards and scenarios: "
+                 "reinstall it from a complete checkout (`pip install .`) or from a wheel built from one")
+    return hint
 
 
 def settings(root: Path) -> dict:

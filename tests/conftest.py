@@ -25,3 +25,5 @@ def pytest_configure(config):
     # reading the test sources, without running them.
     config.addinivalue_line("markers", 'card(key): the strategy card the test checks, "AP 33" or "CP 25"')
     config.addinivalue_line("markers", 'rule(number): the rulebook number the test checks, "12.4.3" (or "soe 12.4.3")')
+    config.addinivalue_line("markers", "slow: a test that takes long (building and installing a wheel); it runs "
+                                       "in the suite, -m 'not slow' leaves it out")

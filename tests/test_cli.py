@@ -213,9 +213,12 @@ def test_check_bad_files(case, status, code):
 
 
 def test_check_an_empty_root(tmp_path):
+    """Checking no file at all would pass anything: a usage error, with a hint
+    (issue 22; it was "checked 0 files", exit 0)."""
     proc = run("check", "--root", str(tmp_path), root=False)
-    assert proc.returncode == 0
-    assert "checked 0 files" in proc.stderr
+    assert proc.returncode == 2
+    assert f"error: no .pog file found in the rules/, cards/ or scenarios/ of {tmp_path.resolve()}" in proc.stderr
+    assert "hint: " in proc.stderr and "--root DIR" in proc.stderr
 
 
 # ------------------------------------------------------------------ graph

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from .common import EXIT_ERRORS, EXIT_OK, add_root_option, print_diagnostics
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_root_option, print_diagnostics
 
 
 def cmd_check(args) -> int:
@@ -32,7 +32,25 @@ def cmd_check(args) -> int:
 def _check(args, out, err) -> int:
     from ..compiler import compile_paths
 
-    comp = compile_paths([Path(p) for p in args.paths] or None, root=args.root, library=not args.standalone)
+    from ..project import expand, find_root, no_library_hint
+
+    paths = [Path(p) for p in args.paths]
+    found, missing = expand(paths)
+    if paths and not found and not missing:  # (folders without a .pog file: nothing of the user's is checked)
+        print(f"pogdsl check: error: no .pog file found in {', '.join(args.paths)}", file=err)
+        print(f"hint: {no_library_hint((args.root or find_root()).resolve(), check=True)}", file=err)
+        return EXIT_USAGE
+    comp = compile_paths(paths or None, root=args.root, library=not args.standalone)
+    if not comp.loaded.files:  # checking nothing would pass anything: a mistake in where to look
+        if args.paths:
+            what = "no .pog file found in " + ", ".join(args.paths)
+        elif args.standalone:
+            what = "nothing to check: --standalone checks only the PATHs it is given"
+        else:
+            what = f"no .pog file found in the rules/, cards/ or scenarios/ of {comp.root}"
+        print(f"pogdsl check: error: {what}", file=err)
+        print(f"hint: {no_library_hint(comp.root, check=True)}", file=err)
+        return EXIT_USAGE
     errors, warnings = print_diagnostics(comp, args.json, stream=err)
     if args.json:
         print(json.dumps({
@@ -52,10 +70,16 @@ def _check(args, out, err) -> int:
 def register(sub) -> None:
     p = sub.add_parser("check", help="check .pog sources and report every mistake",
                        description="Parse and check .pog sources. With no PATH, checks the project's own "
-                                   "rules/, cards/ and scenarios/. A PATH outside them is checked together with "
-                                   "them, so it can use their names. When neither the sources nor pogdsl "
-                                   "changed since the last check, its result is replayed from the cache "
-                                   "($POGDSL_CACHE_DIR, default ~/.cache/pogdsl).")
+                                   "rules/, cards/ and scenarios/: those of the project folder (--root, "
+                                   "$POGDSL_HOME, or found from the current folder), together with the library "
+                                   "installed with pogdsl, which they extend (a folder whose rules/ declare a "
+                                   "rulebook of their own is a game of its own and is checked alone). A PATH "
+                                   "outside them is checked together with them, so it can use their names. "
+                                   "Finding no .pog file at all (or none in a PATH) is an error, exit 2. When "
+                                   "neither the sources nor pogdsl changed since the last check, its result is "
+                                   "replayed from the cache ($POGDSL_CACHE_DIR, default ~/.cache/pogdsl).",
+                       epilog="Exit status: 0 clean, 1 errors (or warnings with --strict), 2 wrong usage "
+                              "(no .pog file found, a PATH that does not exist).")
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to check")
     p.add_argument("--json", action="store_true", help="print the diagnostics as JSON on stdout")
     p.add_argument("--standalone", action="store_true",

@@ -26,8 +26,10 @@ def print_diagnostics(comp, as_json: bool, stream=None) -> tuple[int, int]:
 
 def add_root_option(p) -> None:
     p.add_argument("--root", type=Path, default=None,
-                   help="the project folder holding rules/, cards/ and scenarios/ (default: found "
-                        "from the current folder, or $POGDSL_HOME)")
+                   help="the project folder holding rules/, cards/ and scenarios/ (default: $POGDSL_HOME, "
+                        "else the nearest folder up holding rules/ and scenarios/, else the checkout pogdsl runs from, "
+                        "else the current folder); "
+                        "in a built install its files extend the installed library")
 
 
 def add_option_argument(p, note: str = "") -> None:

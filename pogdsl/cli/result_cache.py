@@ -5,8 +5,10 @@ when none of them changed the previous answer is the answer: the printed
 output and the exit status are replayed without parsing or checking anything.
 The key covers
 
-* every input file, by path as shown and by content (SHA-256 of its bytes);
-* the project's settings (ROOT/pyproject.toml, `[tool.pogdsl]`);
+* every input file, by path as shown and by content (SHA-256 of its bytes),
+  the installed library's among them when the project extends it;
+* the project's settings (ROOT/pyproject.toml, `[tool.pogdsl]`, and the
+  installed library's);
 * the options that change the output, the project root and the current folder
   (paths are shown relative to it);
 * pogdsl itself: every file of the package (code, grammar, tables) by content,
@@ -26,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import __version__
-from ..project import cache_dir, expand, find_root, library_files, settings_file
+from ..project import cache_dir, expand, find_root, library_files, settings_files
 
 FORMAT = "pogdsl-check-result/1"
 KEEP = 64  # results kept; the oldest go first
@@ -46,14 +48,18 @@ def key_for(args) -> str | None:
     """The key of this invocation, or None when it should not be cached."""
     try:
         root = (args.root or find_root()).resolve()
+        # (the library as seen from ROOT: the installed library's files, by
+        # their absolute paths, when ROOT extends it; so a result from one
+        # install or one root is never replayed for another)
         files = library_files(root) if not args.standalone else []
-        if settings_file(root) is not None:  # [tool.pogdsl] settings change what is reported
-            files.append(settings_file(root))
         if args.paths:
             found, missing = expand([Path(p) for p in args.paths])
-            if missing:
+            if missing or not found:
                 return None  # a usage error: let the check report it
             files.extend(found)
+        if not files:
+            return None  # nothing to check: a usage error, worked out afresh each time
+        files.extend(settings_files(root))  # [tool.pogdsl] settings change what is reported
         digest = hashlib.sha256(toolchain_digest().encode())
         options = [args.json, args.quiet, args.strict, args.standalone, str(root), os.getcwd(), list(args.paths)]
         digest.update(json.dumps(options).encode())

@@ -1457,18 +1457,21 @@ def check_card_events(program: Program, reporter: Reporter, own_folders: list, r
     never as an event, which may well be meant, but is worth a look."""
     from pathlib import Path
 
-    folders = [Path(f).resolve() for f in own_folders]
+    # (an item of OWN_FOLDERS may be a (folder, required) pair: the installed
+    # library's deck follows the library's settings, the user's their own)
+    folders = [(Path(f[0]).resolve(), bool(f[1])) if isinstance(f, tuple) else (Path(f).resolve(), required)
+               for f in own_folders]
     cwd = Path.cwd()
     for decl in program.all("card"):
         if decl.event is not None:
             continue
         path = Path(decl.span.file)
         path = (path if path.is_absolute() else cwd / path).resolve()
-        own = any(path.is_relative_to(folder) for folder in folders)
+        own = [must for folder, must in folders if path.is_relative_to(folder)]
         side = decl.side.text.upper() if decl.side else "?"
         what = f"card {side} {decl.number} '{decl.name.text}' has no event"
         if own:
-            if required:
+            if own[0]:
                 reporter.error("E0901", what, decl.name.span,
                                "write its `event cites N { ... }` block (docs/writing-a-card.rst); every card "
                                "of this project's deck must have one")
