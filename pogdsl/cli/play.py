@@ -15,14 +15,8 @@ def _err(text: str) -> None:
 def cmd_play(args) -> int:
     from ..agents import make_agent, play
     from ..runtime.errors import BadSave, GameError
-    from ..runtime.record import (
-        ScenarioError,
-        Session,
-        load_any,
-        open_scenario,
-        script_text,
-        write_save,
-    )
+    from ..opening import ScenarioError, open_scenario
+    from ..runtime.record import Session, load_any, script_text, write_save
 
     options = {"step_budget": args.max_steps} if args.max_steps else {}
     chosen = options_from(args)

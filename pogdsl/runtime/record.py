@@ -54,18 +54,10 @@ from . import builtins as B
 from .errors import BadSave, GameError, IllegalOption
 from .interpreter import Decision, Game, state_hash
 from .values import Entity, decode, text_of
+from ..opening import Opened, ScenarioError, open_scenario  # opening uses nothing of this module
 
 SAVE_FORMAT = "pogdsl-save/1"
 SCRIPT_KEYWORDS = ("scenario", "seed", "option", "dice", "hand", "expect")
-
-
-class ScenarioError(Exception):
-    """The scenario cannot be compiled or played; `text` holds the diagnostics."""
-
-    def __init__(self, message: str, text: str = ""):
-        super().__init__(message)
-        self.message = message
-        self.text = text
 
 
 # ================================================================ seeds, digests
@@ -74,93 +66,6 @@ def derive_seed(seed: int, *parts) -> int:
     the same in every process, and 48 bits so it reads well in a message."""
     text = ":".join(str(p) for p in (seed, *parts))
     return int.from_bytes(hashlib.sha256(f"pogdsl:{text}".encode()).digest()[:6], "big")
-
-
-def sources_digest(comp) -> str:
-    """A digest of every source file the scenario was compiled from (path
-    relative to the project root, and content), so a save made under other
-    rules is recognised."""
-    cwd = Path.cwd()
-    root = Path(comp.root).resolve()
-    entries = []
-    for shown in comp.loaded.files:
-        path = Path(shown)
-        full = (path if path.is_absolute() else cwd / path).resolve()
-        try:
-            name = str(full.relative_to(root))
-        except ValueError:
-            name = full.name
-        try:
-            data = full.read_bytes()
-        except OSError:
-            data = b""
-        entries.append(f"{name}\0{hashlib.sha256(data).hexdigest()}")
-    return hashlib.sha256("\n".join(sorted(entries)).encode()).hexdigest()
-
-
-# ================================================================ scenarios
-@define
-class Opened:
-    """A compiled, playable scenario: built once, shared by every game of it."""
-
-    spec: str
-    key: str
-    world: object
-    digest: str
-    root: Path | None = None
-
-    def new_game(self, seed: int, **options) -> Game:
-        return Game.new(self.world, seed, **options)
-
-    @property
-    def options(self) -> dict[str, object]:
-        """The scenario's own options and the values its games play with."""
-        own = [o.name.text for o in self.world.scenario.options]
-        return {name: self.world.options[name] for name in own}
-
-    def options_text(self) -> dict[str, str]:
-        """The same, written as a user sets them (`on`, `3`, `ap`, `none`)."""
-        from ..syntax.ast import option_text
-
-        return {name: option_text(v) for name, v in self.options.items()}
-
-
-_OPENED: dict[tuple, Opened] = {}
-
-
-def open_scenario(spec: str, root: Path | None = None, cache: bool = True,
-                  options: dict[str, str] | None = None) -> Opened:
-    """Compile SCENARIO (a name, or a .pog file declaring one) and build its
-    world, with `options` (NAME → value as a user types it) set and the
-    others at their defaults.  Raises UsageError for an unknown scenario,
-    OptionError (a UsageError) for an option it does not declare or a value
-    that option does not take, ScenarioError when the sources have errors or
-    cannot be played."""
-    from ..compiler import scenario_graph
-    from ..diagnostics import render
-    from .world import WorldError, build_world, option_values
-
-    given = tuple(sorted((str(k), str(v)) for k, v in (options or {}).items()))
-    key = (spec, str(Path(root).resolve()) if root is not None else None, given)
-    if cache and key in _OPENED:
-        return _OPENED[key]
-    comp, graph = scenario_graph(spec, root=root)
-    if graph is None:
-        errors = [d for d in comp.reporter.sorted() if d.is_error]
-        text = "\n".join(render(d, comp.sources) for d in errors)
-        raise ScenarioError(f"scenario '{spec}' has {len(errors)} error{'s' * (len(errors) != 1)} in its "
-                            "sources", text)
-    scenario_key = next(iter(k for k, (p, _) in comp.scenarios.items() if p.scenario is not None))
-    program = comp.scenarios[scenario_key][0]
-    values = option_values(program, dict(given))
-    try:
-        world = build_world(program, graph, values)
-    except (WorldError, GameError) as err:
-        raise ScenarioError(f"scenario '{spec}' cannot be played: {err}") from None
-    opened = Opened(spec, program.scenario.key, world, sources_digest(comp), root)
-    if cache:
-        _OPENED[key] = opened
-    return opened
 
 
 # ================================================================ scripts

@@ -108,7 +108,8 @@ def _save(tmp_path):
     import io
 
     from pogdsl.agents import make_agent, play
-    from pogdsl.runtime.record import Session, open_scenario, write_save
+    from pogdsl.opening import open_scenario
+    from pogdsl.runtime.record import Session, write_save
 
     session = Session.new(open_scenario("toy_rules", RULES), 2)
     play(session, {side: make_agent("random", side, 2) for side in ("ap", "cp")}, out=io.StringIO())
