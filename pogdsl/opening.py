@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from attrs import define
+from attrs import define, field
 
 from .runtime.errors import GameError
 from .runtime.interpreter import Game
@@ -25,29 +25,43 @@ class ScenarioError(Exception):
 
 
 
-def sources_digest(comp) -> str:
-    """A digest of every source file the scenario was compiled from (path
-    relative to the project root, and content), so a save made under other
-    rules is recognised."""
+def source_fingerprints(comp) -> dict[str, str]:
+    """Every source file the scenario was compiled from: its name (relative
+    to the project root, or to the installed package for a library file
+    shipped with it, else its bare name) → a digest of its content.  Nothing
+    here depends on the current folder or where the project is installed."""
     cwd = Path.cwd()
-    root = Path(comp.root).resolve()
-    entries = []
+    bases = [Path(comp.root).resolve(), Path(__file__).resolve().parent]
+    out = {}
     for shown in comp.loaded.files:
         path = Path(shown)
         full = (path if path.is_absolute() else cwd / path).resolve()
-        try:
-            name = str(full.relative_to(root))
-        except ValueError:
-            name = full.name
+        name = full.name
+        for base in bases:
+            try:
+                name = full.relative_to(base).as_posix()
+                break
+            except ValueError:
+                continue
         try:
             data = full.read_bytes()
         except OSError:
             data = b""
-        entries.append(f"{name}\0{hashlib.sha256(data).hexdigest()}")
-    return hashlib.sha256("\n".join(sorted(entries)).encode()).hexdigest()
+        out[name] = hashlib.sha256(data).hexdigest()[:16]
+    return dict(sorted(out.items()))
 
 
-# ================================================================ scenarios
+def fingerprint_digest(fingerprints: dict[str, str]) -> str:
+    """The rules' fingerprint: one digest of every file's name and content."""
+    text = "\n".join(f"{name}\0{digest}" for name, digest in sorted(fingerprints.items()))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def sources_digest(comp) -> str:
+    """The rules' fingerprint of a compilation (see source_fingerprints)."""
+    return fingerprint_digest(source_fingerprints(comp))
+
+
 @define
 class Opened:
     """A compiled, playable scenario: built once, shared by every game of it."""
@@ -57,6 +71,7 @@ class Opened:
     world: object
     digest: str
     root: Path | None = None
+    sources: dict = field(factory=dict)  # file name → digest of its content (source_fingerprints)
 
     def new_game(self, seed: int, **options) -> Game:
         return Game.new(self.world, seed, **options)
@@ -106,7 +121,8 @@ def open_scenario(spec: str, root: Path | None = None, cache: bool = True,
         world = build_world(program, graph, values)
     except (WorldError, GameError) as err:
         raise ScenarioError(f"scenario '{spec}' cannot be played: {err}") from None
-    opened = Opened(spec, program.scenario.key, world, sources_digest(comp), root)
+    sources = source_fingerprints(comp)
+    opened = Opened(spec, program.scenario.key, world, fingerprint_digest(sources), root, sources)
     if cache:
         _OPENED[key] = opened
     return opened

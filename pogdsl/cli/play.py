@@ -22,7 +22,11 @@ def cmd_play(args) -> int:
     chosen = options_from(args)
     try:
         if args.load:
-            session = load_any(args.load, args.root, chosen=chosen, **options)
+            session = load_any(args.load, args.root, chosen=chosen, scenario=args.scenario,
+                               under_current_rules=args.under_current_rules, **options)
+            if session.replayed_differs:
+                print(f"{args.load}: replayed under the current rules; the position differs from the saved one",
+                      file=sys.stderr)
             if args.scenario and args.scenario not in (session.opened.spec, session.opened.key):
                 _err(f"{args.load} is a game of '{session.opened.key}', not '{args.scenario}'")
                 return EXIT_USAGE
@@ -34,6 +38,9 @@ def cmd_play(args) -> int:
         else:
             if not args.scenario:
                 _err("which scenario? give SCENARIO or --load FILE")
+                return EXIT_USAGE
+            if args.under_current_rules:
+                _err("--under-current-rules goes with --load FILE")
                 return EXIT_USAGE
             opened = open_scenario(args.scenario, args.root, options=chosen)
             session = Session.new(opened, args.seed if args.seed is not None else 0, **options)
@@ -151,6 +158,9 @@ def register(sub) -> None:
                    help="agent for any side, e.g. --agent ap=random:7 (repeatable)")
     p.add_argument("--load", metavar="FILE",
                    help="continue a saved game, or the game a script leads to (replayed and checked first)")
+    p.add_argument("--under-current-rules", action="store_true",
+                   help="with --load: the save was made under other rules; play its decisions again under the "
+                        "current ones (the first that is no longer legal is named) and continue from there")
     p.add_argument("--save", metavar="FILE",
                    help="save the game to FILE (JSON) when it ends or when you quit")
     p.add_argument("--record", metavar="FILE",

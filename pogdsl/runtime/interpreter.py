@@ -352,7 +352,7 @@ class Game:
         self.s["pending"] = {
             "by": _chooser(side), "choice": spec.name,
             "vars": list(spec.vars), "options": [t for t, _ in options], "values": [list(v) for _, v in options],
-            "rules": list(spec.cites), "prompt": spec.prompt, "where": str(spec.span), "weights": weights,
+            "rules": list(spec.cites), "prompt": spec.prompt, "weights": weights,
         }
         return self.decision()
 
@@ -576,7 +576,12 @@ class Game:
         p = self.s["pending"]
         if p is None:
             return None
-        return Decision(p["by"], p["choice"], list(p["options"]), list(p["rules"]), p.get("prompt"), p.get("where"),
+        # Where the choice is written is not part of the state (a state, its
+        # hash and a save must not depend on the folder the sources are read
+        # from): it is looked up in the rule graph when asked.
+        spec = self._pending_spec()
+        where = str(spec.span) if spec is not None and getattr(spec, "span", None) is not None else None
+        return Decision(p["by"], p["choice"], list(p["options"]), list(p["rules"]), p.get("prompt"), where,
                         p.get("weights"))
 
     def legal_options(self) -> list[str]:

@@ -56,7 +56,7 @@ from .interpreter import Decision, Game, state_hash
 from .values import Entity, decode, text_of
 from ..opening import Opened, ScenarioError, open_scenario  # opening uses nothing of this module
 
-SAVE_FORMAT = "pogdsl-save/1"
+SAVE_FORMAT = "pogdsl-save/2"
 SCRIPT_KEYWORDS = ("scenario", "seed", "option", "dice", "hand", "expect")
 
 
@@ -251,6 +251,8 @@ class Session:
         self.game = game
         self.events: list[Event] = events if events is not None else []
         self.path = path
+        self.replayed_differs = False  # loaded under the current rules: the position differs from the saved one
+        self.replayed_old = False      # loaded from a save of an older format
 
     @classmethod
     def new(cls, opened: Opened, seed: int, before: list[Event] = (), path: str = "<game>",
@@ -580,21 +582,38 @@ def script_text(session: Session, note: str = "") -> str:
 
 
 # ================================================================ saves
+SAVE_FORMATS_OLD = ("pogdsl-save/1",)  # their state hash depended on the folder they were made in
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+_SEALED = ("format", "scenario", "scenario_key", "seed", "options", "sources_digest", "sources", "turn", "over",
+           "decisions", "state", "hash")
+
+
+def save_seal(data: dict) -> str:
+    """A digest of every field of a save but the seal itself: a field edited
+    by hand (turn, over, seed, options, ...) no longer matches it."""
+    body = {k: v for k, v in data.items() if k != "seal"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"),
+                                     ensure_ascii=False).encode()).hexdigest()
+
+
 def save_data(session: Session) -> dict:
     g = session.game
-    return {
+    data = {
         "format": SAVE_FORMAT,
-        "scenario": session.opened.spec,
+        "scenario": session.opened.key,  # a name: where its file lies is not the save's business
         "scenario_key": session.opened.key,
         "seed": g.s["seed"],
         "options": session.opened.options_text(),
         "sources_digest": session.opened.digest,
+        "sources": dict(session.opened.sources),
         "turn": g.s["turn"],
         "over": g.over,
         "decisions": [e.to_json() for e in session.events],
         "state": g.to_json(),
         "hash": g.state_hash(),
     }
+    data["seal"] = save_seal(data)
+    return data
 
 
 def save_text(session: Session) -> str:
@@ -608,7 +627,11 @@ def write_save(session: Session, path: str | Path) -> None:
     Path(path).write_text(save_text(session), encoding="utf-8")
 
 
-def read_save_data(path: str | Path) -> dict:
+def read_save_data(path: str | Path, under_current_rules: bool = False) -> dict:
+    """A save's fields, checked for their kinds and against the save's seal
+    (BadSave, one line, if anything is amiss).  Nothing is compiled or read
+    but the file itself."""
+    # The shared safe reader (size cap, device files) replaces this read once it lands.
     try:
         raw = Path(path).read_bytes()
     except OSError as err:
@@ -626,14 +649,31 @@ def read_save_data(path: str | Path) -> dict:
         hint = " (the file looks truncated)" if cut or err.pos >= len(text.rstrip()) - 1 else ""
         raise BadSave(f"{path} is not a valid saved game: bad JSON at line {err.lineno} column {err.colno}: "
                       f"{err.msg}{hint}") from None
+    except RecursionError:
+        raise BadSave(f"{path} is not a valid saved game: its JSON is nested too deeply") from None
     if not isinstance(data, dict) or "format" not in data:
         raise BadSave(f"{path} is not a pogdsl saved game (no \"format\" field)")
-    if data["format"] != SAVE_FORMAT:
+    old = data["format"] in SAVE_FORMATS_OLD
+    if old and not under_current_rules:
+        raise BadSave(f"{path} was saved by an older pogdsl (format {data['format']!r}) whose saves cannot be "
+                      f"verified; to play its decisions again under the current rules: "
+                      f"`pogdsl replay --under-current-rules {path}`")
+    if data["format"] != SAVE_FORMAT and not old:
         raise BadSave(f"{path} has format {data['format']!r}; this pogdsl reads {SAVE_FORMAT!r}")
     kinds = {"scenario": str, "seed": int, "sources_digest": str, "decisions": list, "state": dict, "hash": str}
+    if not old:
+        kinds.update({"scenario_key": str, "options": dict, "sources": dict, "turn": int, "over": bool,
+                      "seal": str})
     for key, kind in kinds.items():
-        if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
+        value = data.get(key)
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
             raise BadSave(f"{path} is damaged: the field \"{key}\" is missing or not a {kind.__name__}")
+    if not old:
+        extra = sorted(set(data) - set(_SEALED) - {"seal"})
+        if extra:
+            raise BadSave(f"{path} is damaged: it has fields a save does not have ({', '.join(extra)})")
+        if data["seal"] != save_seal(data):
+            raise BadSave(f"{path} has been edited or damaged since it was saved: its fields do not match its seal")
     return data
 
 
@@ -668,47 +708,81 @@ def merge_options(recorded: dict[str, str], chosen: dict[str, str] | None, path)
     return merged
 
 
+def rules_changes(saved: dict, here: dict) -> str:
+    """Which source files differ between a save's fingerprints and these."""
+    changed = sorted(n for n in saved.keys() & here.keys() if saved[n] != here[n])
+    gone = sorted(saved.keys() - here.keys())
+    new = sorted(here.keys() - saved.keys())
+    parts = []
+    for label, names in (("changed", changed), ("missing here", gone), ("new here", new)):
+        if names:
+            shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+            parts.append(f"{label}: {shown}")
+    return "; ".join(parts)
+
+
 def load_save(path: str | Path, root: Path | None = None, *, opened: Opened | None = None,
-              chosen: dict[str, str] | None = None, **options) -> Session:
-    """Read a save, check it against these sources, replay its decisions and
-    check they reach the saved state.  Any problem raises BadSave with a
-    message naming it.  The game plays with the options the save records
-    (`chosen` may add others: OptionError if it contradicts the save)."""
+              chosen: dict[str, str] | None = None, scenario: str | None = None,
+              under_current_rules: bool = False, **options) -> Session:
+    """Read a save, verify it (its seal, its scenario, the rules' fingerprint),
+    replay its decisions and check they reach the saved state.  Any problem
+    raises BadSave with a message naming it.  The game plays with the options
+    the save records (`chosen` may add others: OptionError if it contradicts
+    the save).  `scenario`: what the user named on the command line (a name
+    or a .pog file); the save's own `scenario` field must be a name.
+    `under_current_rules`: the rules may have changed since the save was
+    made: its decisions are played again under these, and the first one that
+    is no longer legal is named (the session's `replayed_differs` then says
+    whether the position differs from the saved one)."""
     from ..compiler import UsageError
     from .world import OptionError
 
-    data = read_save_data(path)
+    data = read_save_data(path, under_current_rules)
+    old = data["format"] in SAVE_FORMATS_OLD
     recorded = data.get("options", {})
     if not isinstance(recorded, dict) or not all(isinstance(k, str) and isinstance(v, str)
                                                  for k, v in recorded.items()):
         raise BadSave(f"{path} is damaged: the field \"options\" is not a table of option values")
+    named = data["scenario"]
+    if not _NAME.match(named):
+        shown = named if len(named) <= 60 and named.isprintable() else named[:60].encode("unicode_escape").decode()
+        raise BadSave(f"{path} names its scenario by a path ({shown!r}), not by a name: a save may not make "
+                      "pogdsl read a file it names")
     if opened is None:
         given = merge_options(recorded, chosen, path)
+        spec = scenario or named
         try:
-            opened = open_scenario(data["scenario"], root, options=given)
+            opened = open_scenario(spec, root, options=given)
         except OptionError as err:
             if chosen and any(name not in recorded for name in chosen):
                 raise
             raise BadSave(f"{path} was played with options these sources do not offer: {err}") from None
         except UsageError as err:
-            raise BadSave(f"{path} is a game of scenario '{data['scenario']}', which cannot be found here: "
-                          f"{err}") from None
+            raise BadSave(f"{path} is a game of scenario '{named}', which cannot be found here: {err}") from None
         except ScenarioError as err:
-            raise BadSave(f"{path} is a game of scenario '{data['scenario']}': {err.message}") from None
-    if data["sources_digest"] != opened.digest:
-        raise BadSave(f"{path} was saved with other rules than these (sources digest "
-                      f"{data['sources_digest'][:12]}, here {opened.digest[:12]}): a game cannot be continued "
-                      "under changed rules")
-    try:
-        state = decode(data["state"], opened.world)
-        saved_hash = state_hash(state)
-    except Exception as err:  # noqa: BLE001 - the state names things this scenario does not have
-        raise BadSave(f"{path} is damaged: its state does not fit scenario '{opened.key}' ({err})") from None
-    if saved_hash != data["hash"]:
-        raise BadSave(f"{path} has been changed since it was saved: its state does not match its hash")
+            raise BadSave(f"{path} is a game of scenario '{named}': {err.message}") from None
+    key = data.get("scenario_key", named)
+    if opened.key != key or (scenario is None and opened.key != named):
+        raise BadSave(f"{path} is a game of scenario '{key}', not '{opened.key}'")
+    if data["sources_digest"] != opened.digest and not under_current_rules:
+        what = rules_changes(data.get("sources") or {}, opened.sources) or "the rules' fingerprint differs"
+        raise BadSave(f"{path} was saved under other rules than these ({what}); to play its decisions again "
+                      f"under the current rules: `pogdsl replay --under-current-rules {path}` (or `pogdsl play "
+                      f"--load {path} --under-current-rules`)")
+    if not under_current_rules:
+        try:
+            state = decode(data["state"], opened.world)
+            saved_hash = state_hash(state)
+        except Exception as err:  # noqa: BLE001 - the state names things this scenario does not have
+            raise BadSave(f"{path} is damaged: its state does not fit scenario '{opened.key}' ({err})") from None
+        if saved_hash != data["hash"]:
+            raise BadSave(f"{path} has been changed since it was saved: its state does not match its hash")
+        if state.get("turn") != data["turn"] or state.get("seed") != data["seed"]:
+            raise BadSave(f"{path} has been changed since it was saved: its header does not match its state")
     events = _events_from_save(data, path)
     first = next((i for i, e in enumerate(events) if e.kind != "dice"), len(events))
     session = Session(opened, opened.new_game(data["seed"], **options), [], str(path))
+    again = "no longer legal under the current rules" if under_current_rules else "not legal here"
     try:
         for e in events[:first]:
             session.apply_input(e, started=False)
@@ -721,21 +795,27 @@ def load_save(path: str | Path, root: Path | None = None, *, opened: Opened | No
                 try:
                     session.choose(e.text, by=e.by)
                 except IllegalOption as err:
-                    raise BadSave(f"{path} does not replay: entry {n} ({e.by}: {e.text}) is not legal here: "
-                                  f"{err.message}") from None
+                    rules = f" (rule {', '.join(err.rules)})" if err.rules and "rule" not in err.message else ""
+                    raise BadSave(f"{path} does not replay: entry {n} ({e.by}: {e.text}) is {again}: "
+                                  f"{err.message}{rules}") from None
             else:
                 session.apply_input(e)
     except ValueError as err:
         raise BadSave(f"{path} does not replay: {err}") from None
     except GameError as err:
         raise BadSave(f"{path} does not replay: the game stopped with an error: {err}") from None
-    if session.game.state_hash() != data["hash"]:
+    differs = session.game.state_hash() != data["hash"]
+    if differs and not under_current_rules:
         raise BadSave(f"{path} has been changed since it was saved: its decisions do not lead to its state")
+    if not under_current_rules and (session.game.over != data["over"] or session.game.s["turn"] != data["turn"]):
+        raise BadSave(f"{path} has been changed since it was saved: its header does not match its game")
+    session.replayed_differs = differs
+    session.replayed_old = old
     return session  # with the replay's log: the saved one is not covered by the hash
 
 
 def load_any(path: str | Path, root: Path | None = None, *, chosen: dict[str, str] | None = None,
-             **options) -> Session:
+             scenario: str | None = None, under_current_rules: bool = False, **options) -> Session:
     """A save (JSON) or a script (text), played back and checked, with the
     options it records (and those `chosen` adds)."""
     try:
@@ -743,5 +823,6 @@ def load_any(path: str | Path, root: Path | None = None, *, chosen: dict[str, st
     except OSError as err:
         raise BadSave(f"cannot read {path}: {err.strerror or err}") from None
     if head.startswith(b"{") or Path(path).suffix.lower() == ".json":
-        return load_save(path, root, chosen=chosen, **options)
+        return load_save(path, root, chosen=chosen, scenario=scenario, under_current_rules=under_current_rules,
+                         **options)
     return replay_script(read_script(path), root, step_budget=options.get("step_budget"), chosen=chosen)

@@ -183,9 +183,15 @@ def test_a_save_keeps_dice_and_hands(rules, tmp_path):
     assert load_any(OPENING, RULES).game.state_hash() == session.game.state_hash()
 
 
-def tampered(session, change) -> str:
+def tampered(session, change, reseal: bool = True) -> str:
+    """A save with `change` made to it; `reseal`: as by someone who knows to
+    recompute the seal, so that the checks behind it are what refuses it."""
+    from pogdsl.runtime.record import save_seal
+
     data = json.loads(save_text(session))
     change(data)
+    if reseal and "seal" in data:
+        data["seal"] = save_seal(data)
     return json.dumps(data)
 
 
@@ -200,8 +206,15 @@ def _recompute_hash(data):
     (lambda d: d["state"]["vars"].__setitem__("vp", 1), "changed since it was saved: its state does not match"),
     (_recompute_hash, "its decisions do not lead to its state"),
     (lambda d: d.__setitem__("scenario", "nowhere"), "scenario 'nowhere', which cannot be found"),
-    (lambda d: d.__setitem__("sources_digest", "0" * 64), "saved with other rules"),
+    (lambda d: d.__setitem__("sources_digest", "0" * 64), "saved under other rules"),
     (lambda d: d.__setitem__("format", "pogdsl-save/0"), "has format 'pogdsl-save/0'"),
+    (lambda d: d.__setitem__("format", "pogdsl-save/1"), "older pogdsl"),
+    (lambda d: d.__setitem__("turn", d["turn"] + 1), "its header does not match its state"),
+    (lambda d: d.__setitem__("over", not d["over"]), "its header does not match its game"),
+    (lambda d: d.__setitem__("scenario_key", "toy"), "a game of scenario 'toy', not 'toy_rules'"),
+    (lambda d: d.__setitem__("scenario", "/etc/passwd"), "names its scenario by a path"),
+    (lambda d: d.__setitem__("scenario", "games/x.pog"), "names its scenario by a path"),
+    (lambda d: d.__setitem__("extra", 1), "fields a save does not have (extra)"),
     (lambda d: d.pop("state"), "the field \"state\" is missing"),
     (lambda d: d["decisions"].__setitem__(1, {"by": "cp", "option": "fly"}), "entry 2 (cp: fly) is not legal"),
     (lambda d: d["decisions"].__setitem__(0, 7), "entry 1 of \"decisions\" is not a decision"),
@@ -234,3 +247,95 @@ def test_a_binary_file_is_refused(tmp_path):
     path.write_bytes(b"{\xff\xfe\x00")
     with pytest.raises(BadSave, match="not UTF-8"):
         load_save(path, RULES)
+
+
+@pytest.mark.parametrize("field_, value", [
+    ("turn", 99), ("over", True), ("scenario_key", "toy"), ("seed", 12345), ("options", {"x": "on"}),
+    ("scenario", "toy"), ("sources_digest", "0" * 64), ("hash", "0" * 64), ("decisions", []),
+])
+def test_any_edited_header_field_is_refused_in_one_line(rules, tmp_path, field_, value):
+    path = tmp_path / "edited.json"
+    path.write_text(tampered(midgame(rules), lambda d: d.__setitem__(field_, value), reseal=False))
+    with pytest.raises(BadSave) as info:
+        load_save(path, RULES)
+    assert "edited or damaged since it was saved" in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_a_save_names_its_scenario_never_a_path(rules, tmp_path):
+    session = midgame(rules)
+    data = json.loads(save_text(session))
+    assert data["scenario"] == "toy_rules"
+    # No source location, no folder: the state and its hash are the same wherever the game is played.
+    assert ".pog" not in json.dumps(data["state"]) and str(RULES.parents[2]) not in json.dumps(data)
+    assert all("/" not in name or not name.startswith("/") for name in data["sources"])
+
+
+def test_a_save_naming_a_path_is_refused_before_anything_is_read(rules, tmp_path, monkeypatch):
+    import pogdsl.runtime.record as record
+
+    def no_compiling(*args, **kwargs):
+        raise AssertionError("the scenario was opened before the save was verified")
+
+    monkeypatch.setattr(record, "open_scenario", no_compiling)
+    path = tmp_path / "evil.json"
+    path.write_text(tampered(midgame(rules), lambda d: d.__setitem__("scenario", "/etc/passwd")))
+    with pytest.raises(BadSave) as info:
+        load_save(path, RULES)
+    assert "by a path" in str(info.value) and "root:" not in str(info.value)
+    path.write_text(tampered(midgame(rules), lambda d: d.__setitem__("turn", 7), reseal=False))
+    with pytest.raises(BadSave, match="seal"):
+        load_save(path, RULES)
+
+
+def _copy_rules(dest):
+    import shutil
+
+    shutil.copytree(RULES, dest)
+    return dest
+
+
+def test_changed_rules_are_named_and_can_be_replayed_under(rules, tmp_path):
+    from pogdsl.opening import open_scenario
+
+    root = _copy_rules(tmp_path / "project")
+    session = midgame(open_scenario("toy_rules", root, cache=False))
+    path = tmp_path / "game.json"
+    write_save(session, path)
+    changed = root / "scenarios" / "toy_rules.pog"
+    changed.write_text(changed.read_text() + "\n# a comment\n")
+    with pytest.raises(BadSave) as info:
+        load_save(path, root)
+    message = str(info.value)
+    assert "saved under other rules" in message and changed.relative_to(root).as_posix() in message
+    assert "--under-current-rules" in message
+    loaded = load_save(path, root, under_current_rules=True)
+    assert loaded.game.state_hash() == session.game.state_hash() and not loaded.replayed_differs
+
+
+def test_under_current_rules_names_the_first_decision_no_longer_legal(rules, tmp_path):
+    session = midgame(rules)
+    path = tmp_path / "game.json"
+
+    def forbid(d):
+        d["sources_digest"] = "0" * 64
+        d["decisions"][1] = {"by": d["decisions"][1]["by"], "option": "fly to the moon"}
+
+    path.write_text(tampered(session, forbid))
+    with pytest.raises(BadSave) as info:
+        load_save(path, RULES, under_current_rules=True)
+    assert "entry 2" in str(info.value) and "no longer legal under the current rules" in str(info.value)
+
+
+def test_an_old_format_save_is_refused_clearly_or_replayed_under_current_rules(rules, tmp_path):
+    session = midgame(rules)
+    data = json.loads(save_text(session))
+    old = {k: data[k] for k in ("scenario", "scenario_key", "seed", "options", "sources_digest", "turn", "over",
+                                "decisions", "state", "hash")}
+    old["format"] = "pogdsl-save/1"
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old))
+    with pytest.raises(BadSave, match=r"older pogdsl .*--under-current-rules"):
+        load_save(path, RULES)
+    loaded = load_save(path, RULES, under_current_rules=True)
+    assert loaded.game.state_hash() == session.game.state_hash()
