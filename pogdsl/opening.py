@@ -27,11 +27,13 @@ class ScenarioError(Exception):
 
 def source_fingerprints(comp) -> dict[str, str]:
     """Every source file the scenario was compiled from: its name (relative
-    to the project root, or to the installed package for a library file
-    shipped with it, else its bare name) → a digest of its content.  Nothing
-    here depends on the current folder or where the project is installed."""
+    to the project root, or to the library an install ships in
+    pogdsl/library/ — so `rules/…`, `cards/…`, `scenarios/…` either way —,
+    else its bare name) → a digest of its content.  Nothing here depends on
+    the current folder or where the project is installed."""
     cwd = Path.cwd()
-    bases = [Path(comp.root).resolve(), Path(__file__).resolve().parent]
+    package = Path(__file__).resolve().parent
+    bases = [Path(comp.root).resolve(), package / "library", package]
     out = {}
     for shown in comp.loaded.files:
         path = Path(shown)

@@ -368,6 +368,43 @@ class Session:
         return done
 
     # ------------------------------------------------------------ checks
+    def _illegal_args(self, raw: str) -> tuple[str, list[str], list[str] | None]:
+        """`expect illegal` arguments: the option's text (quoted or not), then
+        optionally `by NAME-OR-RULE, ...` (the restrictions, by name or rule
+        number, that must be among those forbidding it) or `rule N, ...`
+        (exactly the rules that forbid it).  An unquoted text that is itself
+        an option's whole text is taken whole."""
+        raw = raw.strip()
+        m = re.match(r"""^(?:'([^']*)'|"([^"]*)")\s*(.*)$""", raw)
+        if m:
+            text, rest = m.group(1) if m.group(1) is not None else m.group(2), m.group(3).strip()
+        else:
+            text, rest = raw, ""
+            whole = " ".join(raw.split()).lower()
+            if whole not in self._candidate_texts():
+                cut = re.match(r"^(.*?)\s+((?:by|rules?)\s+.+)$", raw)
+                if cut:
+                    text, rest = cut.group(1), cut.group(2)
+        by, exact = [], None
+        if rest:
+            cm = re.match(r"^(by|rules?)\s+(.+)$", rest)
+            if not cm:
+                raise ValueError(f"cannot read '{rest}' after the option: write `by NAME` or `rule N`")
+            items = [r for r in re.split(r"[,\s]+", cm.group(2)) if r]
+            if cm.group(1) == "by":
+                by = items
+            else:
+                exact = items
+        return text, by, exact
+
+    def _candidate_texts(self) -> set[str]:
+        g = self.game
+        found = {o.lower() for o in g.legal_options()}
+        spec = g._pending_spec() if g.s["pending"] is not None else None
+        if spec is not None:
+            found |= {spec.text(v, g).lower() for v in g._candidates(spec, g.s["stack"][-1]["l"])}
+        return found
+
     def check(self, event: Event) -> str | None:
         """An `expect` line: None if it holds, else what was found."""
         g, w = self.game, self.world
@@ -403,20 +440,35 @@ class Session:
             if what == "options":
                 return None if [a.lower() for a in args] == [o.lower() for o in d.options] else \
                     "options " + " | ".join(d.options)
-            text = args[0]
-            illegal_rules = None
-            m = re.match(r"^(.*?)\s+rules?\s+([\w.,\s]+)$", text) if what == "illegal" else None
-            if m:
-                text, illegal_rules = m.group(1), [r for r in re.split(r"[,\s]+", m.group(2)) if r]
-            text = _unquote(text.strip())
-            legal = text.lower() in [o.lower() for o in d.options]
             if what == "legal":
-                return None if legal else f"'{text}' is not legal: {g.why_not(text).message}"
+                text = _unquote(args[0].strip())
+                try:
+                    g._option_index(text) if not text.isdigit() else g.why_not(text)
+                except IllegalOption as err:
+                    if "beginning of several" in err.message:
+                        raise ValueError(err.message) from None
+                    return f"'{text}' is not legal: {err.message}"
+                if text.isdigit():  # an option is named by its text here, not its number
+                    raise ValueError(f"`expect legal` takes an option's text, not a number ('{text}')")
+                return None
+            text, by, exact_rules = self._illegal_args(args[0])
+            try:
+                shown, legal, forbidding = g.match_candidate(text)
+            except IllegalOption as err:
+                listed = "; the legal options: " + " | ".join(d.options) if len(d.options) <= 12 else ""
+                raise ValueError(f"{err.message}{listed}") from None
             if legal:
-                return f"'{text}' is legal"
-            err = g.why_not(text)
-            if illegal_rules is not None and sorted(err.rules) != sorted(illegal_rules):
-                return f"{err.message}"
+                return f"'{shown}' is legal"
+            if not forbidding:
+                raise ValueError(f"'{shown}' is not offered, but no restriction forbids it: `expect illegal` "
+                                 "checks an option a restriction forbids")
+            err = Game._forbidden_error(text, shown, forbidding)
+            if exact_rules is not None and sorted(err.rules) != sorted(exact_rules):
+                return err.message
+            names = {r.key.lower() for r in forbidding} | {c.number for r in forbidding for c in r.cites}
+            missing = [b for b in by if b.lower() not in names]
+            if missing:
+                return f"{err.message}, not by {', '.join(missing)}"
             return None
         if what == "control":
             need(2)
@@ -662,8 +714,11 @@ def read_save_data(path: str | Path, under_current_rules: bool = False) -> dict:
         raise BadSave(f"{path} has format {data['format']!r}; this pogdsl reads {SAVE_FORMAT!r}")
     kinds = {"scenario": str, "seed": int, "sources_digest": str, "decisions": list, "state": dict, "hash": str}
     if not old:
-        kinds.update({"scenario_key": str, "options": dict, "sources": dict, "turn": int, "over": bool,
-                      "seal": str})
+        kinds.update({"scenario_key": str, "sources": dict, "turn": int, "over": bool, "seal": str})
+    recorded = data.get("options", {})
+    if not isinstance(recorded, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                 for k, v in recorded.items()):
+        raise BadSave(f"{path} is damaged: the field \"options\" is not a table of option values")
     for key, kind in kinds.items():
         value = data.get(key)
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
@@ -740,9 +795,6 @@ def load_save(path: str | Path, root: Path | None = None, *, opened: Opened | No
     data = read_save_data(path, under_current_rules)
     old = data["format"] in SAVE_FORMATS_OLD
     recorded = data.get("options", {})
-    if not isinstance(recorded, dict) or not all(isinstance(k, str) and isinstance(v, str)
-                                                 for k, v in recorded.items()):
-        raise BadSave(f"{path} is damaged: the field \"options\" is not a table of option values")
     named = data["scenario"]
     if not _NAME.match(named):
         shown = named if len(named) <= 60 and named.isprintable() else named[:60].encode("unicode_escape").decode()

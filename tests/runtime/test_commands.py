@@ -61,7 +61,7 @@ def test_a_human_at_the_terminal(tmp_path):
     assert "Sedan: nation fr" in out
     assert "ap's hand (2 cards)" in out
     assert "vp = 10" in out
-    assert "'pick 3' is not one of the" in out  # asked at play_card, where picking is no option
+    assert "'pick 3' is not an option of this decision (play_card)" in out  # asked at play_card: no pick here
     assert "took back" in out
     assert "stopped at turn" in out
     assert save.exists()

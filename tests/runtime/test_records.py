@@ -118,6 +118,20 @@ def test_a_played_game_written_as_a_script_replays(rules):
     (["hand ap 'Hail'"], 3, "no card named 'Hail'"),
     (["hand xx 'Fog'"], 3, "no side named 'xx'"),
     (["cp: stay", "cp: stay", "ap: 1", "expect illegal pick 3 rule 9.9"], 6, "forbidden by no_three"),
+    # `expect illegal` names an option that exists and a restriction forbids: not a legal one, not a typo.
+    (["cp: stay", "cp: stay", "ap: 1", "expect illegal pick 1"], 6, "found 'pick 1' is legal"),
+    (["cp: stay", "cp: stay", "ap: 1", "expect illegal plick 3"], 6,
+     "'plick 3' is not an option of this decision (pick), legal or forbidden; the legal options: pick 1 | pick 2"),
+    (["cp: stay", "cp: stay", "ap: 1", "expect illegal pick 3 by big_pick"], 6, "not by big_pick"),
+    (["cp: stay", "cp: stay", "ap: 1", "expect illegal pick 3 by 9.9"], 6, "not by 9.9"),
+    (["cp: stay", "cp: stay", "ap: 1", "expect illegal pick 3 because"], 6, "'pick 3 because' is not an option"),
+    (["expect illegal move"], 3, "found 'move GE 1 to Sedan' is legal"),
+    (["expect illegal fly away"], 3, "'fly away' is not an option of this decision"),
+    # A beginning several options share is an error listing them, for checks as for answers.
+    (["cp: stay", "cp: stay", "ap: 1", "expect illegal pick"], 6,
+     "'pick' is the beginning of several options: pick 1 | pick 2 | pick 3"),
+    (["cp: stay", "cp: stay", "ap: 1", "expect legal pick"], 6, "'pick' is the beginning of several options"),
+    (["cp: stay", "cp: stay", "ap: 1", "ap: pick"], 6, "'pick' is the beginning of several options: pick 1 | pick 2"),
 ])
 def test_a_script_line_that_does_not_hold_is_named(rules, lines, line, fragment):
     text = "scenario toy_rules\nseed 7\n" + "\n".join(lines) + "\n"
@@ -125,6 +139,13 @@ def test_a_script_line_that_does_not_hold_is_named(rules, lines, line, fragment)
         replay_script(parse_script(text, "bad.txt"), RULES)
     assert info.value.line == line, str(info.value)
     assert fragment in str(info.value)
+
+
+def test_checks_match_options_as_answers_do(rules):
+    text = ("scenario toy_rules\nseed 7\nexpect legal move\nexpect legal STAY\ncp: stay\ncp: stay\nap: 1\n"
+            "expect legal pick 2\nexpect illegal pick 3\nexpect illegal PICK 3 by no_three\n"
+            "expect illegal 'pick 3' by 3.2, no_three\nexpect illegal pick 3 rule 3.2\n")
+    replay_script(parse_script(text, "good.txt"), RULES)
 
 
 def test_decisions_after_the_end_are_refused(toy):
