@@ -54,8 +54,11 @@ def source_fingerprints(comp) -> dict[str, str]:
 
 
 def fingerprint_digest(fingerprints: dict[str, str]) -> str:
-    """The rules' fingerprint: one digest of every file's name and content."""
-    text = "\n".join(f"{name}\0{digest}" for name, digest in sorted(fingerprints.items()))
+    """The rules' fingerprint: one digest of the contents of every file.
+    Their names are left out: the same rules read from a checkout, an
+    install or a folder of one's own have the same fingerprint (the names
+    serve to say which files changed)."""
+    text = "\n".join(sorted(fingerprints.values()))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -95,22 +98,23 @@ _OPENED: dict[tuple, Opened] = {}
 
 
 def open_scenario(spec: str, root: Path | None = None, cache: bool = True,
-                  options: dict[str, str] | None = None) -> Opened:
+                  options: dict[str, str] | None = None, by_name: bool = False) -> Opened:
     """Compile SCENARIO (a name, or a .pog file declaring one) and build its
     world, with `options` (NAME → value as a user types it) set and the
     others at their defaults.  Raises UsageError for an unknown scenario,
     OptionError (a UsageError) for an option it does not declare or a value
     that option does not take, ScenarioError when the sources have errors or
-    cannot be played."""
+    cannot be played.  `by_name`: SCENARIO is a name only (a save's), never
+    looked for as a file."""
     from .compiler import scenario_graph
     from .diagnostics import render
     from .runtime.world import WorldError, build_world, option_values
 
     given = tuple(sorted((str(k), str(v)) for k, v in (options or {}).items()))
-    key = (spec, str(Path(root).resolve()) if root is not None else None, given)
+    key = (spec, str(Path(root).resolve()) if root is not None else None, given, by_name)
     if cache and key in _OPENED:
         return _OPENED[key]
-    comp, graph = scenario_graph(spec, root=root)
+    comp, graph = scenario_graph(spec, root=root, by_name=by_name)
     if graph is None:
         errors = [d for d in comp.reporter.sorted() if d.is_error]
         text = "\n".join(render(d, comp.sources) for d in errors)

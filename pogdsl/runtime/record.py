@@ -19,7 +19,11 @@ The checks, each on its own line:
   expect winner SIDE|draw  the game is over and SIDE won;  `expect over`: it is over
   expect turn N / expect phase NAME
   expect options A | B     exactly these legal options, in this order
-  expect legal TEXT / expect illegal TEXT [rule N, ...]   (with the rules that must forbid it)
+  expect legal TEXT        TEXT names a legal option (matched as an answer is: whole text, or a unique beginning)
+  expect illegal TEXT [by NAME, ...] [rule N, ...]
+                           TEXT names an option a restriction forbids (a legal option fails; a text that
+                           is no option at all is an error); `by`: restrictions (name or rule) among those
+                           forbidding it; `rule`: exactly the rules that forbid it
   expect control SPACE SIDE / expect location UNIT PLACE / expect hand SIDE CARD, ...
   expect dice N N ...      the forced dice not used yet
 
@@ -35,10 +39,15 @@ A ``hand`` line sets a side's hand at the decision the game has reached
 dealt): cards it does not name go back to the bottom of the draw pile, and
 the cards it names are taken from wherever they are.
 
-A save is JSON: the scenario, seed, a digest of the sources, the list of
+A save is JSON: the scenario's name (never a path), seed, options, the
+rules' fingerprint (a digest of each source file's content), the list of
 decisions and inputs (so the game can be played again and checked), the
-state, and the state's hash.  Loading replays the decisions and refuses a
-file whose state does not match them.
+state, the state's hash, and a seal over every field.  Nothing in it depends
+on the current folder or where the project lies.  Loading checks the seal,
+the scenario's name and the fingerprint before opening the scenario, then
+replays the decisions and refuses a file whose state does not match them; a
+save under changed rules can be replayed under the current ones on request
+(`under_current_rules`), naming the first decision no longer legal.
 """
 
 from __future__ import annotations
@@ -804,13 +813,14 @@ def load_save(path: str | Path, root: Path | None = None, *, opened: Opened | No
         given = merge_options(recorded, chosen, path)
         spec = scenario or named
         try:
-            opened = open_scenario(spec, root, options=given)
+            opened = open_scenario(spec, root, options=given, by_name=scenario is None)
         except OptionError as err:
             if chosen and any(name not in recorded for name in chosen):
                 raise
             raise BadSave(f"{path} was played with options these sources do not offer: {err}") from None
         except UsageError as err:
-            raise BadSave(f"{path} is a game of scenario '{named}', which cannot be found here: {err}") from None
+            hint = "" if scenario else " (for a scenario of your own, give its .pog file on the command line)"
+            raise BadSave(f"{path} is a game of scenario '{named}', which cannot be found here: {err}{hint}") from None
         except ScenarioError as err:
             raise BadSave(f"{path} is a game of scenario '{named}': {err.message}") from None
     key = data.get("scenario_key", named)

@@ -209,6 +209,35 @@ def test_a_save_replays_from_any_folder_and_from_a_copy_of_the_project(tmp_path)
     assert proc.returncode == 0, proc.stderr
 
 
+def test_a_saves_scenario_is_a_name_even_where_a_file_bears_it(tmp_path):
+    save = tmp_path / "g.json"
+    assert run_cli("play", "toy_rules", "--seed", "3", "--ap", "random", "--cp", "random", "--save", save,
+                   "--root", RULES).returncode == 0
+    here = tmp_path / "here"
+    (here / "toy_rules").mkdir(parents=True)  # a folder named like the scenario: never read as one
+    (here / "toy_rules" / "x.pog").write_text("this is not pog\n")
+    proc = run_cli("replay", save, "--root", RULES, cwd=here)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_a_save_of_a_scenario_of_ones_own_needs_its_file_on_the_command_line(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    pog = tmp_path / "mine" / "toy.pog"
+    pog.parent.mkdir()
+    pog.write_text((TOY / "scenarios" / "toy.pog").read_text())
+    save = tmp_path / "g.json"
+    proc = run_cli("play", pog, "--ap", "random", "--cp", "random", "--save", save, "--root", empty)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(save.read_text())["scenario"] == "toy"
+    proc = run_cli("replay", save, "--root", empty)
+    assert proc.returncode == 1 and "give its .pog file on the command line" in proc.stderr
+    proc = run_cli("replay", save, "--root", empty, "--scenario", pog)
+    assert proc.returncode == 0, proc.stderr
+    proc = run_cli("play", pog, "--load", save, "--root", empty, "--ap", "random", "--cp", "random", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+
+
 def test_replay_a_missing_file_is_a_usage_error():
     proc = run_cli("replay", "/no/such/file.json")
     assert proc.returncode == 2 and "no such file" in proc.stderr
