@@ -45,7 +45,7 @@ def cmd_replay(args) -> int:
         ending = f"not over: turn {g.s['turn']}, {d.by} to choose {d.choice}" if d else "not over"
     played = session.opened.options_text()
     shown = " (options " + ", ".join(f"{k}={v}" for k, v in played.items()) + ")" if played else ""
-    if args.under_current_rules and path.suffix.lower() != ".txt":
+    if args.under_current_rules and session.from_save:
         differs = ("the position now differs from the saved one" if session.replayed_differs
                    else "the position is the saved one")
         print(f"every decision of {args.file} is legal under the current rules; {differs}", file=sys.stderr)

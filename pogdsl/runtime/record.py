@@ -262,6 +262,7 @@ class Session:
         self.path = path
         self.replayed_differs = False  # loaded under the current rules: the position differs from the saved one
         self.replayed_old = False      # loaded from a save of an older format
+        self.from_save = False         # loaded from a save (not a script)
 
     @classmethod
     def new(cls, opened: Opened, seed: int, before: list[Event] = (), path: str = "<game>",
@@ -872,6 +873,7 @@ def load_save(path: str | Path, root: Path | None = None, *, opened: Opened | No
     if not under_current_rules and (session.game.over != data["over"] or session.game.s["turn"] != data["turn"]):
         raise BadSave(f"{path} has been changed since it was saved: its header does not match its game")
     session.replayed_differs = differs
+    session.from_save = True
     session.replayed_old = old
     return session  # with the replay's log: the saved one is not covered by the hash
 
