@@ -360,3 +360,15 @@ def test_an_old_format_save_is_refused_clearly_or_replayed_under_current_rules(r
         load_save(path, RULES)
     loaded = load_save(path, RULES, under_current_rules=True)
     assert loaded.game.state_hash() == session.game.state_hash()
+
+
+def test_the_state_holds_no_source_location_but_a_decision_still_shows_it(rules, tmp_path, monkeypatch):
+    from pogdsl.opening import open_scenario
+
+    session = midgame(rules)
+    assert session.decision.where and "toy_rules.pog:" in session.decision.where
+    assert "where" not in session.game.s["pending"]
+    # The same game opened from another folder, with the root written another way, has the same hash.
+    monkeypatch.chdir(tmp_path)
+    other = midgame(open_scenario("toy_rules", RULES.resolve(), cache=False))
+    assert other.game.state_hash() == session.game.state_hash()
