@@ -35,7 +35,7 @@ def play(root: Path, scenario: str, games: int, warm: int, seed: int) -> None:
     alone (this checkout's code plays it)."""
     sys.path.insert(0, str(root if (root / "pogdsl").is_dir() else ROOT))
     from pogdsl.agents import RandomAgent, agent_seed
-    from pogdsl.runtime.record import open_scenario
+    from pogdsl.opening import open_scenario
     from pogdsl.sim import game_seed
 
     opened = open_scenario(scenario, root)

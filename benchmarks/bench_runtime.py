@@ -85,7 +85,8 @@ def main() -> int:
 
     from pogdsl.agents import RandomAgent, agent_seed
     from pogdsl.runtime.errors import GameError
-    from pogdsl.runtime.record import open_scenario, refresh_decision
+    from pogdsl.opening import open_scenario
+    from pogdsl.runtime.record import refresh_decision
     from pogdsl.sim import collector_set_for_games, game_seed
 
     root = args.root or (TOY_ROOT if args.scenario == "toy" else ROOT)

@@ -102,11 +102,12 @@ def _chain(base: Program, scenario: A.ScenarioDecl) -> list[A.ScenarioDecl]:
     return chain
 
 
-def resolve_scenario(spec: str, root: Path | None = None) -> tuple[Compilation, Program]:
+def resolve_scenario(spec: str, root: Path | None = None, by_name: bool = False) -> tuple[Compilation, Program]:
     """SCENARIO as a user gives it: a scenario name, or a path to a .pog file
-    declaring one (checked together with the library)."""
+    declaring one (checked together with the library).  `by_name`: SPEC is a
+    name only (as a save gives it), never looked for as a file."""
     path = Path(spec)
-    extra = [path] if spec.endswith(".pog") or path.exists() else None
+    extra = [path] if not by_name and (spec.endswith(".pog") or path.exists()) else None
     if extra and not path.exists():
         raise UsageError(f"no such file: {spec}")
     comp = compile_paths(extra, root=root, check_scenarios=False)
@@ -134,11 +135,11 @@ def resolve_scenario(spec: str, root: Path | None = None) -> tuple[Compilation, 
     return comp, program
 
 
-def scenario_graph(spec: str, root: Path | None = None):
+def scenario_graph(spec: str, root: Path | None = None, by_name: bool = False):
     """The compilation and the scenario's rule graph (None if it has errors)."""
     from .graph.build import build_graph  # networkx is only needed from here on
 
-    comp, program = resolve_scenario(spec, root)
+    comp, program = resolve_scenario(spec, root, by_name)
     if comp.reporter.errors:
         return comp, None
     return comp, build_graph(program)

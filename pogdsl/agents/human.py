@@ -82,6 +82,9 @@ class HumanAgent(Agent):
 
     def refused(self, session, decision, answer, error) -> None:
         rules = f" (rule {', '.join(error.rules)})" if error.rules and "rule" not in error.message else ""
+        if "beginning of several" in error.message:
+            self.say(error.message)
+            return
         self.say(f"Not legal: {error.message}{rules}")
 
     # ------------------------------------------------------------ printing
@@ -245,12 +248,18 @@ class HumanAgent(Agent):
         if not rest:
             self.say("why TEXT: which option? e.g. `why " + d.options[0] + "`")
             return
+        from ..runtime.errors import IllegalOption
+
         text = rest.strip("'\"")
-        if text.lower() in [o.lower() for o in d.options]:
-            self.say(f"'{text}' is legal now")
+        try:  # matched as an answer is: the whole text, or a unique beginning
+            shown, legal, _ = session.game.match_candidate(text)
+        except IllegalOption as err:
+            self.say(err.message)
             return
-        err = session.game.why_not(text)
-        self.say(err.message)
+        if legal:
+            self.say(f"'{shown}' is legal now")
+            return
+        self.say(session.game.why_not(shown).message)
 
     def cmd_undo(self, session, d, rest):
         try:

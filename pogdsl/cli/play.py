@@ -15,20 +15,18 @@ def _err(text: str) -> None:
 def cmd_play(args) -> int:
     from ..agents import make_agent, play
     from ..runtime.errors import BadSave, GameError
-    from ..runtime.record import (
-        ScenarioError,
-        Session,
-        load_any,
-        open_scenario,
-        script_text,
-        write_save,
-    )
+    from ..opening import ScenarioError, open_scenario
+    from ..runtime.record import Session, load_any, script_text, write_save
 
     options = {"step_budget": args.max_steps} if args.max_steps else {}
     chosen = options_from(args)
     try:
         if args.load:
-            session = load_any(args.load, args.root, chosen=chosen, **options)
+            session = load_any(args.load, args.root, chosen=chosen, scenario=args.scenario,
+                               under_current_rules=args.under_current_rules, **options)
+            if session.replayed_differs:
+                print(f"{args.load}: replayed under the current rules; the position differs from the saved one",
+                      file=sys.stderr)
             if args.scenario and args.scenario not in (session.opened.spec, session.opened.key):
                 _err(f"{args.load} is a game of '{session.opened.key}', not '{args.scenario}'")
                 return EXIT_USAGE
@@ -40,6 +38,9 @@ def cmd_play(args) -> int:
         else:
             if not args.scenario:
                 _err("which scenario? give SCENARIO or --load FILE")
+                return EXIT_USAGE
+            if args.under_current_rules:
+                _err("--under-current-rules goes with --load FILE")
                 return EXIT_USAGE
             opened = open_scenario(args.scenario, args.root, options=chosen)
             session = Session.new(opened, args.seed if args.seed is not None else 0, **options)
@@ -149,7 +150,8 @@ def register(sub) -> None:
         epilog="Exit status: 0 the game ended or was stopped, 1 the sources, a save or a script have errors (or "
                "the game reached a dead end), 2 wrong usage.")
     p.add_argument("scenario", metavar="SCENARIO", nargs="?",
-                   help="scenario name or .pog file (optional with --load)")
+                   help="scenario name or .pog file (optional with --load; a save names its scenario by name, so a "
+                        "save of a scenario of your own needs its .pog file here)")
     p.add_argument("--seed", type=int, default=None, help="the game's seed: dice, shuffles (default 0)")
     p.add_argument("--ap", metavar="AGENT", help="agent for side ap: human | random | random:SEED | script:FILE")
     p.add_argument("--cp", metavar="AGENT", help="agent for side cp (same choices as --ap)")
@@ -157,6 +159,9 @@ def register(sub) -> None:
                    help="agent for any side, e.g. --agent ap=random:7 (repeatable)")
     p.add_argument("--load", metavar="FILE",
                    help="continue a saved game, or the game a script leads to (replayed and checked first)")
+    p.add_argument("--under-current-rules", action="store_true",
+                   help="with --load: the save was made under other rules; play its decisions again under the "
+                        "current ones (the first that is no longer legal is named) and continue from there")
     p.add_argument("--save", metavar="FILE",
                    help="save the game to FILE (JSON) when it ends or when you quit")
     p.add_argument("--record", metavar="FILE",

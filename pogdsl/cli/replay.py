@@ -23,7 +23,8 @@ def cmd_replay(args) -> int:
         return EXIT_USAGE
     options = {"step_budget": args.max_steps} if args.max_steps else {}
     try:
-        session = load_any(path, args.root, chosen=options_from(args), **options)
+        session = load_any(path, args.root, chosen=options_from(args), scenario=args.scenario,
+                           under_current_rules=args.under_current_rules, **options)
     except BadSave as err:
         _err(str(err))
         return EXIT_ERRORS
@@ -44,6 +45,10 @@ def cmd_replay(args) -> int:
         ending = f"not over: turn {g.s['turn']}, {d.by} to choose {d.choice}" if d else "not over"
     played = session.opened.options_text()
     shown = " (options " + ", ".join(f"{k}={v}" for k, v in played.items()) + ")" if played else ""
+    if args.under_current_rules and session.from_save:
+        differs = ("the position now differs from the saved one" if session.replayed_differs
+                   else "the position is the saved one")
+        print(f"every decision of {args.file} is legal under the current rules; {differs}", file=sys.stderr)
     print(f"OK {args.file}: {session.opened.key}{shown}, seed {g.s['seed']}, {session.decisions_made} decisions, "
           f"{ending}; state {g.state_hash()[:16]}")
     return EXIT_OK
@@ -53,12 +58,19 @@ def register(sub) -> None:
     p = sub.add_parser(
         "replay", help="play back a saved game or a script and check it",
         description="Play FILE back from its first decision and check it: a saved game (JSON, from `pogdsl play "
-                    "--save`) must reach exactly its saved state under the current sources; a script (plain text: "
+                    "--save`) must reach exactly its saved state under the rules it was saved with (a save made under other rules is refused, naming the files that changed: --under-current-rules plays its decisions again under these); a script (plain text: "
                     "`scenario`, `seed`, `option`, `dice`, `hand`, `SIDE: OPTION` and `expect` lines) must have every "
                     "decision legal and every `expect` hold. A file that is damaged, changed, from other rules, "
                     "or does not replay is reported with the reason (and the line, for a script).",
         epilog="Exit status: 0 the file replays and checks, 1 it does not (or cannot be read), 2 wrong usage.")
     p.add_argument("file", metavar="FILE", help="a saved game (.json) or a script")
+    p.add_argument("--under-current-rules", action="store_true",
+                   help="a save made under other rules (or by an older pogdsl): play its decisions again under the "
+                        "current rules, and name the first one that is no longer legal (with the rule that forbids "
+                        "it); the save's own state is then not required")
+    p.add_argument("--scenario", metavar="SCENARIO",
+                   help="the save's scenario from this name or .pog file (a save names its scenario by name only; "
+                        "give the file of a scenario of your own here)")
     p.add_argument("--log", action="store_true", help="print the replayed game's log with its rules")
     p.add_argument("--script", metavar="OUT", help="write the game as a plain-text script to OUT")
     p.add_argument("--max-steps", type=int, default=None, metavar="N",

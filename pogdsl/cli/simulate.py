@@ -13,7 +13,7 @@ def _err(text: str) -> None:
 
 
 def cmd_simulate(args) -> int:
-    from ..runtime.record import ScenarioError, open_scenario
+    from ..opening import ScenarioError, open_scenario
     from ..sim import BackendMissing, require_backend, simulate
 
     if args.games < 1:

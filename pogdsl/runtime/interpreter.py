@@ -352,7 +352,7 @@ class Game:
         self.s["pending"] = {
             "by": _chooser(side), "choice": spec.name,
             "vars": list(spec.vars), "options": [t for t, _ in options], "values": [list(v) for _, v in options],
-            "rules": list(spec.cites), "prompt": spec.prompt, "where": str(spec.span), "weights": weights,
+            "rules": list(spec.cites), "prompt": spec.prompt, "weights": weights,
         }
         return self.decision()
 
@@ -576,7 +576,12 @@ class Game:
         p = self.s["pending"]
         if p is None:
             return None
-        return Decision(p["by"], p["choice"], list(p["options"]), list(p["rules"]), p.get("prompt"), p.get("where"),
+        # Where the choice is written is not part of the state (a state, its
+        # hash and a save must not depend on the folder the sources are read
+        # from): it is looked up in the rule graph when asked.
+        spec = self._pending_spec()
+        where = str(spec.span) if spec is not None and getattr(spec, "span", None) is not None else None
+        return Decision(p["by"], p["choice"], list(p["options"]), list(p["rules"]), p.get("prompt"), where,
                         p.get("weights"))
 
     def legal_options(self) -> list[str]:
@@ -619,28 +624,63 @@ class Game:
         if text.lower() in lowered:
             return lowered.index(text.lower())
         # A unique beginning is enough ("play 12 ops" for "play 12 ops (Entrench)").
-        starts = [i for i, o in enumerate(lowered) if o.startswith(text.lower() + " ") or o.startswith(text.lower())]
-        if len(starts) == 1 and text:
+        starts = [i for i, o in enumerate(lowered) if o.startswith(text.lower())] if text else []
+        if len(starts) == 1 or (starts and all(lowered[i] == lowered[starts[0]] for i in starts)):
             return starts[0]
+        if len(starts) > 1:
+            raise _ambiguous(text, [options[i] for i in starts], p["rules"])
         raise self.why_not(text)
+
+    def match_candidate(self, text: str) -> tuple[str, bool, list]:
+        """TEXT matched against every candidate of the pending decision, legal
+        or not, the way answers are matched: the whole text in any case, else
+        a unique beginning.  Returns the option's text, whether it is legal,
+        and the restrictions that forbid it (empty when legal, or when it is
+        left out for another reason).  IllegalOption when nothing matches, or
+        when a beginning matches several options (they are listed)."""
+        p = self.s["pending"]
+        if p is None:
+            raise IllegalOption("there is no decision to answer: the game is over" if self.over
+                                else "there is no decision pending")
+        wanted = " ".join(str(text).split()).lower()
+        found: dict[str, tuple | None] = {o.lower(): (o, None) for o in p["options"]}
+        spec = self._pending_spec()
+        if spec is not None:
+            for values in self._candidates(spec, self.s["stack"][-1]["l"]):
+                shown = spec.text(values, self)
+                found.setdefault(shown.lower(), (shown, values))
+        legal = {o.lower() for o in p["options"]}
+        if wanted in found:
+            key = wanted
+        else:
+            starts = [k for k in found if k.startswith(wanted)] if wanted else []
+            if len(starts) > 1:
+                raise _ambiguous(text, [found[k][0] for k in starts], p["rules"])
+            if not starts:
+                raise IllegalOption(f"'{text}' is not an option of this decision ({p['choice']}), legal or "
+                                    f"forbidden", p["rules"])
+            key = starts[0]
+        shown, values = found[key]
+        if key in legal:
+            return shown, True, []
+        return shown, False, self._forbidden(spec.name, values) if values is not None else []
 
     def why_not(self, text: str) -> IllegalOption:
         """Why an answer is not a legal option: the restrictions that forbid it,
         each with its rules and its own explanation.  The answer is matched
-        the way answers are (whole text, any case, or a unique beginning)."""
+        the way answers are (whole text, any case, or a unique beginning; a
+        beginning several options share is said to be one, listing them)."""
         p = self.s["pending"]
-        spec = self._pending_spec()
-        if spec is not None:
-            wanted = " ".join(text.split()).lower()
-            frame = self.s["stack"][-1]
-            candidates = [(spec.text(values, self), values) for values in self._candidates(spec, frame["l"])]
-            matches = [c for c in candidates if c[0].lower() == wanted] or \
-                [c for c in candidates if c[0].lower().startswith(wanted)]
-            if len(matches) == 1 or (matches and all(m[0] == matches[0][0] for m in matches)):
-                shown, values = matches[0]
-                forbidding = self._forbidden(spec.name, values)
-                if forbidding:
-                    return self._forbidden_error(text, shown, forbidding)
+        try:
+            shown, legal, forbidding = self.match_candidate(text)
+        except IllegalOption as err:
+            if "beginning of several" in err.message:
+                return err
+            shown, legal, forbidding = None, False, []
+        if legal:
+            return IllegalOption(f"'{text}' is legal now ({shown})", p["rules"])
+        if forbidding:
+            return self._forbidden_error(text, shown, forbidding)
         return IllegalOption(f"'{text}' is not one of the {len(p['options'])} options now", p["rules"])
 
     @staticmethod
@@ -863,6 +903,11 @@ class _OneEach:
         if self.done is not None and i == len(values):
             return self.done
         raise IndexError(i)
+
+
+def _ambiguous(text: str, matches: list[str], rules) -> IllegalOption:
+    shown = " | ".join(matches[:12]) + (f" | … ({len(matches)} in all)" if len(matches) > 12 else "")
+    return IllegalOption(f"'{text}' is the beginning of several options: {shown}; write more of it", list(rules))
 
 
 def _chooser(side) -> str:

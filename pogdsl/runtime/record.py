@@ -19,7 +19,11 @@ The checks, each on its own line:
   expect winner SIDE|draw  the game is over and SIDE won;  `expect over`: it is over
   expect turn N / expect phase NAME
   expect options A | B     exactly these legal options, in this order
-  expect legal TEXT / expect illegal TEXT [rule N, ...]   (with the rules that must forbid it)
+  expect legal TEXT        TEXT names a legal option (matched as an answer is: whole text, or a unique beginning)
+  expect illegal TEXT [by NAME, ...] [rule N, ...]
+                           TEXT names an option a restriction forbids (a legal option fails; a text that
+                           is no option at all is an error); `by`: restrictions (name or rule) among those
+                           forbidding it; `rule`: exactly the rules that forbid it
   expect control SPACE SIDE / expect location UNIT PLACE / expect hand SIDE CARD, ...
   expect dice N N ...      the forced dice not used yet
 
@@ -35,10 +39,15 @@ A ``hand`` line sets a side's hand at the decision the game has reached
 dealt): cards it does not name go back to the bottom of the draw pile, and
 the cards it names are taken from wherever they are.
 
-A save is JSON: the scenario, seed, a digest of the sources, the list of
+A save is JSON: the scenario's name (never a path), seed, options, the
+rules' fingerprint (a digest of each source file's content), the list of
 decisions and inputs (so the game can be played again and checked), the
-state, and the state's hash.  Loading replays the decisions and refuses a
-file whose state does not match them.
+state, the state's hash, and a seal over every field.  Nothing in it depends
+on the current folder or where the project lies.  Loading checks the seal,
+the scenario's name and the fingerprint before opening the scenario, then
+replays the decisions and refuses a file whose state does not match them; a
+save under changed rules can be replayed under the current ones on request
+(`under_current_rules`), naming the first decision no longer legal.
 """
 
 from __future__ import annotations
@@ -54,18 +63,10 @@ from . import builtins as B
 from .errors import BadSave, GameError, IllegalOption
 from .interpreter import Decision, Game, state_hash
 from .values import Entity, decode, text_of
+from ..opening import Opened, ScenarioError, open_scenario  # opening uses nothing of this module
 
-SAVE_FORMAT = "pogdsl-save/1"
+SAVE_FORMAT = "pogdsl-save/2"
 SCRIPT_KEYWORDS = ("scenario", "seed", "option", "dice", "hand", "expect")
-
-
-class ScenarioError(Exception):
-    """The scenario cannot be compiled or played; `text` holds the diagnostics."""
-
-    def __init__(self, message: str, text: str = ""):
-        super().__init__(message)
-        self.message = message
-        self.text = text
 
 
 # ================================================================ seeds, digests
@@ -74,93 +75,6 @@ def derive_seed(seed: int, *parts) -> int:
     the same in every process, and 48 bits so it reads well in a message."""
     text = ":".join(str(p) for p in (seed, *parts))
     return int.from_bytes(hashlib.sha256(f"pogdsl:{text}".encode()).digest()[:6], "big")
-
-
-def sources_digest(comp) -> str:
-    """A digest of every source file the scenario was compiled from (path
-    relative to the project root, and content), so a save made under other
-    rules is recognised."""
-    cwd = Path.cwd()
-    root = Path(comp.root).resolve()
-    entries = []
-    for shown in comp.loaded.files:
-        path = Path(shown)
-        full = (path if path.is_absolute() else cwd / path).resolve()
-        try:
-            name = str(full.relative_to(root))
-        except ValueError:
-            name = full.name
-        try:
-            data = full.read_bytes()
-        except OSError:
-            data = b""
-        entries.append(f"{name}\0{hashlib.sha256(data).hexdigest()}")
-    return hashlib.sha256("\n".join(sorted(entries)).encode()).hexdigest()
-
-
-# ================================================================ scenarios
-@define
-class Opened:
-    """A compiled, playable scenario: built once, shared by every game of it."""
-
-    spec: str
-    key: str
-    world: object
-    digest: str
-    root: Path | None = None
-
-    def new_game(self, seed: int, **options) -> Game:
-        return Game.new(self.world, seed, **options)
-
-    @property
-    def options(self) -> dict[str, object]:
-        """The scenario's own options and the values its games play with."""
-        own = [o.name.text for o in self.world.scenario.options]
-        return {name: self.world.options[name] for name in own}
-
-    def options_text(self) -> dict[str, str]:
-        """The same, written as a user sets them (`on`, `3`, `ap`, `none`)."""
-        from ..syntax.ast import option_text
-
-        return {name: option_text(v) for name, v in self.options.items()}
-
-
-_OPENED: dict[tuple, Opened] = {}
-
-
-def open_scenario(spec: str, root: Path | None = None, cache: bool = True,
-                  options: dict[str, str] | None = None) -> Opened:
-    """Compile SCENARIO (a name, or a .pog file declaring one) and build its
-    world, with `options` (NAME → value as a user types it) set and the
-    others at their defaults.  Raises UsageError for an unknown scenario,
-    OptionError (a UsageError) for an option it does not declare or a value
-    that option does not take, ScenarioError when the sources have errors or
-    cannot be played."""
-    from ..compiler import scenario_graph
-    from ..diagnostics import render
-    from .world import WorldError, build_world, option_values
-
-    given = tuple(sorted((str(k), str(v)) for k, v in (options or {}).items()))
-    key = (spec, str(Path(root).resolve()) if root is not None else None, given)
-    if cache and key in _OPENED:
-        return _OPENED[key]
-    comp, graph = scenario_graph(spec, root=root)
-    if graph is None:
-        errors = [d for d in comp.reporter.sorted() if d.is_error]
-        text = "\n".join(render(d, comp.sources) for d in errors)
-        raise ScenarioError(f"scenario '{spec}' has {len(errors)} error{'s' * (len(errors) != 1)} in its "
-                            "sources", text)
-    scenario_key = next(iter(k for k, (p, _) in comp.scenarios.items() if p.scenario is not None))
-    program = comp.scenarios[scenario_key][0]
-    values = option_values(program, dict(given))
-    try:
-        world = build_world(program, graph, values)
-    except (WorldError, GameError) as err:
-        raise ScenarioError(f"scenario '{spec}' cannot be played: {err}") from None
-    opened = Opened(spec, program.scenario.key, world, sources_digest(comp), root)
-    if cache:
-        _OPENED[key] = opened
-    return opened
 
 
 # ================================================================ scripts
@@ -346,6 +260,9 @@ class Session:
         self.game = game
         self.events: list[Event] = events if events is not None else []
         self.path = path
+        self.replayed_differs = False  # loaded under the current rules: the position differs from the saved one
+        self.replayed_old = False      # loaded from a save of an older format
+        self.from_save = False         # loaded from a save (not a script)
 
     @classmethod
     def new(cls, opened: Opened, seed: int, before: list[Event] = (), path: str = "<game>",
@@ -461,6 +378,43 @@ class Session:
         return done
 
     # ------------------------------------------------------------ checks
+    def _illegal_args(self, raw: str) -> tuple[str, list[str], list[str] | None]:
+        """`expect illegal` arguments: the option's text (quoted or not), then
+        optionally `by NAME-OR-RULE, ...` (the restrictions, by name or rule
+        number, that must be among those forbidding it) or `rule N, ...`
+        (exactly the rules that forbid it).  An unquoted text that is itself
+        an option's whole text is taken whole."""
+        raw = raw.strip()
+        m = re.match(r"""^(?:'([^']*)'|"([^"]*)")\s*(.*)$""", raw)
+        if m:
+            text, rest = m.group(1) if m.group(1) is not None else m.group(2), m.group(3).strip()
+        else:
+            text, rest = raw, ""
+            whole = " ".join(raw.split()).lower()
+            if whole not in self._candidate_texts():
+                cut = re.match(r"^(.*?)\s+((?:by|rules?)\s+.+)$", raw)
+                if cut:
+                    text, rest = cut.group(1), cut.group(2)
+        by, exact = [], None
+        if rest:
+            cm = re.match(r"^(by|rules?)\s+(.+)$", rest)
+            if not cm:
+                raise ValueError(f"cannot read '{rest}' after the option: write `by NAME` or `rule N`")
+            items = [r for r in re.split(r"[,\s]+", cm.group(2)) if r]
+            if cm.group(1) == "by":
+                by = items
+            else:
+                exact = items
+        return text, by, exact
+
+    def _candidate_texts(self) -> set[str]:
+        g = self.game
+        found = {o.lower() for o in g.legal_options()}
+        spec = g._pending_spec() if g.s["pending"] is not None else None
+        if spec is not None:
+            found |= {spec.text(v, g).lower() for v in g._candidates(spec, g.s["stack"][-1]["l"])}
+        return found
+
     def check(self, event: Event) -> str | None:
         """An `expect` line: None if it holds, else what was found."""
         g, w = self.game, self.world
@@ -496,20 +450,35 @@ class Session:
             if what == "options":
                 return None if [a.lower() for a in args] == [o.lower() for o in d.options] else \
                     "options " + " | ".join(d.options)
-            text = args[0]
-            illegal_rules = None
-            m = re.match(r"^(.*?)\s+rules?\s+([\w.,\s]+)$", text) if what == "illegal" else None
-            if m:
-                text, illegal_rules = m.group(1), [r for r in re.split(r"[,\s]+", m.group(2)) if r]
-            text = _unquote(text.strip())
-            legal = text.lower() in [o.lower() for o in d.options]
             if what == "legal":
-                return None if legal else f"'{text}' is not legal: {g.why_not(text).message}"
+                text = _unquote(args[0].strip())
+                try:
+                    g._option_index(text) if not text.isdigit() else g.why_not(text)
+                except IllegalOption as err:
+                    if "beginning of several" in err.message:
+                        raise ValueError(err.message) from None
+                    return f"'{text}' is not legal: {err.message}"
+                if text.isdigit():  # an option is named by its text here, not its number
+                    raise ValueError(f"`expect legal` takes an option's text, not a number ('{text}')")
+                return None
+            text, by, exact_rules = self._illegal_args(args[0])
+            try:
+                shown, legal, forbidding = g.match_candidate(text)
+            except IllegalOption as err:
+                listed = "; the legal options: " + " | ".join(d.options) if len(d.options) <= 12 else ""
+                raise ValueError(f"{err.message}{listed}") from None
             if legal:
-                return f"'{text}' is legal"
-            err = g.why_not(text)
-            if illegal_rules is not None and sorted(err.rules) != sorted(illegal_rules):
-                return f"{err.message}"
+                return f"'{shown}' is legal"
+            if not forbidding:
+                raise ValueError(f"'{shown}' is not offered, but no restriction forbids it: `expect illegal` "
+                                 "checks an option a restriction forbids")
+            err = Game._forbidden_error(text, shown, forbidding)
+            if exact_rules is not None and sorted(err.rules) != sorted(exact_rules):
+                return err.message
+            names = {r.key.lower() for r in forbidding} | {c.number for r in forbidding for c in r.cites}
+            missing = [b for b in by if b.lower() not in names]
+            if missing:
+                return f"{err.message}, not by {', '.join(missing)}"
             return None
         if what == "control":
             need(2)
@@ -675,21 +644,38 @@ def script_text(session: Session, note: str = "") -> str:
 
 
 # ================================================================ saves
+SAVE_FORMATS_OLD = ("pogdsl-save/1",)  # their state hash depended on the folder they were made in
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+_SEALED = ("format", "scenario", "scenario_key", "seed", "options", "sources_digest", "sources", "turn", "over",
+           "decisions", "state", "hash")
+
+
+def save_seal(data: dict) -> str:
+    """A digest of every field of a save but the seal itself: a field edited
+    by hand (turn, over, seed, options, ...) no longer matches it."""
+    body = {k: v for k, v in data.items() if k != "seal"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"),
+                                     ensure_ascii=False).encode()).hexdigest()
+
+
 def save_data(session: Session) -> dict:
     g = session.game
-    return {
+    data = {
         "format": SAVE_FORMAT,
-        "scenario": session.opened.spec,
+        "scenario": session.opened.key,  # a name: where its file lies is not the save's business
         "scenario_key": session.opened.key,
         "seed": g.s["seed"],
         "options": session.opened.options_text(),
         "sources_digest": session.opened.digest,
+        "sources": dict(session.opened.sources),
         "turn": g.s["turn"],
         "over": g.over,
         "decisions": [e.to_json() for e in session.events],
         "state": g.to_json(),
         "hash": g.state_hash(),
     }
+    data["seal"] = save_seal(data)
+    return data
 
 
 def save_text(session: Session) -> str:
@@ -703,7 +689,11 @@ def write_save(session: Session, path: str | Path) -> None:
     Path(path).write_text(save_text(session), encoding="utf-8")
 
 
-def read_save_data(path: str | Path) -> dict:
+def read_save_data(path: str | Path, under_current_rules: bool = False) -> dict:
+    """A save's fields, checked for their kinds and against the save's seal
+    (BadSave, one line, if anything is amiss).  Nothing is compiled or read
+    but the file itself."""
+    # The shared safe reader (size cap, device files) replaces this read once it lands.
     try:
         raw = Path(path).read_bytes()
     except OSError as err:
@@ -721,14 +711,34 @@ def read_save_data(path: str | Path) -> dict:
         hint = " (the file looks truncated)" if cut or err.pos >= len(text.rstrip()) - 1 else ""
         raise BadSave(f"{path} is not a valid saved game: bad JSON at line {err.lineno} column {err.colno}: "
                       f"{err.msg}{hint}") from None
+    except RecursionError:
+        raise BadSave(f"{path} is not a valid saved game: its JSON is nested too deeply") from None
     if not isinstance(data, dict) or "format" not in data:
         raise BadSave(f"{path} is not a pogdsl saved game (no \"format\" field)")
-    if data["format"] != SAVE_FORMAT:
+    old = data["format"] in SAVE_FORMATS_OLD
+    if old and not under_current_rules:
+        raise BadSave(f"{path} was saved by an older pogdsl (format {data['format']!r}) whose saves cannot be "
+                      f"verified; to play its decisions again under the current rules: "
+                      f"`pogdsl replay --under-current-rules {path}`")
+    if data["format"] != SAVE_FORMAT and not old:
         raise BadSave(f"{path} has format {data['format']!r}; this pogdsl reads {SAVE_FORMAT!r}")
     kinds = {"scenario": str, "seed": int, "sources_digest": str, "decisions": list, "state": dict, "hash": str}
+    if not old:
+        kinds.update({"scenario_key": str, "sources": dict, "turn": int, "over": bool, "seal": str})
+    recorded = data.get("options", {})
+    if not isinstance(recorded, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                 for k, v in recorded.items()):
+        raise BadSave(f"{path} is damaged: the field \"options\" is not a table of option values")
     for key, kind in kinds.items():
-        if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
+        value = data.get(key)
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
             raise BadSave(f"{path} is damaged: the field \"{key}\" is missing or not a {kind.__name__}")
+    if not old:
+        extra = sorted(set(data) - set(_SEALED) - {"seal"})
+        if extra:
+            raise BadSave(f"{path} is damaged: it has fields a save does not have ({', '.join(extra)})")
+        if data["seal"] != save_seal(data):
+            raise BadSave(f"{path} has been edited or damaged since it was saved: its fields do not match its seal")
     return data
 
 
@@ -763,47 +773,79 @@ def merge_options(recorded: dict[str, str], chosen: dict[str, str] | None, path)
     return merged
 
 
+def rules_changes(saved: dict, here: dict) -> str:
+    """Which source files differ between a save's fingerprints and these."""
+    changed = sorted(n for n in saved.keys() & here.keys() if saved[n] != here[n])
+    gone = sorted(saved.keys() - here.keys())
+    new = sorted(here.keys() - saved.keys())
+    parts = []
+    for label, names in (("changed", changed), ("missing here", gone), ("new here", new)):
+        if names:
+            shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+            parts.append(f"{label}: {shown}")
+    return "; ".join(parts)
+
+
 def load_save(path: str | Path, root: Path | None = None, *, opened: Opened | None = None,
-              chosen: dict[str, str] | None = None, **options) -> Session:
-    """Read a save, check it against these sources, replay its decisions and
-    check they reach the saved state.  Any problem raises BadSave with a
-    message naming it.  The game plays with the options the save records
-    (`chosen` may add others: OptionError if it contradicts the save)."""
+              chosen: dict[str, str] | None = None, scenario: str | None = None,
+              under_current_rules: bool = False, **options) -> Session:
+    """Read a save, verify it (its seal, its scenario, the rules' fingerprint),
+    replay its decisions and check they reach the saved state.  Any problem
+    raises BadSave with a message naming it.  The game plays with the options
+    the save records (`chosen` may add others: OptionError if it contradicts
+    the save).  `scenario`: what the user named on the command line (a name
+    or a .pog file); the save's own `scenario` field must be a name.
+    `under_current_rules`: the rules may have changed since the save was
+    made: its decisions are played again under these, and the first one that
+    is no longer legal is named (the session's `replayed_differs` then says
+    whether the position differs from the saved one)."""
     from ..compiler import UsageError
     from .world import OptionError
 
-    data = read_save_data(path)
+    data = read_save_data(path, under_current_rules)
+    old = data["format"] in SAVE_FORMATS_OLD
     recorded = data.get("options", {})
-    if not isinstance(recorded, dict) or not all(isinstance(k, str) and isinstance(v, str)
-                                                 for k, v in recorded.items()):
-        raise BadSave(f"{path} is damaged: the field \"options\" is not a table of option values")
+    named = data["scenario"]
+    if not _NAME.match(named):
+        shown = named if len(named) <= 60 and named.isprintable() else named[:60].encode("unicode_escape").decode()
+        raise BadSave(f"{path} names its scenario by a path ({shown!r}), not by a name: a save may not make "
+                      "pogdsl read a file it names")
     if opened is None:
         given = merge_options(recorded, chosen, path)
+        spec = scenario or named
         try:
-            opened = open_scenario(data["scenario"], root, options=given)
+            opened = open_scenario(spec, root, options=given, by_name=scenario is None)
         except OptionError as err:
             if chosen and any(name not in recorded for name in chosen):
                 raise
             raise BadSave(f"{path} was played with options these sources do not offer: {err}") from None
         except UsageError as err:
-            raise BadSave(f"{path} is a game of scenario '{data['scenario']}', which cannot be found here: "
-                          f"{err}") from None
+            hint = "" if scenario else " (for a scenario of your own, give its .pog file on the command line)"
+            raise BadSave(f"{path} is a game of scenario '{named}', which cannot be found here: {err}{hint}") from None
         except ScenarioError as err:
-            raise BadSave(f"{path} is a game of scenario '{data['scenario']}': {err.message}") from None
-    if data["sources_digest"] != opened.digest:
-        raise BadSave(f"{path} was saved with other rules than these (sources digest "
-                      f"{data['sources_digest'][:12]}, here {opened.digest[:12]}): a game cannot be continued "
-                      "under changed rules")
-    try:
-        state = decode(data["state"], opened.world)
-        saved_hash = state_hash(state)
-    except Exception as err:  # noqa: BLE001 - the state names things this scenario does not have
-        raise BadSave(f"{path} is damaged: its state does not fit scenario '{opened.key}' ({err})") from None
-    if saved_hash != data["hash"]:
-        raise BadSave(f"{path} has been changed since it was saved: its state does not match its hash")
+            raise BadSave(f"{path} is a game of scenario '{named}': {err.message}") from None
+    key = data.get("scenario_key", named)
+    if opened.key != key or (scenario is None and opened.key != named):
+        raise BadSave(f"{path} is a game of scenario '{key}', not '{opened.key}'")
+    if data["sources_digest"] != opened.digest and not under_current_rules:
+        what = rules_changes(data.get("sources") or {}, opened.sources) or "the rules' fingerprint differs"
+        raise BadSave(f"{path} was saved under other rules than these ({what}); to play its decisions again "
+                      f"under the current rules: `pogdsl replay --under-current-rules {path}` (or `pogdsl play "
+                      f"--load {path} --under-current-rules`)")
+    if not under_current_rules:
+        try:
+            state = decode(data["state"], opened.world)
+            saved_hash = state_hash(state)
+        except Exception as err:  # noqa: BLE001 - the state names things this scenario does not have
+            raise BadSave(f"{path} is damaged: its state does not fit scenario '{opened.key}' ({err})") from None
+        if saved_hash != data["hash"]:
+            raise BadSave(f"{path} has been changed since it was saved: its state does not match its hash")
+        if state.get("turn") != data["turn"] or state.get("seed") != data["seed"]:
+            raise BadSave(f"{path} has been changed since it was saved: its header does not match its state")
     events = _events_from_save(data, path)
     first = next((i for i, e in enumerate(events) if e.kind != "dice"), len(events))
     session = Session(opened, opened.new_game(data["seed"], **options), [], str(path))
+    again = "no longer legal under the current rules" if under_current_rules else "not legal here"
     try:
         for e in events[:first]:
             session.apply_input(e, started=False)
@@ -816,21 +858,28 @@ def load_save(path: str | Path, root: Path | None = None, *, opened: Opened | No
                 try:
                     session.choose(e.text, by=e.by)
                 except IllegalOption as err:
-                    raise BadSave(f"{path} does not replay: entry {n} ({e.by}: {e.text}) is not legal here: "
-                                  f"{err.message}") from None
+                    rules = f" (rule {', '.join(err.rules)})" if err.rules and "rule" not in err.message else ""
+                    raise BadSave(f"{path} does not replay: entry {n} ({e.by}: {e.text}) is {again}: "
+                                  f"{err.message}{rules}") from None
             else:
                 session.apply_input(e)
     except ValueError as err:
         raise BadSave(f"{path} does not replay: {err}") from None
     except GameError as err:
         raise BadSave(f"{path} does not replay: the game stopped with an error: {err}") from None
-    if session.game.state_hash() != data["hash"]:
+    differs = session.game.state_hash() != data["hash"]
+    if differs and not under_current_rules:
         raise BadSave(f"{path} has been changed since it was saved: its decisions do not lead to its state")
+    if not under_current_rules and (session.game.over != data["over"] or session.game.s["turn"] != data["turn"]):
+        raise BadSave(f"{path} has been changed since it was saved: its header does not match its game")
+    session.replayed_differs = differs
+    session.from_save = True
+    session.replayed_old = old
     return session  # with the replay's log: the saved one is not covered by the hash
 
 
 def load_any(path: str | Path, root: Path | None = None, *, chosen: dict[str, str] | None = None,
-             **options) -> Session:
+             scenario: str | None = None, under_current_rules: bool = False, **options) -> Session:
     """A save (JSON) or a script (text), played back and checked, with the
     options it records (and those `chosen` adds)."""
     try:
@@ -838,5 +887,6 @@ def load_any(path: str | Path, root: Path | None = None, *, chosen: dict[str, st
     except OSError as err:
         raise BadSave(f"cannot read {path}: {err.strerror or err}") from None
     if head.startswith(b"{") or Path(path).suffix.lower() == ".json":
-        return load_save(path, root, chosen=chosen, **options)
+        return load_save(path, root, chosen=chosen, scenario=scenario, under_current_rules=under_current_rules,
+                         **options)
     return replay_script(read_script(path), root, step_budget=options.get("step_budget"), chosen=chosen)

@@ -138,7 +138,7 @@ def run_batch(task: tuple) -> list[dict]:
     """A worker's task: (scenario, root, base seed, game numbers, max steps,
     max decisions, options as (NAME, VALUE) pairs) → one result per game.
     The worker builds the world with those options."""
-    from ..runtime.record import open_scenario
+    from ..opening import open_scenario
 
     spec, root, base, indices, max_steps, max_decisions, options = task
     opened = open_scenario(spec, Path(root) if root else None, options=dict(options))
@@ -162,7 +162,7 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
     """Run `games` random games and summarise them.  `progress(n)` is called
     with the number of games each finished batch held.  `options` sets the
     scenario's options (NAME → value as typed) for every game."""
-    from ..runtime.record import open_scenario
+    from ..opening import open_scenario
 
     # compile once here: errors (and unknown options) are reported before any work
     opened = open_scenario(spec, root, options=options)

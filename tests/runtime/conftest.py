@@ -18,21 +18,21 @@ GAMES = RULES / "games"
 
 @pytest.fixture(scope="session")
 def toy():
-    from pogdsl.runtime.record import open_scenario
+    from pogdsl.opening import open_scenario
 
     return open_scenario("toy", TOY)
 
 
 @pytest.fixture(scope="session")
 def rules():
-    from pogdsl.runtime.record import open_scenario
+    from pogdsl.opening import open_scenario
 
     return open_scenario("toy_rules", RULES)
 
 
 @pytest.fixture(scope="session")
 def campaign_scenario():
-    from pogdsl.runtime.record import open_scenario
+    from pogdsl.opening import open_scenario
 
     return open_scenario("campaign", REPO)
 

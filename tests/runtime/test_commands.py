@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from .conftest import GAMES, RULES, TOY, run_cli
+from .conftest import GAMES, REPO, RULES, TOY, run_cli
 
 TIMING = ("seconds", "decisions_per_second")
 
@@ -61,7 +61,7 @@ def test_a_human_at_the_terminal(tmp_path):
     assert "Sedan: nation fr" in out
     assert "ap's hand (2 cards)" in out
     assert "vp = 10" in out
-    assert "'pick 3' is not one of the" in out  # asked at play_card, where picking is no option
+    assert "'pick 3' is not an option of this decision (play_card)" in out  # asked at play_card: no pick here
     assert "took back" in out
     assert "stopped at turn" in out
     assert save.exists()
@@ -108,7 +108,8 @@ def _save(tmp_path):
     import io
 
     from pogdsl.agents import make_agent, play
-    from pogdsl.runtime.record import Session, open_scenario, write_save
+    from pogdsl.opening import open_scenario
+    from pogdsl.runtime.record import Session, write_save
 
     session = Session.new(open_scenario("toy_rules", RULES), 2)
     play(session, {side: make_agent("random", side, 2) for side in ("ap", "cp")}, out=io.StringIO())
@@ -124,11 +125,12 @@ def test_replay_a_good_script():
 
 
 @pytest.mark.parametrize("damage, fragment", [
-    (lambda t: t.replace('"turn":3', '"turn":2', 1), "changed since it was saved"),
+    (lambda t: t.replace('"turn":3', '"turn":2', 1), "edited or damaged since it was saved"),
     (lambda t: t[: len(t) // 2], "truncated"),
     (lambda t: "not json at all", "bad JSON"),
-    (lambda t: t.replace('"scenario": "toy_rules"', '"scenario": "toy_roolz"', 1), "cannot be found here"),
-    (lambda t: t.replace('"option":"stay"', '"option":"fly"', 1), "is not legal here"),
+    (lambda t: t.replace('"scenario": "toy_rules"', '"scenario": "toy_roolz"', 1), "edited or damaged"),
+    (lambda t: t.replace('"scenario": "toy_rules"', '"scenario": "/etc/passwd"', 1), "edited or damaged"),
+    (lambda t: t.replace('"option":"stay"', '"option":"fly"', 1), "edited or damaged"),
 ])
 def test_replay_a_damaged_save_fails_clearly(tmp_path, damage, fragment):
     save = _save(tmp_path)
@@ -157,7 +159,83 @@ def test_replay_a_save_under_other_rules(tmp_path):
     pog.write_text(pog.read_text().replace("track vp 0..20 start 10", "track vp 0..20 start 11"))
     proc = run_cli("replay", save, "--root", other)
     assert proc.returncode == 1
-    assert "saved with other rules" in proc.stderr
+    assert "saved under other rules than these (changed: scenarios/toy_rules.pog)" in proc.stderr
+    assert f"pogdsl replay --under-current-rules {save}" in proc.stderr
+    # Asked for, its decisions are played again under these rules (all still legal here).
+    proc = run_cli("replay", "--under-current-rules", save, "--root", other)
+    assert proc.returncode == 0, proc.stderr
+    assert "legal under the current rules" in proc.stderr and proc.stdout.startswith("OK ")
+    proc = run_cli("play", "--load", save, "--under-current-rules", "--root", other, "--ap", "random",
+                   "--cp", "random")
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_under_current_rules_names_the_decision_no_longer_legal(tmp_path):
+    save = tmp_path / "opening.json"
+    proc = run_cli("play", "--load", GAMES / "opening.txt", "--save", save, "--ap", "random", "--cp", "random",
+                   "--root", RULES)
+    assert proc.returncode == 0 and save.is_file(), proc.stderr
+    other = tmp_path / "other"
+    shutil.copytree(RULES, other)
+    pog = other / "scenarios" / "toy_rules.pog"
+    pog.write_text(pog.read_text().replace("forbid pick(n) when n == 3", "forbid pick(n) when n == 2"))
+    proc = run_cli("replay", save, "--root", other)
+    assert proc.returncode == 1 and "--under-current-rules" in proc.stderr
+    proc = run_cli("replay", "--under-current-rules", save, "--root", other)
+    assert proc.returncode == 1
+    assert "(ap: pick 2) is no longer legal under the current rules" in proc.stderr
+    assert "forbidden by no_three (rule 3.2)" in proc.stderr
+
+
+def test_a_save_replays_from_any_folder_and_from_a_copy_of_the_project(tmp_path):
+    save = tmp_path / "g.json"
+    proc = run_cli("play", "toy_rules", "--seed", "5", "--ap", "random", "--cp", "random", "--save", save,
+                   "--root", RULES)
+    assert proc.returncode == 0, proc.stderr
+    elsewhere = tmp_path / "somewhere" / "else"
+    elsewhere.mkdir(parents=True)
+    proc = run_cli("replay", save, "--root", RULES, cwd=elsewhere)
+    assert proc.returncode == 0, proc.stderr
+    copy = tmp_path / "moved" / "project"
+    shutil.copytree(RULES, copy)
+    for cwd in (copy, tmp_path, REPO):
+        proc = run_cli("replay", save, "--root", copy, cwd=cwd)
+        assert proc.returncode == 0, (cwd, proc.stderr)
+    # A game in progress, saved at a decision from one folder, continues from another.
+    mid = tmp_path / "mid.json"
+    proc = run_cli("play", "toy_rules", "--seed", "5", "--save", mid, "--root", RULES, input="1\nquit\n")
+    assert proc.returncode == 0 and mid.is_file(), proc.stderr
+    proc = run_cli("play", "--load", mid, "--root", copy, "--ap", "random", "--cp", "random", cwd=elsewhere)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_a_saves_scenario_is_a_name_even_where_a_file_bears_it(tmp_path):
+    save = tmp_path / "g.json"
+    assert run_cli("play", "toy_rules", "--seed", "3", "--ap", "random", "--cp", "random", "--save", save,
+                   "--root", RULES).returncode == 0
+    here = tmp_path / "here"
+    (here / "toy_rules").mkdir(parents=True)  # a folder named like the scenario: never read as one
+    (here / "toy_rules" / "x.pog").write_text("this is not pog\n")
+    proc = run_cli("replay", save, "--root", RULES, cwd=here)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_a_save_of_a_scenario_of_ones_own_needs_its_file_on_the_command_line(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    pog = tmp_path / "mine" / "toy.pog"
+    pog.parent.mkdir()
+    pog.write_text((TOY / "scenarios" / "toy.pog").read_text())
+    save = tmp_path / "g.json"
+    proc = run_cli("play", pog, "--ap", "random", "--cp", "random", "--save", save, "--root", empty)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(save.read_text())["scenario"] == "toy"
+    proc = run_cli("replay", save, "--root", empty)
+    assert proc.returncode == 1 and "give its .pog file on the command line" in proc.stderr
+    proc = run_cli("replay", save, "--root", empty, "--scenario", pog)
+    assert proc.returncode == 0, proc.stderr
+    proc = run_cli("play", pog, "--load", save, "--root", empty, "--ap", "random", "--cp", "random", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
 
 
 def test_replay_a_missing_file_is_a_usage_error():

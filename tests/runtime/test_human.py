@@ -37,6 +37,8 @@ def test_a_few_decisions_with_every_command(rules, tmp_path):
         "play Snow",
         "why pick 3",          # at `pick`: forbidden, with its rule
         "why pick 1",
+        "why pick",            # the beginning of several options: listed
+        "why PICK 3",          # matched as answers are (any case)
         "space PARIS", "space Atlantis",
         "hand", "hand cp", "hand nobody",
         "tracks",
@@ -57,7 +59,9 @@ def test_a_few_decisions_with_every_command(rules, tmp_path):
     assert status == "quit"
     assert "── turn 1 · action ── ap to choose: play_card · rule 6.1" in out
     assert "nothing to undo: no decision of yours yet" in out
-    assert "'pick 3' is not one of the 2 options now" in out
+    assert "'pick 3' is not an option of this decision (play_card), legal or forbidden" in out
+    assert "'pick' is the beginning of several options: pick 1 | pick 2 | pick 3" in out
+    assert out.count("'pick 3' is forbidden by no_three (rule 3.2): Three is only") == 3  # why pick 3, why PICK 3, the answer
     assert "'pick 3' is forbidden by no_three (rule 3.2)" in out
     assert "'pick 1' is legal now" in out
     assert "Paris: nation fr, terrain clear, control ap, VP space" in out

@@ -10,7 +10,7 @@ import pytest
 
 from pogdsl.runtime import builtins as B
 from pogdsl.runtime.interpreter import Game
-from pogdsl.runtime.record import open_scenario
+from pogdsl.opening import open_scenario
 
 from .conftest import TOY
 

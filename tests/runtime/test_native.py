@@ -77,7 +77,7 @@ def test_an_unreadable_record_of_builds_counts_as_nothing_built(tmp_path):
 PLAY = """
 import json
 from pogdsl.runtime import native
-from pogdsl.runtime.record import open_scenario
+from pogdsl.opening import open_scenario
 from pogdsl.sim import game_seed, play_random
 import pogdsl.runtime.effects, pogdsl.runtime.sampling
 opened = open_scenario("campaign", None)

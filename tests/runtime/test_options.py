@@ -14,7 +14,7 @@ OPTIONS = REPO / "tests" / "fixtures" / "toy_options"
 
 
 def toy_options(options=None):
-    from pogdsl.runtime.record import open_scenario
+    from pogdsl.opening import open_scenario
 
     return open_scenario("toy_options", OPTIONS, options=options)
 
@@ -75,7 +75,7 @@ def test_a_bad_option_is_a_usage_error(given, words):
 def test_campaign_options_change_decks_and_hands():
     """Optional cards (56-65) go into the decks only when the option is on
     (9.1.2); eight-card hands deal eight cards instead of seven (9.1.4)."""
-    from pogdsl.runtime.record import open_scenario
+    from pogdsl.opening import open_scenario
 
     def after_the_deal(options):
         opened = open_scenario("campaign", REPO, options=options)
@@ -216,7 +216,7 @@ def _campaign_position(options):
     from rules.harness import Position
 
     from pogdsl.runtime.interpreter import Game
-    from pogdsl.runtime.record import open_scenario
+    from pogdsl.opening import open_scenario
 
     pos = Position.__new__(Position)
     pos.w = open_scenario("campaign", REPO, options=options).world

@@ -11,7 +11,7 @@ import pytest
 
 from pogdsl.agents import RandomAgent
 from pogdsl.runtime.interpreter import Game
-from pogdsl.runtime.record import open_scenario
+from pogdsl.opening import open_scenario
 
 from .conftest import REPO, RULES, TOY, random_choices
 
@@ -113,7 +113,7 @@ import json, sys
 from pathlib import Path
 from pogdsl.agents import RandomAgent
 from pogdsl.runtime.interpreter import Game
-from pogdsl.runtime.record import open_scenario
+from pogdsl.opening import open_scenario
 opened = open_scenario("toy_rules", Path(sys.argv[1]))
 hashes = []
 for seed in range(6):
