@@ -108,7 +108,7 @@ def test_deep_nesting_is_a_located_diagnostic_not_a_crash():
     depth = 300
     text = "phase deep cites 5.1 {\n" + "if true {" * depth + 'log "x"' + "}" * depth + "}\n"
     _, diags = P.parse_text(text, "deep.pog")
-    assert [d.code for d in diags] == ["E0101"]
+    assert [d.code for d in diags] == ["E0103"]
     assert "nested too deeply" in diags[0].message
     assert diags[0].span.line == 2 and diags[0].span.col > 1
 

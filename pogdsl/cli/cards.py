@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..numbers import digits_key
+
 import json
 from pathlib import Path
 
@@ -20,7 +22,7 @@ def card_rules(decl) -> dict:
 
 
 def rule_key(number: str):
-    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in number.split(".")]
+    return [(0, int(p), "") if digits_key(p) is not None else (1, 0, p) for p in number.split(".")]
 
 
 def all_rules(cites: dict) -> list[str]:

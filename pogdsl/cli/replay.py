@@ -18,7 +18,7 @@ def cmd_replay(args) -> int:
     from ..runtime.record import load_any, script_text
 
     path = Path(args.file)
-    if not path.is_file():
+    if not path.exists():  # anything else there (a directory, a device) the reader refuses, saying why
         _err(f"no such file: {args.file}")
         return EXIT_USAGE
     options = {"step_budget": args.max_steps} if args.max_steps else {}

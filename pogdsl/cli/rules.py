@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..numbers import digits_key
+
 import json
 from pathlib import Path
 
@@ -122,7 +124,7 @@ def _report_tests(args, report, index, leaves, program) -> int:
 
 
 def _rule_key(number: str):
-    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in number.split(".")]
+    return [(0, int(p), "") if digits_key(p) is not None else (1, 0, p) for p in number.split(".")]
 
 
 def _leaf_rules(index) -> list[str]:

@@ -10,6 +10,8 @@ of any game.
 
 from __future__ import annotations
 
+from ..numbers import digits_key
+
 import json
 import re
 import sys
@@ -228,7 +230,7 @@ def tracks_info(g) -> dict:
 
 
 def _scope_label(w, scope: str, key: str) -> str:
-    if scope == "unit" and key.isdigit() and int(key) < len(w.units):
+    if scope == "unit" and digits_key(key) is not None and int(key) < len(w.units):
         return f"{w.units[int(key)].key} #{key}"
     return key
 
