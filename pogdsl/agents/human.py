@@ -5,10 +5,9 @@ Everything goes through `input_fn` and `out`, so a test can feed it lines.
 
 from __future__ import annotations
 
-from ..numbers import digits_key, is_digits
-
 import sys
 
+from ..numbers import digits_key, is_digits
 from ..runtime import builtins as B
 from ..runtime.errors import BadSave
 from ..runtime.values import text_of

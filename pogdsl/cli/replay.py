@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .common import whole_number
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_option_argument, add_root_option, options_from
 
 
@@ -61,7 +62,7 @@ def register(sub) -> None:
     p.add_argument("file", metavar="FILE", help="a saved game (.json) or a script")
     p.add_argument("--log", action="store_true", help="print the replayed game's log with its rules")
     p.add_argument("--script", metavar="OUT", help="write the game as a plain-text script to OUT")
-    p.add_argument("--max-steps", type=int, default=None, metavar="N",
+    p.add_argument("--max-steps", type=whole_number, default=None, metavar="N",
                    help="stop with an error after N steps without a decision")
     add_option_argument(p, "; the FILE replays with the options it records (a save's \"options\", a script's "
                            "`option NAME VALUE` lines): --option sets the others, and may not contradict them")

@@ -10,12 +10,12 @@ of any game.
 
 from __future__ import annotations
 
-from ..numbers import digits_key
-
 import json
 import re
 import sys
 
+from ..numbers import digits_key
+from .common import whole_number
 from .common import (
     EXIT_ERRORS,
     EXIT_OK,
@@ -518,7 +518,7 @@ def register(sub) -> None:
                    help="a card ('AP 6', or its name): its values and the pile it lies in")
     p.add_argument("--tracks", action="store_true",
                    help="the turn, the nations at war and every state variable (tracks, counters, flags, markers)")
-    p.add_argument("--seed", type=int, default=0, help="the game's seed: the shuffles of the set-up (default 0)")
+    p.add_argument("--seed", type=whole_number, default=0, help="the game's seed: the shuffles of the set-up (default 0)")
     p.add_argument("--answer", action="append", metavar="OPTION",
                    help="answer the next decision (by number or option text) before showing; may be repeated")
     p.add_argument("--json", action="store_true", help="print the result as JSON on stdout")

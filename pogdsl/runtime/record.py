@@ -50,7 +50,7 @@ from pathlib import Path
 
 from attrs import define, field
 
-from ..numbers import NumberError, parse_whole
+from ..numbers import NumberError, parse_whole, shown
 from ..safe_io import RECORD_LIMIT, read_bytes, read_text
 from . import builtins as B
 from .errors import BadSave, GameError, IllegalOption
@@ -713,7 +713,12 @@ SAVE_DEPTH = 32  # how deeply a save's JSON may nest (a real save: 5 levels)
 
 
 def _save_int(text: str) -> int:
-    return parse_whole(text)
+    # The game's numbers are whole numbers of the language (15 digits); the
+    # state also holds the dice generator's 64-bit word, so a save's numbers
+    # may have 20 digits, no more.
+    if len(text.lstrip("-").lstrip("0")) > 20:
+        raise NumberError(f"the number {shown(text)} is too large for a saved game (at most 20 digits)")
+    return int(text)
 
 
 def _check_nesting(data, path) -> None:

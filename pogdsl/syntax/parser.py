@@ -60,7 +60,9 @@ def grammar_digest() -> str:
     """Identifies the grammar and the code that turns its trees into ASTs: a
     cached parse is only reused if none of them changed."""
     here = Path(__file__).resolve().parent
-    code = "".join((here / name).read_text(encoding="utf-8") for name in ("ast.py", "transform.py"))
+    # (lalr.py and this file too: their limits and messages are part of a cached result)
+    code = "".join((here / name).read_text(encoding="utf-8")
+                   for name in ("ast.py", "transform.py", "lalr.py", "parser.py", "../numbers.py"))
     return hashlib.sha256((grammar_text() + code + __version__).encode()).hexdigest()[:16]
 
 
@@ -255,10 +257,9 @@ def _too_deep(path: str, err) -> Diagnostic:
     if err.expression:
         return Diagnostic(ERROR, "E0103", f"expression nested too deeply (more than {MAX_DEPTH} levels)",
                           _span_at(path, err.line, err.column),
-                          "split it with named values or procedures, or write a long list of terms as a "
-                          "sum over a list")
-    return Diagnostic(ERROR, "E0103", "blocks are nested too deeply to read", _span_at(path, err.line, err.column),
-                      "split the nesting into procedures")
+                          "split it into named values, each a part of it (`value part_one = …`)")
+    return Diagnostic(ERROR, "E0103", "blocks or brackets are nested too deeply to read",
+                      _span_at(path, err.line, err.column), "split the nesting into procedures or named values")
 
 
 def _too_large(path: str, err) -> Diagnostic:
@@ -269,21 +270,27 @@ def _too_large(path: str, err) -> Diagnostic:
                       f"a number in a game fits in {MAX_DIGITS} digits; this one is probably a typing mistake")
 
 
-def _lark_too_deep(tree) -> tuple[int, int] | None:
-    """Where a parse tree of Lark's nests deeper than MAX_DEPTH (the fast
-    path's limit), walked without recursion; None if it does not."""
+def _lark_too_deep(tree, text: str, path: str):
+    """NestedTooDeeply if a parse tree of Lark's nests deeper than MAX_DEPTH
+    (the fast path's limit; walked without recursion), else None.  It is
+    located as the fast path locates it, which reads the same text."""
     from lark import Token, Tree
 
-    from .lalr import MAX_DEPTH
+    from .lalr import MAX_DEPTH, FastPathMiss, NestedTooDeeply
 
     todo = [(tree, 1)]
     while todo:
         node, depth = todo.pop()
         if depth > MAX_DEPTH:
-            token = next((t for t in node.scan_values(lambda v: isinstance(v, Token))), None) \
-                if isinstance(node, Tree) else node
-            line = getattr(token, "line", None) or 1
-            return line, getattr(token, "column", None) or 1
+            try:
+                get_fast_parser().parse(text, path)
+            except NestedTooDeeply as err:
+                return err
+            except FastPathMiss:
+                pass
+            token = next(node.scan_values(lambda v: isinstance(v, Token)), None)
+            return NestedTooDeeply(getattr(token, "line", None) or 1, getattr(token, "column", None) or 1,
+                                   expression=True)
         todo.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
     return None
 
@@ -308,9 +315,9 @@ def parse_text(text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
     parser = get_parser()
     try:
         tree = parser.parse(text)
-        deep = _lark_too_deep(tree)
+        deep = _lark_too_deep(tree, text, path)
         if deep is not None:
-            return A.Module(path), [_too_deep(path, NestedTooDeeply(*deep, expression=True))]
+            return A.Module(path), [_too_deep(path, deep)]
         return ToAst(path).transform(tree), []
     except UnexpectedInput:
         pass
@@ -327,9 +334,9 @@ def parse_text(text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
         head = " ".join(head.replace("{", " ").split()[:2])
         try:
             tree = parser.parse(padded)
-            deep = _lark_too_deep(tree)
+            deep = _lark_too_deep(tree, padded, path)
             if deep is not None:
-                diags.append(_too_deep(path, NestedTooDeeply(*deep, expression=True)))
+                diags.append(_too_deep(path, deep))
                 continue
             part = ToAst(path).transform(tree)
         except UnexpectedInput as err:
