@@ -217,7 +217,7 @@ def test_an_expression_under_the_depth_limit_is_read():
     ("value big = " + "9" * 5000 + " cites 4.2\n", 13),
     ("value big = 1 + 1000000000000000 cites 4.2\n", 17),
     ("units nation ge { corps GEc 2-1-3 count 99999999999999999999 }\n", 41),
-])
+], ids=["5000-digits", "16-digits", "unit-count"])
 def test_a_number_past_15_digits_is_a_located_error(text, col):
     found, diags = _codes(text)
     assert [f[0] for f in found] == ["E0104"], found

@@ -255,9 +255,9 @@ def _too_deep(path: str, err) -> Diagnostic:
     from .lalr import MAX_DEPTH
 
     if err.expression:
-        return Diagnostic(ERROR, "E0103", f"expression nested too deeply (more than {MAX_DEPTH} levels)",
+        return Diagnostic(ERROR, "E0103", f"expression or block nested too deeply (more than {MAX_DEPTH} levels)",
                           _span_at(path, err.line, err.column),
-                          "split it into named values, each a part of it (`value part_one = …`)")
+                          "split it into named values (`value part_one = …`) or procedures")
     return Diagnostic(ERROR, "E0103", "blocks or brackets are nested too deeply to read",
                       _span_at(path, err.line, err.column), "split the nesting into procedures or named values")
 

@@ -69,7 +69,7 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
     ],
     "nested_too_deeply": [
         # at the start of the expression that nests too deeply; the file is not read further
-        (E, "E0103", 2, 18, "expression nested too deeply (more than 100 levels)"),
+        (E, "E0103", 2, 18, "expression or block nested too deeply (more than 100 levels)"),
     ],
     "number_too_large": [
         (E, "E0104", 2, 24, "the number 1234567890123456789012 is too large: whole numbers have at most 15 "
