@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from ..numbers import digits_key
-
 import json
 from pathlib import Path
 
+from ..numbers import digits_key
 from .common import EXIT_ERRORS, EXIT_OK, add_root_option, print_diagnostics
 
 

@@ -518,7 +518,8 @@ def register(sub) -> None:
                    help="a card ('AP 6', or its name): its values and the pile it lies in")
     p.add_argument("--tracks", action="store_true",
                    help="the turn, the nations at war and every state variable (tracks, counters, flags, markers)")
-    p.add_argument("--seed", type=whole_number, default=0, help="the game's seed: the shuffles of the set-up (default 0)")
+    p.add_argument("--seed", type=whole_number, default=0,
+                   help="the game's seed: the shuffles of the set-up (default 0)")
     p.add_argument("--answer", action="append", metavar="OPTION",
                    help="answer the next decision (by number or option text) before showing; may be repeated")
     p.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
