@@ -24,7 +24,9 @@ from typing import Any
 
 from attrs import frozen
 
-_BY_NUMBER = re.compile(r"^\s*([A-Za-z]+)\s*#?\s*(\d+)\s*$")
+from .numbers import MAX_DIGITS, is_digits
+
+_BY_NUMBER = re.compile(r"^\s*([A-Za-z]+)\s*#?\s*([0-9]{1,15})\s*$")
 
 
 class CardNameError(ValueError):
@@ -93,7 +95,7 @@ class CardIndex:
                 span = f" ({m.group(1).upper()} {numbers[0]} to {numbers[-1]})" if numbers else ""
                 raise CardNameError(f"no card {m.group(1).upper()} {m.group(2)} in this scenario{span}")
             return found
-        if side is not None and text.isdigit():
+        if side is not None and is_digits(text) and len(text) <= MAX_DIGITS:
             found = self.by_number.get((side.lower(), int(text)))
             if found is not None:
                 return found
@@ -122,7 +124,7 @@ def join_numbered(tokens: list[str], sides: Iterable[str]) -> list[str]:
     sides = {s.lower() for s in sides}
     out: list[str] = []
     for token in tokens:
-        if out and token.isdigit() and out[-1].lower() in sides:
+        if out and is_digits(token) and out[-1].lower() in sides:
             out[-1] = f"{out[-1]} {token}"
         else:
             out.append(token)

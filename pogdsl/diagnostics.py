@@ -28,6 +28,8 @@ CODES: dict[str, str] = {
     "E0001": "the file cannot be read as text",
     "E0101": "syntax error",
     "E0102": "unterminated or malformed token",
+    "E0103": "nested too deeply",
+    "E0104": "number outside the range of whole numbers",
     # names
     "E0201": "unknown name",
     "E0202": "unknown nation",

@@ -158,8 +158,9 @@ def settings(root: Path) -> dict:
     try:
         import tomllib
 
-        with path.open("rb") as f:
-            data = tomllib.load(f)
+        from .safe_io import SOURCE_LIMIT, read_text
+
+        data = tomllib.loads(read_text(path, SOURCE_LIMIT, "settings"))
     except (OSError, ValueError):
         return {}
     table = data.get("tool", {}).get("pogdsl", {})

@@ -19,7 +19,7 @@ from test_properties import _op, mutate, seeds
 
 from pogdsl.syntax import lalr
 from pogdsl.syntax import parser as P
-from pogdsl.syntax.transform import ToAst
+from pogdsl.syntax.transform import NumberTooLarge, ToAst
 
 REPO = Path(__file__).resolve().parents[1]
 SOURCES = sorted(p for d in ("rules", "cards", "scenarios") for p in (REPO / d).rglob("*.pog")) + \
@@ -32,14 +32,14 @@ def lark_ast(text: str, path: str):
 
     try:
         return ToAst(path).transform(P.get_parser().parse(text))
-    except UnexpectedInput:
+    except (UnexpectedInput, NumberTooLarge):
         return None
 
 
 def fast_ast(text: str, path: str):
     try:
         return P.get_fast_parser().parse(text, path)
-    except lalr.FastPathMiss:
+    except (lalr.FastPathMiss, lalr.NestedTooDeeply, NumberTooLarge):
         return None
 
 
@@ -108,7 +108,7 @@ def test_deep_nesting_is_a_located_diagnostic_not_a_crash():
     depth = 300
     text = "phase deep cites 5.1 {\n" + "if true {" * depth + 'log "x"' + "}" * depth + "}\n"
     _, diags = P.parse_text(text, "deep.pog")
-    assert [d.code for d in diags] == ["E0101"]
+    assert [d.code for d in diags] == ["E0103"]
     assert "nested too deeply" in diags[0].message
     assert diags[0].span.line == 2 and diags[0].span.col > 1
 
@@ -157,3 +157,83 @@ def test_a_brace_inside_a_comment_does_not_close_a_block():
     assert fast_ast(text, "c.pog") is None and lark_ast(text, "c.pog") is None
     _, diags = P.parse_text(text, "c.pog")
     assert [d.code for d in diags] == ["E0101"]
+
+
+# ------------------------------------------------------------------ limits of the input (issue 22)
+def _codes(text):
+    _, diags = P.parse_text(text, "x.pog")
+    return [(d.code, d.span.line, d.span.col) for d in diags], diags
+
+
+def test_a_long_list_is_read_in_linear_time():
+    # Each item used to copy the items before it (O(n²): 40,000 items took 6 s);
+    # a quadratic reader would take minutes here, a linear one well under a second.
+    n = 50_000
+    module, diags = P.parse_text("value many = [" + ", ".join(str(i % 7) for i in range(n)) + "] cites 4.2\n", "x.pog")
+    assert not diags
+    items = module.decls[0].expr.items
+    assert len(items) == n and [i.value for i in items[:8]] == [0, 1, 2, 3, 4, 5, 6, 0]
+    assert items[-1].span.col > items[-2].span.col
+
+
+def test_a_long_list_reads_the_same_through_lark():
+    text = "value many = [" + ", ".join(["1", "2", "3"] * 300) + "] cites 4.2\n"
+    assert as_data(fast_ast(text, "x.pog")) == as_data(lark_ast(text, "x.pog"))
+
+
+@pytest.mark.parametrize("expr", [
+    " + ".join(["1"] * 500),       # a sum of 500 terms
+    "x" + ".a" * 2000,             # a chain of 2,000 attributes
+    "x" + "[1]" * 2000,            # a chain of 2,000 indexes
+    "(" * 5000 + "1" + ")" * 5000,  # brackets inside brackets
+    "[" * 100_000 + "]" * 100_000,
+    "-" * 3000 + "1",
+], ids=["sum", "attributes", "indexes", "parentheses", "lists", "negations"])
+def test_an_expression_nested_too_deeply_is_a_located_error(expr):
+    found, diags = _codes(f"value deep = {expr} cites 4.2\n")
+    assert len(found) == 1 and found[0][:2] == ("E0103", 1), found
+    assert "nested too deeply" in diags[0].message
+
+
+def test_a_long_and_is_one_level_not_a_deep_one():
+    module, diags = P.parse_text("value all = " + " and ".join(["true"] * 400) + " cites 4.2\n", "x.pog")
+    assert not diags and module.decls
+
+
+def test_the_depth_limit_is_found_on_lark_s_path_too():
+    # A syntax error first sends the file to Lark's parser, block by block.
+    text = "value broken = = 1 cites 4.2\nvalue deep = " + " + ".join(["1"] * 500) + " cites 4.2\n"
+    found, diags = _codes(text)
+    assert ("E0101", 1, 16) in found
+    assert [f for f in found if f[0] == "E0103"] == [("E0103", 2, 14)]
+
+
+def test_an_expression_under_the_depth_limit_is_read():
+    module, diags = P.parse_text("value long = " + " + ".join(["1"] * 90) + " cites 4.2\n", "x.pog")
+    assert not diags and module.decls
+
+
+@pytest.mark.parametrize("text, col", [
+    ("value big = " + "9" * 5000 + " cites 4.2\n", 13),
+    ("value big = 1 + 1000000000000000 cites 4.2\n", 17),
+    ("units nation ge { corps GEc 2-1-3 count 99999999999999999999 }\n", 41),
+], ids=["5000-digits", "16-digits", "unit-count"])
+def test_a_number_past_15_digits_is_a_located_error(text, col):
+    found, diags = _codes(text)
+    assert [f[0] for f in found] == ["E0104"], found
+    assert "is too large: whole numbers have at most 15 digits" in diags[0].message
+    if col is not None:
+        assert found[0][1:] == (1, col)
+
+
+def test_numbers_up_to_15_digits_and_leading_zeros_are_read():
+    module, diags = P.parse_text("value big = 999999999999999 + 00000000000000000000007 cites 4.2\n", "x.pog")
+    assert not diags
+    expr = module.decls[0].expr
+    assert (expr.left.value, expr.right.value) == (10**15 - 1, 7)
+
+
+def test_huge_unit_factors_are_a_located_error():
+    text = "units nation fr {\n  army 'FR 9' " + "9" * 30 + "-3-3 / 2-3-3\n}\n"
+    found, _ = _codes(text)
+    assert [f[0] for f in found] == ["E0104"] and found[0][1] == 2

@@ -54,10 +54,12 @@ def make_agent(spec: str, side: str, game_seed: int, **human_options) -> Agent:
             agent = RandomAgent(agent_seed(game_seed, side))
             agent.label = "random"
             return agent
+        from ..numbers import NumberError, parse_whole
+
         try:
-            return RandomAgent(int(arg))
-        except ValueError:
-            raise ValueError(f"random:SEED needs a whole number, not '{arg}'") from None
+            return RandomAgent(parse_whole(arg))
+        except NumberError as err:
+            raise ValueError(f"random:SEED needs a whole number: {err}") from None
     if kind == "script" and arg:
         return ScriptedAgent.from_file(arg, side)
     raise ValueError(f"unknown agent '{spec}' for {side}: use {AGENT_SPECS}")

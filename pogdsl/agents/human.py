@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 
+from ..numbers import digits_key, is_digits
 from ..runtime import builtins as B
 from ..runtime.errors import BadSave
 from ..runtime.values import text_of
@@ -70,7 +71,7 @@ class HumanAgent(Agent):
                 self._print_options(decision)
                 continue
             lowered = [o.lower() for o in decision.options]
-            if text.isdigit() or text.lower() in lowered:
+            if is_digits(text) or text.lower() in lowered:
                 return text
             word, _, rest = text.partition(" ")
             if word.lower() in COMMANDS:
@@ -329,6 +330,6 @@ def _unit_text(session, u) -> str:
 
 
 def _scope_label(w, decl, key: str) -> str:
-    if decl.scope.text == "unit" and key.isdigit() and int(key) < len(w.units):
+    if decl.scope.text == "unit" and digits_key(key) is not None and int(key) < len(w.units):
         return w.units[int(key)].key
     return key

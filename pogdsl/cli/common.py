@@ -24,6 +24,19 @@ def print_diagnostics(comp, as_json: bool, stream=None) -> tuple[int, int]:
 
 
 
+def whole_number(text: str) -> int:
+    """An argparse type: a whole number in the language's range
+    (pogdsl/numbers.py), refused in one line otherwise."""
+    import argparse
+
+    from ..numbers import NumberError, parse_whole
+
+    try:
+        return parse_whole(text)
+    except NumberError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def add_root_option(p) -> None:
     p.add_argument("--root", type=Path, default=None,
                    help="the project folder holding rules/, cards/ and scenarios/ (default: $POGDSL_HOME, "

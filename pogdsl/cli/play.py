@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .common import whole_number
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_option_argument, add_root_option, options_from
 
 
@@ -152,7 +153,7 @@ def register(sub) -> None:
     p.add_argument("scenario", metavar="SCENARIO", nargs="?",
                    help="scenario name or .pog file (optional with --load; a save names its scenario by name, so a "
                         "save of a scenario of your own needs its .pog file here)")
-    p.add_argument("--seed", type=int, default=None, help="the game's seed: dice, shuffles (default 0)")
+    p.add_argument("--seed", type=whole_number, default=None, help="the game's seed: dice, shuffles (default 0)")
     p.add_argument("--ap", metavar="AGENT", help="agent for side ap: human | random | random:SEED | script:FILE")
     p.add_argument("--cp", metavar="AGENT", help="agent for side cp (same choices as --ap)")
     p.add_argument("--agent", metavar="SIDE=AGENT", action="append",
@@ -170,7 +171,7 @@ def register(sub) -> None:
                    help="before each decision, show which restrictions, modifiers, triggers and segments "
                         "applied, with their rules")
     p.add_argument("--log", action="store_true", help="print the game's log as it grows, with the rules cited")
-    p.add_argument("--max-steps", type=int, default=None, metavar="N",
+    p.add_argument("--max-steps", type=whole_number, default=None, metavar="N",
                    help="stop with an error after N steps without a decision (a runaway loop)")
     add_option_argument(p, "; with --load, the saved game's options stand and --option may only add others; "
                            "--save and --record write the options down")

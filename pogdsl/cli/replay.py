@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .common import whole_number
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_option_argument, add_root_option, options_from
 
 
@@ -18,7 +19,7 @@ def cmd_replay(args) -> int:
     from ..runtime.record import load_any, script_text
 
     path = Path(args.file)
-    if not path.is_file():
+    if not path.exists():  # anything else there (a directory, a device) the reader refuses, saying why
         _err(f"no such file: {args.file}")
         return EXIT_USAGE
     options = {"step_budget": args.max_steps} if args.max_steps else {}
@@ -73,7 +74,7 @@ def register(sub) -> None:
                         "give the file of a scenario of your own here)")
     p.add_argument("--log", action="store_true", help="print the replayed game's log with its rules")
     p.add_argument("--script", metavar="OUT", help="write the game as a plain-text script to OUT")
-    p.add_argument("--max-steps", type=int, default=None, metavar="N",
+    p.add_argument("--max-steps", type=whole_number, default=None, metavar="N",
                    help="stop with an error after N steps without a decision")
     add_option_argument(p, "; the FILE replays with the options it records (a save's \"options\", a script's "
                            "`option NAME VALUE` lines): --option sets the others, and may not contradict them")

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..project import cache_dir, expand, find_root, library_files, settings_files
+from ..safe_io import SOURCE_LIMIT, read_bytes
 
 FORMAT = "pogdsl-check-result/1"
 KEEP = 64  # results kept; the oldest go first
@@ -64,7 +65,8 @@ def key_for(args) -> str | None:
         options = [args.json, args.quiet, args.strict, args.standalone, str(root), os.getcwd(), list(args.paths)]
         digest.update(json.dumps(options).encode())
         for path in files:
-            digest.update(b"\0" + str(path).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+            data = read_bytes(path, SOURCE_LIMIT, "source")  # a FIFO or /dev/zero: no key, the check refuses it
+            digest.update(b"\0" + str(path).encode() + b"\0" + hashlib.sha256(data).digest())
         return digest.hexdigest()
     except OSError:
         return None

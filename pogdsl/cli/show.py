@@ -14,6 +14,8 @@ import json
 import re
 import sys
 
+from ..numbers import digits_key
+from .common import whole_number
 from .common import (
     EXIT_ERRORS,
     EXIT_OK,
@@ -228,7 +230,7 @@ def tracks_info(g) -> dict:
 
 
 def _scope_label(w, scope: str, key: str) -> str:
-    if scope == "unit" and key.isdigit() and int(key) < len(w.units):
+    if scope == "unit" and digits_key(key) is not None and int(key) < len(w.units):
         return f"{w.units[int(key)].key} #{key}"
     return key
 
@@ -516,7 +518,8 @@ def register(sub) -> None:
                    help="a card ('AP 6', or its name): its values and the pile it lies in")
     p.add_argument("--tracks", action="store_true",
                    help="the turn, the nations at war and every state variable (tracks, counters, flags, markers)")
-    p.add_argument("--seed", type=int, default=0, help="the game's seed: the shuffles of the set-up (default 0)")
+    p.add_argument("--seed", type=whole_number, default=0,
+                   help="the game's seed: the shuffles of the set-up (default 0)")
     p.add_argument("--answer", action="append", metavar="OPTION",
                    help="answer the next decision (by number or option text) before showing; may be repeated")
     p.add_argument("--json", action="store_true", help="print the result as JSON on stdout")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
+from .common import whole_number
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_option_argument, add_root_option, options_from
 
 
@@ -112,9 +113,9 @@ def register(sub) -> None:
                     "a failure with its seed.",
         epilog="Exit status: 0 all games finished, 1 some failed (or the sources have errors), 2 wrong usage.")
     p.add_argument("scenario", metavar="SCENARIO", help="scenario name or .pog file")
-    p.add_argument("--games", "-n", type=int, default=100, metavar="N", help="how many games (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
-    p.add_argument("--workers", "-w", type=int, default=None, metavar="W",
+    p.add_argument("--games", "-n", type=whole_number, default=100, metavar="N", help="how many games (default 100)")
+    p.add_argument("--seed", type=whole_number, default=0, help="the run's seed (default 0)")
+    p.add_argument("--workers", "-w", type=whole_number, default=None, metavar="W",
                    help="worker processes (default: all cores); 1 runs in this process")
     p.add_argument("--json", action="store_true",
                    help="print the summary as one JSON object (the last line of stdout); its \"card_events\" "
@@ -123,9 +124,9 @@ def register(sub) -> None:
                         "the value of each of the scenario's options the games played with")
     p.add_argument("--progress", action=__import__("argparse").BooleanOptionalAction, default=None,
                    help="show a progress bar on stderr (default: when stderr is a terminal)")
-    p.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N",
+    p.add_argument("--max-steps", type=whole_number, default=DEFAULT_MAX_STEPS, metavar="N",
                    help=f"a game that runs N steps without a decision fails (default {DEFAULT_MAX_STEPS:,})")
-    p.add_argument("--max-decisions", type=int, default=DEFAULT_MAX_DECISIONS, metavar="N",
+    p.add_argument("--max-decisions", type=whole_number, default=DEFAULT_MAX_DECISIONS, metavar="N",
                    help=f"a game with more than N decisions fails (default {DEFAULT_MAX_DECISIONS:,})")
     p.add_argument("--backend", choices=BACKENDS, default="local",
                    help="where games run: local (a process pool, the default), ray or dask (an existing "

@@ -20,6 +20,7 @@ from operator import itemgetter
 
 from attrs import define, field
 
+from ..numbers import MAX_DIGITS, is_digits, shown
 from . import rng, sampling
 from .compile import ChoiceSpec
 from .deps import entity_area
@@ -612,7 +613,9 @@ class Game:
     def _option_index(self, answer) -> int:
         p = self.s["pending"]
         options = p["options"]
-        if isinstance(answer, int) or (isinstance(answer, str) and answer.strip().isdigit()):
+        if isinstance(answer, int) or (isinstance(answer, str) and is_digits(answer.strip())):
+            if isinstance(answer, str) and len(answer.strip()) > MAX_DIGITS:
+                raise IllegalOption(f"there is no option {shown(answer.strip())}: choose 1 to {len(options)}")
             n = int(answer)
             if 1 <= n <= len(options):
                 return n - 1

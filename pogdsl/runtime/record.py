@@ -59,6 +59,8 @@ from pathlib import Path
 
 from attrs import define, field
 
+from ..numbers import NumberError, parse_whole, shown
+from ..safe_io import RECORD_LIMIT, read_bytes, read_text
 from . import builtins as B
 from .errors import BadSave, GameError, IllegalOption
 from .interpreter import Decision, Game, state_hash
@@ -211,14 +213,18 @@ def parse_script(text: str, path: str = "<script>") -> Script:
             if script.events:
                 raise ScriptError(path, number, "`seed` must come before the game's first line")
             try:
-                script.seed = int(rest)
-            except ValueError:
-                raise ScriptError(path, number, f"`seed` needs a whole number, not '{rest}'") from None
+                script.seed = parse_whole(rest)
+            except NumberError as err:
+                raise ScriptError(path, number, f"`seed` needs a whole number: {err}") from None
         elif word == "dice":
             values = rest.replace(",", " ").split()
-            if not values or not all(v.isdigit() and int(v) >= 1 for v in values):
+            try:
+                results = [parse_whole(v, signed=False) for v in values]
+            except NumberError as err:
+                raise ScriptError(path, number, f"`dice` needs die results, e.g. `dice 4 2 6`: {err}") from None
+            if not results or min(results) < 1:
                 raise ScriptError(path, number, "`dice` needs die results, e.g. `dice 4 2 6`")
-            script.events.append(Event("dice", number, values=[int(v) for v in values]))
+            script.events.append(Event("dice", number, values=results))
         elif word == "hand":
             side, _, cards = rest.partition(" ")
             names = _tokens(cards)
@@ -242,7 +248,7 @@ def parse_script(text: str, path: str = "<script>") -> Script:
 
 def read_script(path: str | Path) -> Script:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text(path, RECORD_LIMIT, "script")
     except OSError as err:
         raise BadSave(f"cannot read {path}: {err.strerror or err}") from None
     except UnicodeDecodeError:
@@ -689,13 +695,38 @@ def write_save(session: Session, path: str | Path) -> None:
     Path(path).write_text(save_text(session), encoding="utf-8")
 
 
+SAVE_DEPTH = 32  # how deeply a save's JSON may nest (a real save: 5 levels)
+
+
+def _save_int(text: str) -> int:
+    # The game's numbers are whole numbers of the language (15 digits); the
+    # state also holds the dice generator's 64-bit word, so a save's numbers
+    # may have 20 digits, no more.
+    if len(text.lstrip("-").lstrip("0")) > 20:
+        raise NumberError(f"the number {shown(text)} is too large for a saved game (at most 20 digits)")
+    return int(text)
+
+
+def _check_nesting(data, path) -> None:
+    """BadSave if DATA nests deeper than SAVE_DEPTH (walked without recursion)."""
+    todo = [(data, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if depth > SAVE_DEPTH:
+            raise BadSave(f"{path} is not a valid saved game: its JSON is nested too deeply "
+                          f"(more than {SAVE_DEPTH} levels)")
+        if isinstance(item, dict):
+            todo.extend((v, depth + 1) for v in item.values() if isinstance(v, (dict, list)))
+        elif isinstance(item, list):
+            todo.extend((v, depth + 1) for v in item if isinstance(v, (dict, list)))
+
+
 def read_save_data(path: str | Path, under_current_rules: bool = False) -> dict:
     """A save's fields, checked for their kinds and against the save's seal
     (BadSave, one line, if anything is amiss).  Nothing is compiled or read
     but the file itself."""
-    # The shared safe reader (size cap, device files) replaces this read once it lands.
     try:
-        raw = Path(path).read_bytes()
+        raw = read_bytes(path, RECORD_LIMIT, "save")
     except OSError as err:
         raise BadSave(f"cannot read {path}: {err.strerror or err}") from None
     try:
@@ -705,14 +736,17 @@ def read_save_data(path: str | Path, under_current_rules: bool = False) -> dict:
     if not text.strip():
         raise BadSave(f"{path} is empty: not a saved game")
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_save_int)
+        _check_nesting(data, path)
+    except NumberError as err:
+        raise BadSave(f"{path} is not a valid saved game: {err}") from None
+    except RecursionError:
+        raise BadSave(f"{path} is not a valid saved game: its JSON is nested too deeply") from None
     except json.JSONDecodeError as err:
         cut = text.lstrip().startswith("{") and not text.rstrip().endswith("}")
         hint = " (the file looks truncated)" if cut or err.pos >= len(text.rstrip()) - 1 else ""
         raise BadSave(f"{path} is not a valid saved game: bad JSON at line {err.lineno} column {err.colno}: "
                       f"{err.msg}{hint}") from None
-    except RecursionError:
-        raise BadSave(f"{path} is not a valid saved game: its JSON is nested too deeply") from None
     if not isinstance(data, dict) or "format" not in data:
         raise BadSave(f"{path} is not a pogdsl saved game (no \"format\" field)")
     old = data["format"] in SAVE_FORMATS_OLD
@@ -883,7 +917,7 @@ def load_any(path: str | Path, root: Path | None = None, *, chosen: dict[str, st
     """A save (JSON) or a script (text), played back and checked, with the
     options it records (and those `chosen` adds)."""
     try:
-        head = Path(path).read_bytes()[:64].lstrip()
+        head = read_bytes(path, RECORD_LIMIT, "save or script")[:64].lstrip()
     except OSError as err:
         raise BadSave(f"cannot read {path}: {err.strerror or err}") from None
     if head.startswith(b"{") or Path(path).suffix.lower() == ".json":

@@ -14,6 +14,7 @@ from attrs import define, field
 
 from ..diagnostics import Reporter, Sources
 from ..project import LIBRARY_DIRS, display_path, expand, find_root, library_files
+from ..safe_io import SOURCE_LIMIT, read_bytes
 from ..syntax import ast as A
 from ..syntax.parser import ParseCache
 
@@ -29,7 +30,7 @@ class Loaded:
 
 def read_source(path: Path, shown: str, reporter: Reporter) -> str | None:
     try:
-        data = path.read_bytes()
+        data = read_bytes(path, SOURCE_LIMIT, "source")
     except OSError as err:
         reporter.error("E0001", f"cannot read the file: {err.strerror or err}", A.Span(shown, 0, 0, 0, 0))
         return None

@@ -13,6 +13,9 @@ from typing import Any
 import attrs
 from attrs import define, field
 
+from ..numbers import parse_whole
+from ..numbers import shown as shown_text
+
 
 def _repr(self) -> str:
     fields = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in attrs.fields(type(self)))
@@ -615,7 +618,7 @@ class ScenarioOption:
                 return t == "on"
         elif self.kind == "int":
             try:
-                n = int(t)
+                n = parse_whole(t)
             except ValueError:
                 n = None
             if n is not None and self.low <= n <= self.high:
@@ -625,7 +628,7 @@ class ScenarioOption:
                 return None
             if t in [n.text for n in self.names]:
                 return t
-        raise ValueError(f"option '{self.name.text}' takes {self.values_text()}, not '{t}'")
+        raise ValueError(f"option '{self.name.text}' takes {self.values_text()}, not '{shown_text(t)}'")
 
 
 def option_text(value) -> str:

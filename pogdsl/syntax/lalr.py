@@ -49,18 +49,27 @@ class FastPathMiss(Exception):
 
 
 class NestedTooDeeply(Exception):
-    """The text nests deeper than the later stages (checker, compiler) follow."""
+    """The text nests deeper than the later stages (checker, compiler) follow:
+    blocks (the parser's stack) or an expression (`1 + 1 + …`, `x.a.a…`)."""
 
-    def __init__(self, line: int, column: int):
+    def __init__(self, line: int, column: int, expression: bool = False):
         super().__init__(f"nested too deeply at {line}:{column}")
         self.line = line
         self.column = column
+        self.expression = expression
 
 
 # The parser's stack grows by about three entries for each nested block; the
 # project's own files never pass 60.  400 leaves room for some 130 nested
 # blocks, well within what the recursive checker and compiler can follow.
 MAX_STACK = 400
+
+# How deeply the syntax tree of one file may nest: each rule that builds a
+# node adds a level (a sum of n terms, a chain `x.a.a…` of n links or n nested
+# brackets nest n levels).  The project's own files never pass 40; the checker,
+# the code generator and Python's own compiler of the generated code all follow
+# this depth with room to spare.
+MAX_DEPTH = 100
 
 
 class Tok(str):
@@ -209,16 +218,18 @@ class FastParser:
 
     def _reduction(self, rule: dict):
         if rule["passthrough"]:
-            return None, rule["size"], rule["origin"]
-        return self._callback(rule), rule["size"], rule["origin"]
+            return None, rule["size"], rule["origin"], 0
+        # An inlined `_rule` (a repetition) adds no level: its items are spliced into the parent.
+        return self._callback(rule), rule["size"], rule["origin"], 0 if rule["inline"] else 1
 
     def _callback(self, rule: dict):
         include = rule["include"]
         expand1 = rule["expand1"]
         method = getattr(self.to_ast_class, rule["callback"], None)
-        if rule["inline"]:
+        inline = rule["inline"]
+        if inline:
             def build(children):
-                return _Splice(children)
+                return children if type(children) is _Splice else _Splice(children)
         elif method is None:
             def build(children):
                 raise FastPathMiss()  # a bare parse tree: leave it to Lark
@@ -235,6 +246,25 @@ class FastParser:
 
         if include is None:
             return build
+
+        include = [tuple(item) for item in include]
+        if inline and include and include[0] == (0, True):
+            # A repetition `_r: _r "," x | x` reduces once per item: extend the
+            # splice built so far in place (it is consumed only here) rather
+            # than copy it each time, so a list of n items takes O(n), not O(n²).
+            rest = include[1:]
+
+            def filtered(children):
+                kept = children[0]
+                if type(kept) is not _Splice:
+                    kept = _Splice(kept)
+                for i, expand in rest:
+                    if expand:
+                        kept.extend(children[i])
+                    else:
+                        kept.append(children[i])
+                return build(kept)
+            return filtered
 
         def filtered(children):
             kept = []
@@ -295,7 +325,7 @@ class FastParser:
             shift, arg = action
             if shift:
                 return True
-            _, n, origin = arg
+            n, origin = arg[1], arg[2]
             if n:
                 del stack[-n:]
             if not stack:
@@ -334,6 +364,9 @@ class FastParser:
         rfind = text.rfind
         state_stack = [self.start_state]
         value_stack: list = []
+        # How deeply nested each value is (a token 0, a node one more than its deepest child).
+        depth_stack: list = []
+        max_depth = MAX_DEPTH
         # (line, column, end_line, end_column) of each value, or None if it covers no text.
         pos_stack: list = []
         pos, line, line_start = 0, 1, 0
@@ -382,10 +415,11 @@ class FastParser:
                     state_stack.append(arg)
                     value_stack.append(token)
                     pos_stack.append(tok_pos)
+                    depth_stack.append(0)
                     if len(state_stack) > MAX_STACK:
                         raise NestedTooDeeply(token.line, token.column)
                     break
-                callback, n, origin = arg
+                callback, n, origin, bump = arg
                 if callback is None:
                     # A `?rule` with one child: the child is the value, same span.
                     # Chains of them (expr → or_expr → … → atom) only replace the
@@ -406,6 +440,13 @@ class FastParser:
                         del state_stack[-n:]
                         del value_stack[-n:]
                         del pos_stack[-n:]
+                        depths = depth_stack[-n:]
+                        depth = max(depths) + bump
+                        del depth_stack[-n:]
+                        if depth > max_depth:
+                            # at the start of the deepest part: the expression that nests too deeply
+                            at = spans[depths.index(depth - bump)] or spans[0] or (line, 1)
+                            raise NestedTooDeeply(at[0], at[1], expression=True)
                         first, last = spans[0], spans[-1]
                         if first is None:
                             first = next((p for p in spans if p is not None), None)
@@ -416,10 +457,11 @@ class FastParser:
                                 last = next(p for p in reversed(spans) if p is not None)
                             span = (first[0], first[1], last[2], last[3])
                     else:
-                        children, span = [], None
+                        children, span, depth = [], None, bump
                     self.span = span
                     value_stack.append(callback(children))
                     pos_stack.append(span)
+                    depth_stack.append(depth)
                 state_stack.append(states[state_stack[-1]][origin][1])
                 if token is None and state_stack[-1] == end_state:
                     return value_stack[-1]

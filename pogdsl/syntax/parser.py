@@ -60,7 +60,9 @@ def grammar_digest() -> str:
     """Identifies the grammar and the code that turns its trees into ASTs: a
     cached parse is only reused if none of them changed."""
     here = Path(__file__).resolve().parent
-    code = "".join((here / name).read_text(encoding="utf-8") for name in ("ast.py", "transform.py"))
+    # (lalr.py and this file too: their limits and messages are part of a cached result)
+    code = "".join((here / name).read_text(encoding="utf-8")
+                   for name in ("ast.py", "transform.py", "lalr.py", "parser.py", "../numbers.py"))
     return hashlib.sha256((grammar_text() + code + __version__).encode()).hexdigest()[:16]
 
 
@@ -249,18 +251,63 @@ def _blocks(text: str):
             yield a + 1, chunk
 
 
+def _too_deep(path: str, err) -> Diagnostic:
+    from .lalr import MAX_DEPTH
+
+    if err.expression:
+        return Diagnostic(ERROR, "E0103", f"expression or block nested too deeply (more than {MAX_DEPTH} levels)",
+                          _span_at(path, err.line, err.column),
+                          "split it into named values (`value part_one = …`) or procedures")
+    return Diagnostic(ERROR, "E0103", "blocks or brackets are nested too deeply to read",
+                      _span_at(path, err.line, err.column), "split the nesting into procedures or named values")
+
+
+def _too_large(path: str, err) -> Diagnostic:
+    from ..numbers import MAX_DIGITS, too_large
+
+    return Diagnostic(ERROR, "E0104", too_large(err.text),
+                      A.Span(path, err.line, err.column, err.line, err.column + err.width),
+                      f"a number in a game fits in {MAX_DIGITS} digits; this one is probably a typing mistake")
+
+
+def _lark_too_deep(tree, text: str, path: str):
+    """NestedTooDeeply if a parse tree of Lark's nests deeper than MAX_DEPTH
+    (the fast path's limit; walked without recursion), else None.  It is
+    located as the fast path locates it, which reads the same text."""
+    from lark import Token, Tree
+
+    from .lalr import MAX_DEPTH, FastPathMiss, NestedTooDeeply
+
+    todo = [(tree, 1)]
+    while todo:
+        node, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            try:
+                get_fast_parser().parse(text, path)
+            except NestedTooDeeply as err:
+                return err
+            except FastPathMiss:
+                pass
+            token = next(node.scan_values(lambda v: isinstance(v, Token)), None)
+            return NestedTooDeeply(getattr(token, "line", None) or 1, getattr(token, "column", None) or 1,
+                                   expression=True)
+        todo.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+    return None
+
+
 def parse_text(text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
     """Parse one file's text.  Never raises for bad input."""
     from .lalr import FastPathMiss, NestedTooDeeply
+    from .transform import NumberTooLarge
 
     try:
         return get_fast_parser().parse(text, path), []
     except FastPathMiss:
         pass  # Lark's own parser says what is wrong, block by block
     except NestedTooDeeply as err:
-        return A.Module(path), [Diagnostic(ERROR, "E0101", "blocks are nested too deeply to read",
-                                           _span_at(path, err.line, err.column),
-                                           "split the nesting into procedures")]
+        return A.Module(path), [_too_deep(path, err)]
+    except NumberTooLarge as err:
+        return A.Module(path), [_too_large(path, err)]
     from lark.exceptions import UnexpectedInput
 
     from .transform import ToAst
@@ -268,11 +315,16 @@ def parse_text(text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
     parser = get_parser()
     try:
         tree = parser.parse(text)
+        deep = _lark_too_deep(tree, text, path)
+        if deep is not None:
+            return A.Module(path), [_too_deep(path, deep)]
         return ToAst(path).transform(tree), []
     except UnexpectedInput:
         pass
+    except NumberTooLarge as err:
+        return A.Module(path), [_too_large(path, err)]
     except RecursionError:
-        return A.Module(path), [Diagnostic(ERROR, "E0101", "blocks are nested too deeply to read",
+        return A.Module(path), [Diagnostic(ERROR, "E0103", "blocks are nested too deeply to read",
                                            _span_at(path, 1, 1), "split the nesting into procedures")]
     module = A.Module(path)
     diags: list[Diagnostic] = []
@@ -281,12 +333,20 @@ def parse_text(text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
         head = chunk.split("\n", 1)[0].strip()
         head = " ".join(head.replace("{", " ").split()[:2])
         try:
-            part = ToAst(path).transform(parser.parse(padded))
+            tree = parser.parse(padded)
+            deep = _lark_too_deep(tree, padded, path)
+            if deep is not None:
+                diags.append(_too_deep(path, deep))
+                continue
+            part = ToAst(path).transform(tree)
         except UnexpectedInput as err:
             diags.append(_diagnose(err, path, first_line, head, "{" in chunk, _exact_expected(padded, path, err)))
             continue
+        except NumberTooLarge as err:
+            diags.append(_too_large(path, err))
+            continue
         except RecursionError:
-            diags.append(Diagnostic(ERROR, "E0101", f"block '{head}' is nested too deeply to read",
+            diags.append(Diagnostic(ERROR, "E0103", f"block '{head}' is nested too deeply to read",
                                     _span_at(path, first_line, 1, len(head)), "split the nesting into procedures"))
             continue
         module.decls.extend(part.decls)

@@ -15,6 +15,7 @@ error never loads Lark at all.
 
 from __future__ import annotations
 
+from ..numbers import MAX_DIGITS
 from . import ast as A
 
 
@@ -56,6 +57,33 @@ def _unquote(text: str) -> str:
             out.append(ch)
             i += 1
     return "".join(out)
+
+
+class NumberTooLarge(Exception):
+    """A number in the source outside the language's range (pogdsl/numbers.py)."""
+
+    def __init__(self, tok):
+        super().__init__(str(tok))
+        self.text = str(tok)
+        self.line = getattr(tok, "line", 1) or 1
+        self.column = getattr(tok, "column", 1) or 1
+        self.width = len(self.text)
+
+
+def _int(tok) -> int:
+    """An INT token's value; NumberTooLarge past the language's range
+    (Python's `int` refuses over 4,300 digits with a traceback, and a number
+    that large is no game's)."""
+    if len(tok) > MAX_DIGITS and len(tok.lstrip("0")) > MAX_DIGITS:
+        raise NumberTooLarge(tok)
+    return int(tok)
+
+
+def _factors(tok) -> tuple[int, ...]:
+    parts = tok.value.split("-")
+    if any(len(p.lstrip("0")) > MAX_DIGITS for p in parts):
+        raise NumberTooLarge(tok)
+    return tuple(int(x) for x in parts)
 
 
 def _is_token(item) -> bool:
@@ -224,7 +252,7 @@ class ToAst:
         return ("vp", True, self._span(meta))
 
     def attr_fort(self, meta, c):
-        return ("fort", int(c[0]), self._span(meta))
+        return ("fort", _int(c[0]), self._span(meta))
 
     def attr_capital(self, meta, c):
         return ("capital", True, self._span(meta))
@@ -245,7 +273,7 @@ class ToAst:
         return ("map", self._name(c[0]), self._span(meta))
 
     def attr_at(self, meta, c):
-        return ("at", (int(c[0]), int(c[1])), self._span(meta))
+        return ("at", (_int(c[0]), _int(c[1])), self._span(meta))
 
     def connections_block(self, meta, children):
         rest, cites, note = self._extras(children)
@@ -291,11 +319,11 @@ class ToAst:
     def unit_line(self, meta, children):
         unit_type = self._name(children[0])
         name = self._name(children[1])
-        full = tuple(int(x) for x in children[2].value.split("-"))
+        full = _factors(children[2])
         i = 3
         reduced = None
         if i < len(children) and _is(children[i], "FACTORS"):
-            reduced = tuple(int(x) for x in children[i].value.split("-"))
+            reduced = _factors(children[i])
             i += 1
         unit = A.UnitDecl(self._span(meta), name, unit_type=unit_type, full=full, reduced=reduced)
         for key, value in children[i:]:
@@ -310,7 +338,7 @@ class ToAst:
         return unit
 
     def attr_count(self, meta, c):
-        return ("count", int(c[0]))
+        return ("count", _int(c[0]))
 
     def attr_rp(self, meta, c):
         return ("rp", self._name(c[0]))
@@ -323,23 +351,23 @@ class ToAst:
 
     # ------------------------------------------------------------ tables
     def key_int(self, meta, c):
-        return A.TableKey(self._tok_span(c[0]), "int", int(c[0]), int(c[0]))
+        return A.TableKey(self._tok_span(c[0]), "int", _int(c[0]), _int(c[0]))
 
     def key_range(self, meta, c):
-        return A.TableKey(self._span(meta), "range", int(c[0]), int(c[1]))
+        return A.TableKey(self._span(meta), "range", _int(c[0]), _int(c[1]))
 
     def key_at_least(self, meta, c):
-        return A.TableKey(self._span(meta), "at_least", int(c[0]), 0)
+        return A.TableKey(self._span(meta), "at_least", _int(c[0]), 0)
 
     def key_name(self, meta, c):
         n = self._name(c[0])
         return A.TableKey(n.span, "name", name=n)
 
     def cell_int(self, meta, c):
-        return int(c[0])
+        return _int(c[0])
 
     def cell_neg(self, meta, c):
-        return -int(c[0])
+        return -_int(c[0])
 
     def cell_name(self, meta, c):
         return self._name(c[0])
@@ -368,7 +396,7 @@ class ToAst:
         return ("scope", self._name(c[0]))
 
     def int_range(self, meta, c):
-        return ("range", (int(c[0]), int(c[1])))
+        return ("range", (_int(c[0]), _int(c[1])))
 
     def state_type(self, meta, c):
         return ("type", c[0])
@@ -504,19 +532,19 @@ class ToAst:
         return ("deck", self._name(c[0]), self._span(meta))
 
     def card_ops(self, meta, c):
-        return ("ops", int(c[0]), self._span(meta))
+        return ("ops", _int(c[0]), self._span(meta))
 
     def card_sr(self, meta, c):
-        return ("sr", int(c[0]), self._span(meta))
+        return ("sr", _int(c[0]), self._span(meta))
 
     def rp_entry(self, meta, c):
-        return (self._name(c[0]), int(c[1]))
+        return (self._name(c[0]), _int(c[1]))
 
     def card_rp(self, meta, c):
         return ("rp", list(c), self._span(meta))
 
     def card_war_status(self, meta, c):
-        return ("war_status", int(c[0]), self._span(meta))
+        return ("war_status", _int(c[0]), self._span(meta))
 
     def card_removed(self, meta, c):
         return ("removed", True, self._span(meta))
@@ -540,7 +568,7 @@ class ToAst:
 
     def card_decl(self, meta, children):
         rest, cites, note = self._extras(children)
-        card = A.CardDecl(self._span(meta), self._name(rest[2]), side=self._name(rest[0]), number=int(rest[1]),
+        card = A.CardDecl(self._span(meta), self._name(rest[2]), side=self._name(rest[0]), number=_int(rest[1]),
                           cites=cites, note=note)
         seen_items: set[str] = set()
         for item in rest[3:]:
@@ -565,7 +593,7 @@ class ToAst:
         return c[0].value == "on"
 
     def scenario_turns(self, meta, c):
-        return ("turns", (int(c[0]), int(c[1]), self._span(meta)))
+        return ("turns", (_int(c[0]), _int(c[1]), self._span(meta)))
 
     def scenario_sequence(self, meta, c):
         return ("sequence", self._name(c[0]))
@@ -574,7 +602,7 @@ class ToAst:
         return ("option_none", self._span(meta))
 
     def option_range(self, meta, c):
-        return ("option_range", int(c[0]), int(c[1]))
+        return ("option_range", _int(c[0]), _int(c[1]))
 
     def option_names(self, meta, c):
         return ("option_names", c[0])
@@ -590,7 +618,7 @@ class ToAst:
         if isinstance(default, bool):
             opt.default = default
         elif _is(default, "INT"):
-            opt.default, opt.default_span = int(default), self._tok_span(default)
+            opt.default, opt.default_span = _int(default), self._tok_span(default)
         elif _is_token(default):
             opt.default, opt.default_span = str(default.value), self._tok_span(default)
         else:  # `none`
@@ -770,7 +798,7 @@ class ToAst:
         return list(c)
 
     def int_lit(self, meta, c):
-        return A.IntLit(self._tok_span(c[0]), int(c[0]))
+        return A.IntLit(self._tok_span(c[0]), _int(c[0]))
 
     def text_lit(self, meta, c):
         return A.TextLit(self._tok_span(c[0]), _unquote(c[0].value))
@@ -796,7 +824,7 @@ class ToAst:
         return A.ListComp(self._span(meta), c[0], self._name(c[1]), c[2], where)
 
     def range_lit(self, meta, c):
-        return A.RangeLit(self._span(meta), int(c[0]), int(c[1]))
+        return A.RangeLit(self._span(meta), _int(c[0]), _int(c[1]))
 
     def attr(self, meta, c):
         return A.Attr(self._span(meta), c[0], self._name(c[1]))

@@ -67,6 +67,14 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
     "non_utf8": [
         (E, "E0001", 2, 1, "the file is not valid UTF-8 text"),
     ],
+    "nested_too_deeply": [
+        # at the start of the expression that nests too deeply; the file is not read further
+        (E, "E0103", 2, 18, "expression or block nested too deeply (more than 100 levels)"),
+    ],
+    "number_too_large": [
+        (E, "E0104", 2, 24, "the number 1234567890123456789012 is too large: whole numbers have at most 15 "
+                            "digits (below 10^15)"),
+    ],
     # ------------------------------------------------------------ unknown names
     "unknown_space": [
         (E, "E0203", 5, 29, "unknown space 'Leige'"),
