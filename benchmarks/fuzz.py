@@ -511,7 +511,7 @@ def main(argv=None) -> int:
     p.add_argument("--records", type=int, default=10_000, help="mutated saves and scripts (default 10,000)")
     p.add_argument("--workers", "-w", type=int, default=1)
     p.add_argument("--minutes", type=float, default=None, help="stop after this many minutes")
-    p.add_argument("--out", default="fuzz-findings", help="folder for reproducers (default ./fuzz-findings)")
+    p.add_argument("--out", default=None, help="folder for reproducers (default: a new folder under the temp dir)")
     p.add_argument("--only", metavar="KIND:I", help="run one case (source:17, save:3, script:8) and show it")
     p.add_argument("--json", metavar="FILE")
     args = p.parse_args(argv)
@@ -530,7 +530,8 @@ def main(argv=None) -> int:
         print(f"  {n} cases, {seconds:.0f} s: {dict((f'{k}/{o}', c) for (k, o), c in counts.items())}",
               file=sys.stderr, flush=True)
 
-    summary = fuzz(args.seed, args.sources, args.records, args.workers, Path(args.out), deadline, progress)
+    out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="pogdsl-fuzz-"))
+    summary = fuzz(args.seed, args.sources, args.records, args.workers, out, deadline, progress)
     print(report(summary))
     if args.json:
         Path(args.json).write_text(json.dumps(summary, indent=1))
