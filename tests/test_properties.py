@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from pogdsl.compiler import compile_paths
@@ -245,3 +245,246 @@ def test_deep_nesting(tmp_path, depth):
     files = sorted(PROJECT.rglob("*.pog")) + [path]
     comp, _ = run_pipeline(files)
     check_diagnostics(comp, texts_of(files))
+
+
+# ------------------------------------------------------------------ hostile inputs (issue 22)
+# Inputs built to break a reader rather than mutated at random: numbers of any
+# size, long chains, deep nesting, long lists, bytes that are not text, device
+# files.  Each must give diagnostics (sources) or the project's own one-line
+# error (scripts, saves, command lines), never a traceback.  Example counts are
+# small: benchmarks/fuzz.py runs the long version.
+#
+# The readers' limits are being written (issue 22, parts "inputs" and
+# "saves"); the cases that still raise before those land are marked xfail
+# (not strict: they pass once the fix is merged, and then the marker goes).
+
+import os
+import subprocess
+import sys
+
+from pogdsl.runtime.errors import BadSave, GameError, IllegalOption
+from pogdsl.errors import SourceErrors, UsageError
+
+CLEAN_ERRORS = (BadSave, GameError, IllegalOption, UsageError, SourceErrors)
+HOSTILE = settings(max_examples=5, deadline=None, derandomize=True, database=None, phases=[Phase.generate],
+                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+NOT_YET = "issue 22: the reader's limit is another part's fix (inputs/saves), not merged here yet"
+
+
+def _hostile_source(tmp_path, body: str):
+    path = tmp_path / "hostile.pog"
+    path.write_text(body, encoding="utf-8")
+    files = sorted(PROJECT.rglob("*.pog")) + [path]
+    comp, _ = run_pipeline(files)
+    check_diagnostics(comp, texts_of(files))
+    return comp
+
+
+@pytest.mark.xfail(reason=NOT_YET, strict=False)
+@HOSTILE
+@given(digits=st.integers(min_value=4250, max_value=6000), where=st.sampled_from(["value", "track", "negative"]))
+def test_huge_numbers_in_a_source(tmp_path_factory, digits, where):
+    n = "9" * digits
+    body = {"value": f"value huge cites 5.1 = {n}\n",
+            "track": f"track huge 0..{n} start 0 cites 5.1\n",
+            "negative": f"value huge cites 5.1 = -{n} + 1\n"}[where]
+    comp = _hostile_source(tmp_path_factory.mktemp("huge"), body)
+    assert comp.reporter.items  # a number that size is out of the language's range: located error
+
+
+@pytest.mark.xfail(reason=NOT_YET, strict=False)
+@HOSTILE
+@given(n=st.integers(min_value=400, max_value=2500), form=st.sampled_from(["sum", "attr", "index", "and"]))
+def test_long_expressions_in_a_source(tmp_path_factory, n, form):
+    expr = {"sum": " + ".join(["1"] * n), "attr": "vp" + ".a" * n, "index": "x" + "[1]" * n,
+            "and": " and ".join(["true"] * n)}[form]
+    _hostile_source(tmp_path_factory.mktemp("long"), f"value long cites 5.1 = {expr}\n")
+
+
+@HOSTILE
+@given(depth=st.integers(min_value=500, max_value=5000), bracket=st.sampled_from(["()", "[]"]))
+def test_deep_brackets_in_a_source(tmp_path_factory, depth, bracket):
+    expr = bracket[0] * depth + "1" + bracket[1] * depth
+    _hostile_source(tmp_path_factory.mktemp("deep"), f"value deep cites 5.1 = {expr}\n")
+
+
+@HOSTILE
+@given(n=st.integers(min_value=100, max_value=3000))
+def test_long_lists_in_a_source(tmp_path_factory, n):
+    items = ", ".join(str(i % 7) for i in range(n))
+    _hostile_source(tmp_path_factory.mktemp("list"), f"value many cites 5.1 = [{items}]\n")
+
+
+@HOSTILE
+@given(junk=st.lists(st.sampled_from(BYTES + [b"\x00" * 3, b"\xff" * 100, b"\xed\xa0\x80", b"\x80"]),
+                     min_size=1, max_size=4),
+       at=st.integers(min_value=0, max_value=1 << 16))
+def test_bytes_that_are_not_text_in_a_source(tmp_path_factory, junk, at):
+    data = _seed("mini.pog")[0]
+    i = at % (len(data) + 1)
+    path = tmp_path_factory.mktemp("bytes") / "mini.pog"
+    path.write_bytes(data[:i] + b"".join(junk) + data[i:])
+    files = list(_seed("mini.pog")[1]) + [path]
+    comp, _ = run_pipeline(files)
+    check_diagnostics(comp, texts_of(files))
+
+
+# ---- scripts and saves: a few moves of a random Campaign game, written by the project's own writers
+
+@lru_cache(maxsize=1)
+def _recorded():
+    from pogdsl.agents import RandomAgent, agent_seed
+    from pogdsl.runtime.record import Session, open_scenario, save_text, script_text
+
+    opened = open_scenario("campaign", None)
+    session = Session.new(opened, 7)
+    agents = {s.key: RandomAgent(agent_seed(7, s.key)) for s in opened.world.sides}
+    while session.decisions_made < 12 and session.decision is not None:
+        d = session.decision
+        session.choose(agents[d.by].choose(session, d))
+    return opened, save_text(session), script_text(session)
+
+
+def _outcome(call):
+    """'ok' or 'refused' (the project's own error, one line); anything else raises."""
+    try:
+        call()
+    except CLEAN_ERRORS as err:
+        assert str(err).strip(), err
+        return "refused"
+    return "ok"
+
+
+SCRIPT_HOSTILE = [
+    "dice " + "5" * 5000, "dice ²", "dice 0", "seed " + "9" * 5000, "seed -" + "9" * 5000,
+    "expect vp " + "9" * 5000, "expect illegal nonsense", "expect legal", "hand ap 'No Such Card'",
+    "ap: " + "x" * 50000, "cp: " + "9" * 5000, "ap: 0", "expect options a|b", "option x y", "\x00", "\ufffe",
+    "dice " + " ".join(["6"] * 20000),
+]
+
+
+@pytest.mark.xfail(reason=NOT_YET, strict=False)
+@HOSTILE
+@given(lines=st.lists(st.sampled_from(SCRIPT_HOSTILE), min_size=1, max_size=3),
+       at=st.integers(min_value=0, max_value=100))
+def test_hostile_lines_in_a_script(tmp_path_factory, lines, at):
+    from pogdsl.runtime.record import read_script, replay_script
+
+    opened, _, script = _recorded()
+    rows = script.split("\n")
+    i = 3 + at % max(1, len(rows) - 3)  # after the header
+    rows[i:i] = lines
+    path = tmp_path_factory.mktemp("script") / "game.txt"
+    path.write_text("\n".join(rows), encoding="utf-8", errors="surrogatepass")
+    assert _outcome(lambda: replay_script(read_script(path), opened=opened)) == "refused"
+
+
+@HOSTILE
+@given(data=st.binary(max_size=200))
+def test_any_bytes_as_a_script(tmp_path_factory, data):
+    from pogdsl.runtime.record import read_script
+
+    path = tmp_path_factory.mktemp("script") / "bytes.txt"
+    path.write_bytes(data)
+    _outcome(lambda: read_script(path))
+
+
+SAVE_HOSTILE = ["9" * 5000, "-" + "9" * 5000, "[" * 100000 + "]" * 100000, "1e999999", "NaN", "null", "[]",
+                '"/etc/passwd"', '"/dev/zero"', '"' + "x" * 100000 + '"', '"\\u0000"', "true", "{}"]
+
+
+def _save_paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _save_paths(v, prefix + (k,))
+    elif isinstance(value, list) and value:
+        yield from _save_paths(value[-1], prefix + (len(value) - 1,))
+
+
+@pytest.mark.xfail(reason=NOT_YET, strict=False)
+@HOSTILE
+@given(which=st.integers(min_value=0, max_value=10_000), hostile=st.sampled_from(SAVE_HOSTILE))
+def test_hostile_values_in_a_save(tmp_path_factory, which, hostile):
+    from pogdsl.runtime.record import load_save
+
+    opened, save, _ = _recorded()
+    data = json.loads(save)
+    paths = [p for p in _save_paths(data) if p and p[0] != "scenario"]
+    path = paths[which % len(paths)]
+    target = data
+    for k in path[:-1]:
+        target = target[k]
+    target[path[-1]] = "\x01here\x01"
+    text = json.dumps(data).replace('"\\u0001here\\u0001"', hostile)
+    file = tmp_path_factory.mktemp("save") / "game.json"
+    file.write_text(text, encoding="utf-8")
+    assert _outcome(lambda: load_save(file, opened=opened)) == "refused"
+
+
+def test_the_recorded_save_and_script_load_unchanged(tmp_path):
+    from pogdsl.runtime.record import load_save, read_script, replay_script
+
+    opened, save, script = _recorded()
+    (tmp_path / "g.json").write_text(save, encoding="utf-8")
+    (tmp_path / "g.txt").write_text(script, encoding="utf-8")
+    assert load_save(tmp_path / "g.json", opened=opened).decisions_made == 12
+    assert replay_script(read_script(tmp_path / "g.txt"), opened=opened).decisions_made == 12
+
+
+# ---- device-like inputs, through the command line (in a subprocess: a reader that reads /dev/zero
+# to the end would take the memory of the test run; the child gets a memory cap and a time limit)
+
+def _cli(args: list[str], cwd) -> subprocess.CompletedProcess:
+    def cap():
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    return subprocess.run([sys.executable, "-m", "pogdsl.cli", *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=60, preexec_fn=cap)
+
+
+def _fifo(tmp_path):
+    path = tmp_path / "pipe"
+    os.mkfifo(path)
+    return str(path)
+
+
+DEVICES = {
+    "zero": lambda tmp: "/dev/zero",
+    "urandom": lambda tmp: "/dev/urandom",
+    "null": lambda tmp: "/dev/null",
+    "folder": lambda tmp: str(tmp),
+    "fifo": _fifo,
+}
+READERS = {
+    "check": lambda f: ["check", f],
+    "replay": lambda f: ["replay", f],
+    "load": lambda f: ["play", "--load", f],
+}
+
+
+# Cases that still fail before the readers refuse non-regular files: they run, and pass once the fix
+# lands (xfail not strict).  A FIFO is not even opened here: today's readers block on it forever.
+_NOT_YET_DEVICE = {("zero", "check"), ("zero", "load"), ("urandom", "check"), ("urandom", "load"),
+                   ("null", "check")}
+
+
+@pytest.mark.parametrize("device, reader", [
+    pytest.param(d, r, marks=[pytest.mark.xfail(reason=NOT_YET, strict=False)] if (d, r) in _NOT_YET_DEVICE else [])
+    for d in sorted(DEVICES) for r in sorted(READERS)])
+def test_device_files_are_refused_in_one_line(tmp_path, device, reader):
+    if device == "fifo":
+        pytest.xfail(NOT_YET + " (a FIFO blocks today's readers on open: not run)")
+    path = DEVICES[device](tmp_path)
+    try:
+        done = _cli(READERS[reader](path), tmp_path)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{reader} {path}: no answer after 60 s")
+    assert "Traceback" not in done.stderr, done.stderr[-2000:]
+    if (device, reader) == ("folder", "check"):  # a folder is a fine argument to check: its .pog files (none here)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return
+    assert done.returncode in (1, 2), (done.returncode, done.stderr[-2000:])  # a device is no source, save or script
+    assert 0 < len(done.stderr.strip().splitlines()) <= 3, done.stderr[-2000:]

@@ -1,0 +1,542 @@
+"""Fuzz: mutated sources, saves and scripts must never give a traceback or hang.
+
+Sources: the project's own .pog files (rules, cards, scenarios), mutated by
+bytes, tokens and lines (deleted, duplicated, swapped, replaced), with
+hostile pieces thrown in (numbers of thousands of digits, long `x.a.a…` and
+`x[1][1]…` chains, sums of hundreds of terms, deep brackets, long lists, NUL
+bytes, invalid UTF-8, control characters; in about one mutation of ten,
+as they are slow to read by design).  Files are picked with weights that
+favour small ones (a mutant costs about as much as its parse).  Each mutant is read as the
+loader reads a file (bytes → text) and parsed, its program built and
+checked: on its own, or (one case in LIBRARY_EVERY, 200) in place of its original
+among all the other library files, which are parsed once.  Every problem
+must come back as diagnostics: any exception is a finding.
+
+Saves and scripts: a few random Campaign games are recorded with the
+project's own writers (`record.save_text`, `record.script_text`), then
+mutated — as bytes, as lines/tokens, and (saves) as JSON: a field or list
+item replaced by a hostile value, a field deleted, nesting 100,000 deep —
+written to a file and loaded as `pogdsl play --load` / `replay` load them
+(`record.load_save`, `record.read_script` + `record.replay_script`).  The
+project's own error types (BadSave/ScriptError, GameError, IllegalOption,
+UsageError, SourceErrors, ScenarioError) are clean results; anything else
+is a finding.  A mutated save that *loads* although its JSON differs from
+the original is counted too ("accepted-changed", by field): not a crash, but
+a change the verification did not see.
+
+Every case has a time limit (SIGALRM; a hang is a finding) and the worker
+processes a memory limit (RLIMIT_AS), so a runaway becomes a MemoryError
+finding instead of taking the machine down.  Case i of a run with seed S is
+built from (S, i) alone: `--only KIND:I` runs one case again.  Each finding
+is written to --out as a reproducer (the mutated file) and its traceback;
+findings are grouped by signature (exception type and the innermost frame
+of the project).
+
+    python benchmarks/fuzz.py --minutes 20 --workers 2
+    python benchmarks/fuzz.py --sources 1000 --records 100 --workers 1
+    python benchmarks/fuzz.py --only save:1234 --seed 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import signal
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+LIBRARY_EVERY = 200
+SOURCE_TIMEOUT = 10.0
+RECORD_TIMEOUT = 20.0
+MEMORY_LIMIT = 3 << 30
+RECORDED_GAMES = ((1, 40), (2, 120), (3, 300), (4, 25))  # (seed, decisions)
+
+
+class Hang(BaseException):
+    """A case ran past its time limit (BaseException: no `except Exception` swallows it)."""
+
+
+def _alarm(signum, frame):
+    raise Hang()
+
+
+# ----------------------------------------------------------------- hostile pieces
+def hostile_pieces(rng: random.Random) -> bytes:
+    n = rng.choice([500, 2000, 5000])
+    pieces = [
+        b"9" * rng.choice([20, 4300, 4301, 5000, 20000]),
+        b"-" + b"7" * 5000,
+        b"x" + b".a" * n,
+        b"x" + b"[1]" * n,
+        b" + ".join([b"1"] * n),
+        b"(" * n + b"1" + b")" * n,
+        b"[" * n + b"]" * n,
+        b"{" * n + b"}" * n,
+        b"[" + b", ".join([b"1"] * (n * 10)) + b"]",
+        b"if true {" * 300 + b"}" * 300,
+        b"\x00", b"\xff\xfe", b"\xc3", b"\xed\xa0\x80", b"\xef\xbb\xbf", b"\x1b[2J", b"\r", b"\x0b\x0c",
+        b"\xe2\x80\xae", "²³¼".encode(), b"1e999999", b"0x" + b"f" * 2000, b"1_000_000", b"'" * 1000,
+        b'"' + b"a" * 100000 + b'"', b"#" * 10000, b"\\" * 100, b"cites " + b"1." * 3000 + b"1",
+        b"1..99999999999999999999999", b"count 100000000",
+    ]
+    return rng.choice(pieces)
+
+
+WORDS = [b"phase", b"procedure", b"value", b"choice", b"card", b"space", b"unit", b"scenario", b"track",
+         b"counter", b"flag", b"cites", b"if", b"else", b"for", b"in", b"let", b"choose", b"by", b"call",
+         b"set", b"move", b"place", b"eliminate", b"return", b"not", b"and", b"or", b"none", b"true",
+         b"{", b"}", b"(", b")", b"[", b"]", b",", b":", b".", b"..", b"=", b"+=", b"-=", b"'", b'"', b"\n"]
+
+
+def _tokens(data: bytes) -> list[bytes]:
+    return re.findall(rb"\s+|[A-Za-z_][A-Za-z0-9_]*|'[^'\n]*'|\"[^\"\n]*\"|[0-9.]+|.", data, re.DOTALL)
+
+
+def mutate_bytes(data: bytes, rng: random.Random, hostile: bool = True) -> bytes:
+    """One to four byte/token/line mutations."""
+    for _ in range(rng.randint(1, 4)):
+        n = len(data)
+        i = rng.randint(0, n)
+        kind = rng.randrange(12)
+        if kind == 0:
+            data = data[:i] + data[i + rng.randint(1, 16):]
+        elif kind == 1:
+            data = data[:i] + bytes([rng.randrange(256)]) + data[i:]
+        elif kind == 2:  # a hostile piece in one mutation of 10 or so (they are slow to read, by design)
+            piece = hostile_pieces(rng) if hostile and rng.random() < 0.1 else rng.choice(WORDS)
+            data = data[:i] + piece + data[i:]
+        elif kind == 3:
+            j = min(n, i + rng.randint(1, 64))
+            data = data[:j] + data[i:j] * rng.choice([1, 2, 50]) + data[j:]
+        elif kind == 4:
+            data = data[:i]
+        elif kind == 5 and n:
+            k = rng.randrange(n)
+            data = data[:k] + bytes([data[k] ^ (1 << rng.randrange(8))]) + data[k + 1:]
+        else:
+            toks = _tokens(data) if kind < 9 else data.split(b"\n")
+            if not toks:
+                continue
+            a, b = rng.randrange(len(toks)), rng.randrange(len(toks))
+            if kind in (6, 9):
+                del toks[a]
+            elif kind in (7, 10):
+                toks.insert(b, toks[a])
+            elif kind == 8:
+                toks[a] = rng.choice(WORDS)
+            else:
+                toks[a], toks[b] = toks[b], toks[a]
+            data = (b"" if kind < 9 else b"\n").join(toks)
+    return data
+
+
+# ----------------------------------------------------------------- sources
+class SourceCorpus:
+    def __init__(self):
+        from pogdsl.semantics.loader import find_root, library_files
+        from pogdsl.syntax.parser import parse_text
+
+        self.files = library_files(find_root(ROOT))
+        self.data = [f.read_bytes() for f in self.files]
+        self.names = [str(f.relative_to(ROOT)) if f.is_relative_to(ROOT) else str(f) for f in self.files]
+        # Small files are picked more often (a mutant costs about its parse):
+        # a 100 KB chapter about 1/25 as often as a 1 KB card.
+        self.weights = [1 / (1 + len(d) / 4000) for d in self.data]
+        self.modules = [parse_text(d.decode("utf-8"), n)[0] for d, n in zip(self.data, self.names)]
+
+
+def run_source(corpus: SourceCorpus, data: bytes, which: int, with_library: bool) -> int:
+    """The loader's pipeline on one mutated file; returns the number of diagnostics."""
+    from pogdsl.diagnostics import Reporter
+    from pogdsl.semantics.checker import check
+    from pogdsl.semantics.model import build_program
+    from pogdsl.syntax.parser import parse_text
+
+    name = corpus.names[which]
+    if b"\0" in data:
+        return 1  # the loader refuses a binary file before parsing (loader.read_source)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return 1
+    module, diags = parse_text(text, name)
+    reporter = Reporter()
+    reporter.extend(diags)
+    modules = [module]
+    if with_library:
+        modules = corpus.modules[:which] + [module] + corpus.modules[which + 1:]
+    program = build_program(modules, reporter)
+    check(program, reporter)
+    for d in reporter.items:  # every diagnostic can be shown
+        str(d.message)
+        d.to_json()
+    return len(reporter.items)
+
+
+# ----------------------------------------------------------------- saves and scripts
+class RecordCorpus:
+    def __init__(self):
+        from pogdsl.agents import RandomAgent, agent_seed
+        from pogdsl.runtime.record import Session, open_scenario, save_text, script_text
+
+        self.opened = open_scenario("campaign", None)
+        self.saves: list[bytes] = []
+        self.scripts: list[bytes] = []
+        for seed, count in RECORDED_GAMES:
+            session = Session.new(self.opened, seed)
+            agents = {s.key: RandomAgent(agent_seed(seed, s.key)) for s in self.opened.world.sides}
+            while session.decisions_made < count:
+                d = session.decision
+                if d is None:
+                    break
+                session.choose(agents[d.by].choose(session, d))
+            self.saves.append(save_text(session).encode())
+            self.scripts.append(script_text(session).encode())
+
+
+HOSTILE_JSON = [
+    10 ** 30, -1, 0, True, None, 1.5, float("inf"), "", "\x00", "x" * 100000, [], {}, [[]], {"a": 1},
+    "/etc/passwd", "/dev/zero", "/dev/null", "rules", "../../etc/hosts", "campaign", "mini", ".", "~",
+    "scenarios/campaign.pog", 2 ** 63, -(2 ** 63) - 1, "ap", "cp", "draw", [1] * 100000,
+]
+RAW_HOSTILE = [b"9" * 5000, b"-" + b"9" * 5000, b"[" * 100000 + b"]" * 100000, b"{\"a\":" * 50000 + b"1" + b"}" * 50000,
+               b"1e999999", b"NaN", b"Infinity", b"-0", b"\"\\ud800\"", b"\"\\u0000\""]
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(value, list) and value:
+        for k in {0, len(value) - 1, len(value) // 2}:
+            yield from _paths(value[k], prefix + (k,))
+
+
+def _set(data, path, value):
+    target = data
+    for k in path[:-1]:
+        target = target[k]
+    if value is _DELETE:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+
+
+_DELETE = object()
+_PLACEHOLDER = "\x01fuzz\x01"
+
+
+def mutate_save(text: bytes, rng: random.Random) -> bytes:
+    kind = rng.randrange(4)
+    if kind == 0:
+        return mutate_bytes(text, rng)
+    data = json.loads(text)
+    paths = [p for p in _paths(data) if p]
+    path = rng.choice(paths)
+    if kind == 1:  # a JSON value replaced
+        _set(data, path, rng.choice(HOSTILE_JSON + [_DELETE]))
+        return json.dumps(data).encode()
+    if kind == 2:  # raw text only JSON can hold (huge numbers, deep nesting)
+        _set(data, path, _PLACEHOLDER)
+        return json.dumps(data).encode().replace(json.dumps(_PLACEHOLDER).encode(), rng.choice(RAW_HOSTILE))
+    # a plausible edit: a decision's option or a header field changed a little
+    if path[0] == "decisions" and len(path) == 2 and isinstance(data["decisions"][path[1]], dict):
+        entry = data["decisions"][path[1]]
+        if "option" in entry:
+            entry["option"] = entry["option"][: rng.randint(0, len(entry["option"]))]
+    else:
+        key = rng.choice(["turn", "over", "scenario_key", "seed", "scenario", "options", "format"])
+        old = data.get(key)
+        _set(data, (key,), (old + 1) if isinstance(old, int) and not isinstance(old, bool) else
+             (not old) if isinstance(old, bool) else rng.choice(HOSTILE_JSON))
+    return json.dumps(data).encode()
+
+
+SCRIPT_LINES = [b"dice " + b"5" * 5000, "dice ²".encode(), b"dice 0", b"dice -1", b"seed " + b"9" * 5000,
+                b"seed -" + b"9" * 5000, b"expect illegal nonsense", b"expect legal", b"expect hash 00",
+                b"expect vp " + b"9" * 5000, b"expect winner nobody", b"hand ap 'No Such Card'", b"hand",
+                b"scenario /dev/zero", b"scenario /etc/passwd", b"scenario ..", b"option x y",
+                b"ap: " + b"x" * 100000, b"cp: 9999999999999999999999", b"ap: 0", b"why", b"expect turn 99",
+                b"expect options a|b", b"\x00", b"\xff", b"undo 5"]
+
+
+def mutate_script(text: bytes, rng: random.Random) -> bytes:
+    if rng.random() < 0.5:
+        return mutate_bytes(text, rng)
+    lines = text.split(b"\n")
+    for _ in range(rng.randint(1, 3)):
+        i = rng.randrange(len(lines) + 1)
+        op = rng.randrange(4)
+        if op == 0:
+            lines.insert(i, rng.choice(SCRIPT_LINES))
+        elif op == 1 and lines:
+            del lines[min(i, len(lines) - 1)]
+        elif op == 2 and lines:
+            j = min(i, len(lines) - 1)
+            lines[j] = lines[j][: rng.randint(0, len(lines[j]))]
+        else:
+            lines.insert(i, lines[rng.randrange(len(lines))] if lines else b"")
+    return b"\n".join(lines)
+
+
+def clean_errors():
+    from pogdsl.errors import SourceErrors, UsageError
+    from pogdsl.runtime.errors import BadSave, GameError, IllegalOption
+    from pogdsl.runtime.record import ScenarioError
+
+    return (BadSave, GameError, IllegalOption, UsageError, SourceErrors, ScenarioError)
+
+
+def run_record(corpus: RecordCorpus, kind: str, data: bytes, original: bytes, folder: Path) -> str:
+    """Load one mutated save or script; 'ok', 'refused' or 'accepted-changed:FIELD'."""
+    from pogdsl.runtime import record
+
+    path = folder / ("case.json" if kind == "save" else "case.txt")
+    path.write_bytes(data)
+    try:
+        if kind == "save":
+            record.load_save(path)
+        else:
+            record.replay_script(record.read_script(path))
+    except clean_errors():
+        return "refused"
+    if kind == "save" and data != original:
+        try:
+            new, old = json.loads(data), json.loads(original)
+        except ValueError:
+            return "ok"
+        changed = sorted(k for k in set(new) | set(old) if new.get(k) != old.get(k))
+        if changed == ["state"] and isinstance(new.get("state"), dict) and isinstance(old.get("state"), dict):
+            changed = sorted(f"state.{k}" for k in set(new["state"]) | set(old["state"])
+                             if new["state"].get(k) != old["state"].get(k))
+        if changed:
+            return "accepted-changed:" + ",".join(changed)
+    return "ok"
+
+
+# ----------------------------------------------------------------- the cases
+_CORPUS: dict = {}
+
+
+def corpus(kind: str):
+    if kind not in _CORPUS:
+        _CORPUS[kind] = SourceCorpus() if kind == "source" else RecordCorpus()
+    return _CORPUS[kind]
+
+
+def make_case(kind: str, seed: int, index: int) -> tuple[bytes, dict]:
+    rng = random.Random(f"{seed}:{kind}:{index}")
+    if kind == "source":
+        c = corpus("source")
+        which = rng.choices(range(len(c.data)), c.weights)[0]
+        return mutate_bytes(c.data[which], rng), {"which": which, "library": index % LIBRARY_EVERY == 0}
+    c = corpus("record")
+    if kind == "save":
+        k = rng.randrange(len(c.saves))
+        return mutate_save(c.saves[k], rng), {"original": k}
+    k = rng.randrange(len(c.scripts))
+    return mutate_script(c.scripts[k], rng), {"original": k}
+
+
+def run_case(task) -> dict:
+    kind, seed, index = task
+    data, info = make_case(kind, seed, index)
+    timeout = SOURCE_TIMEOUT if kind == "source" else RECORD_TIMEOUT
+    start = time.perf_counter()
+    outcome, tb = "ok", None
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        if kind == "source":
+            run_source(corpus("source"), data, info["which"], info["library"])
+        else:
+            folder = Path(tempfile.mkdtemp(prefix="pogfuzz-"))
+            try:
+                c = corpus("record")
+                original = (c.saves if kind == "save" else c.scripts)[info["original"]]
+                outcome = run_record(c, kind, data, original, folder)
+            finally:
+                for f in folder.iterdir():
+                    f.unlink()
+                folder.rmdir()
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    except Hang:
+        outcome, tb = "hang", f"no result after {timeout:.0f} s"
+    except BaseException as err:  # noqa: BLE001 - every escape is a finding
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        if isinstance(err, KeyboardInterrupt):
+            raise
+        outcome, tb = "traceback", traceback.format_exc(limit=-12)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    out = {"kind": kind, "index": index, "outcome": outcome, "seconds": time.perf_counter() - start}
+    if tb is not None:
+        out["traceback"] = tb
+        out["signature"] = signature(outcome, tb)
+        out["data"] = data
+    return out
+
+
+def signature(outcome: str, tb: str) -> str:
+    if outcome == "hang":
+        return "hang"
+    lines = tb.strip().splitlines()
+    last = lines[-1].split(":")[0] if lines else "?"
+    frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', tb)
+    ours = [f for f in frames if "pogdsl" in f[0] and "benchmarks" not in f[0]]
+    where = ours[-1] if ours else (frames[-1] if frames else ("?", "?", "?"))
+    return f"{last} at {Path(where[0]).name}:{where[1]} ({where[2]})"
+
+
+def worker_init():
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    except (ImportError, ValueError, OSError):
+        pass
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
+
+
+# ----------------------------------------------------------------- the run
+def fuzz(seed: int, sources: int, records: int, workers: int, out: Path, deadline: float | None,
+         progress=None) -> dict:
+    """`records` cases are split between saves and scripts; the sources and
+    records are interleaved so that a run cut short by `deadline` has some of
+    each (the counts played are reported)."""
+    tasks = []
+    ratio = max(1, sources // max(1, records))
+    s = r = 0
+    while s < sources or r < records:
+        for _ in range(ratio):
+            if s < sources:
+                tasks.append(("source", seed, s))
+                s += 1
+        if r < records:
+            tasks.append(("save" if r % 2 == 0 else "script", seed, r))
+            r += 1
+    out.mkdir(parents=True, exist_ok=True)
+    counts: dict = {}
+    findings: dict = {}
+    seconds: dict = {}
+    start = time.perf_counter()
+
+    def take(res):
+        kind = res["kind"]
+        key = (kind, res["outcome"].split(":")[0] if res["outcome"].startswith("accepted") else res["outcome"])
+        counts[key] = counts.get(key, 0) + 1
+        seconds[kind] = seconds.get(kind, 0.0) + res["seconds"]
+        if res["outcome"].startswith("accepted-changed"):
+            field = res["outcome"].split(":", 1)[1]
+            findings.setdefault(("accepted-changed", field), {"count": 0, "first": f"{kind}:{res['index']}"})
+            findings[("accepted-changed", field)]["count"] += 1
+        if "traceback" in res:
+            sig = res["signature"]
+            entry = findings.get((kind, sig))
+            if entry is None:
+                stem = f"{kind}-{res['index']}"
+                ext = {"source": ".pog", "save": ".json", "script": ".txt"}[kind]
+                (out / (stem + ext)).write_bytes(res["data"])
+                (out / (stem + ".traceback.txt")).write_text(
+                    f"# python benchmarks/fuzz.py --seed {seed} --only {kind}:{res['index']}\n" + res["traceback"])
+                entry = findings[(kind, sig)] = {"count": 0, "first": f"{kind}:{res['index']}",
+                                                 "reproducer": str(out / (stem + ext)), "outcome": res["outcome"]}
+            entry["count"] += 1
+
+    done = 0
+    if workers <= 1:
+        worker_init()
+        for t in tasks:
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            take(run_case(t))
+            done += 1
+            if progress and done % 1000 == 0:
+                progress(done, counts, time.perf_counter() - start)
+    else:
+        from multiprocessing import get_context
+
+        with get_context("fork").Pool(workers, initializer=worker_init, maxtasksperchild=2000) as pool:
+            for res in pool.imap_unordered(run_case, tasks, chunksize=20):
+                take(res)
+                done += 1
+                if progress and done % 1000 == 0:
+                    progress(done, counts, time.perf_counter() - start)
+                if deadline is not None and time.monotonic() > deadline:
+                    pool.terminate()
+                    break
+    elapsed = time.perf_counter() - start
+    summary = {
+        "seed": seed, "seconds": round(elapsed, 1), "cases": done,
+        "counts": {f"{k}/{o}": n for (k, o), n in sorted(counts.items())},
+        "findings": [{"kind": k, "signature": s, **v} for (k, s), v in findings.items()],
+    }
+    tried = {k: sum(n for (kk, _), n in counts.items() if kk == k) for k in ("source", "save", "script")}
+    summary["tried"] = tried
+    summary["rate_per_second"] = {k: round(tried[k] / elapsed, 1) for k in tried} if elapsed else {}
+    return summary
+
+
+def report(s: dict) -> str:
+    lines = [f"fuzz seed {s['seed']}: {s['cases']} cases in {s['seconds']} s",
+             f"  tried: {s['tried']}  (per second over the run: {s['rate_per_second']})",
+             f"  outcomes: {s['counts']}"]
+    crashes = [f for f in s["findings"] if f["kind"] != "accepted-changed"]
+    lines.append(f"  tracebacks and hangs: {sum(f['count'] for f in crashes)} in {len(crashes)} kinds")
+    for f in sorted(crashes, key=lambda f: -f["count"]):
+        lines.append(f"    {f['count']:6d} x {f['kind']}: {f['signature']}   first: {f['first']} -> {f['reproducer']}")
+    changed = [f for f in s["findings"] if f["kind"] == "accepted-changed"]
+    if changed:
+        lines.append("  mutated saves accepted although their JSON changed (fields):")
+        for f in sorted(changed, key=lambda f: -f["count"]):
+            lines.append(f"    {f['count']:6d} x {f['signature']}   first: {f['first']}")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--sources", type=int, default=100_000, help="mutated sources (default 100,000)")
+    p.add_argument("--records", type=int, default=10_000, help="mutated saves and scripts (default 10,000)")
+    p.add_argument("--workers", "-w", type=int, default=1)
+    p.add_argument("--minutes", type=float, default=None, help="stop after this many minutes")
+    p.add_argument("--out", default=None, help="folder for reproducers (default: a new folder under the temp dir)")
+    p.add_argument("--only", metavar="KIND:I", help="run one case (source:17, save:3, script:8) and show it")
+    p.add_argument("--json", metavar="FILE")
+    args = p.parse_args(argv)
+    if args.only:
+        kind, _, i = args.only.partition(":")
+        if kind not in ("source", "save", "script") or not i.isdigit():
+            p.error("--only takes source:N, save:N or script:N")
+        worker_init()
+        res = run_case((kind, args.seed, int(i)))
+        print(res["outcome"], f"{res['seconds']:.2f} s")
+        print(res.get("traceback", ""))
+        return 0 if "traceback" not in res else 1
+    deadline = time.monotonic() + args.minutes * 60 if args.minutes else None
+
+    def progress(n, counts, seconds):
+        print(f"  {n} cases, {seconds:.0f} s: {dict((f'{k}/{o}', c) for (k, o), c in counts.items())}",
+              file=sys.stderr, flush=True)
+
+    out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="pogdsl-fuzz-"))
+    summary = fuzz(args.seed, args.sources, args.records, args.workers, out, deadline, progress)
+    print(report(summary))
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=1))
+    return 1 if any(f["kind"] != "accepted-changed" for f in summary["findings"]) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
