@@ -253,10 +253,6 @@ def test_deep_nesting(tmp_path, depth):
 # files.  Each must give diagnostics (sources) or the project's own one-line
 # error (scripts, saves, command lines), never a traceback.  Example counts are
 # small: benchmarks/fuzz.py runs the long version.
-#
-# The readers' limits are being written (issue 22, parts "inputs" and
-# "saves"); the cases that still raise before those land are marked xfail
-# (not strict: they pass once the fix is merged, and then the marker goes).
 
 import os
 import subprocess
@@ -268,7 +264,6 @@ from pogdsl.errors import SourceErrors, UsageError
 CLEAN_ERRORS = (BadSave, GameError, IllegalOption, UsageError, SourceErrors)
 HOSTILE = settings(max_examples=5, deadline=None, derandomize=True, database=None, phases=[Phase.generate],
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-NOT_YET = "issue 22: the reader's limit is another part's fix (inputs/saves), not merged here yet"
 
 
 def _hostile_source(tmp_path, body: str):
@@ -280,7 +275,6 @@ def _hostile_source(tmp_path, body: str):
     return comp
 
 
-@pytest.mark.xfail(reason=NOT_YET, strict=False)
 @HOSTILE
 @given(digits=st.integers(min_value=4250, max_value=6000), where=st.sampled_from(["value", "track", "negative"]))
 def test_huge_numbers_in_a_source(tmp_path_factory, digits, where):
@@ -292,7 +286,6 @@ def test_huge_numbers_in_a_source(tmp_path_factory, digits, where):
     assert comp.reporter.items  # a number that size is out of the language's range: located error
 
 
-@pytest.mark.xfail(reason=NOT_YET, strict=False)
 @HOSTILE
 @given(n=st.integers(min_value=400, max_value=2500), form=st.sampled_from(["sum", "attr", "index", "and"]))
 def test_long_expressions_in_a_source(tmp_path_factory, n, form):
@@ -363,7 +356,6 @@ SCRIPT_HOSTILE = [
 ]
 
 
-@pytest.mark.xfail(reason=NOT_YET, strict=False)
 @HOSTILE
 @given(lines=st.lists(st.sampled_from(SCRIPT_HOSTILE), min_size=1, max_size=3),
        at=st.integers(min_value=0, max_value=100))
@@ -402,7 +394,6 @@ def _save_paths(value, prefix=()):
         yield from _save_paths(value[-1], prefix + (len(value) - 1,))
 
 
-@pytest.mark.xfail(reason=NOT_YET, strict=False)
 @HOSTILE
 @given(which=st.integers(min_value=0, max_value=10_000), hostile=st.sampled_from(SAVE_HOSTILE))
 def test_hostile_values_in_a_save(tmp_path_factory, which, hostile):
@@ -465,26 +456,16 @@ READERS = {
 }
 
 
-# Cases that still fail before the readers refuse non-regular files: they run, and pass once the fix
-# lands (xfail not strict).  A FIFO is not even opened here: today's readers block on it forever.
-_NOT_YET_DEVICE = {("zero", "check"), ("zero", "load"), ("urandom", "check"), ("urandom", "load"),
-                   ("null", "check")}
-
-
-@pytest.mark.parametrize("device, reader", [
-    pytest.param(d, r, marks=[pytest.mark.xfail(reason=NOT_YET, strict=False)] if (d, r) in _NOT_YET_DEVICE else [])
-    for d in sorted(DEVICES) for r in sorted(READERS)])
+@pytest.mark.parametrize("device, reader", [(d, r) for d in sorted(DEVICES) for r in sorted(READERS)])
 def test_device_files_are_refused_in_one_line(tmp_path, device, reader):
-    if device == "fifo":
-        pytest.xfail(NOT_YET + " (a FIFO blocks today's readers on open: not run)")
     path = DEVICES[device](tmp_path)
     try:
         done = _cli(READERS[reader](path), tmp_path)
     except subprocess.TimeoutExpired:
         pytest.fail(f"{reader} {path}: no answer after 60 s")
     assert "Traceback" not in done.stderr, done.stderr[-2000:]
-    if (device, reader) == ("folder", "check"):  # a folder is a fine argument to check: its .pog files (none here)
-        assert done.returncode == 0, done.stderr[-2000:]
+    if (device, reader) == ("folder", "check"):  # a folder is a fine argument to check, but one with no .pog file
+        assert done.returncode == 2 and "no .pog file" in done.stderr, done.stderr[-2000:]
         return
     assert done.returncode in (1, 2), (done.returncode, done.stderr[-2000:])  # a device is no source, save or script
     assert 0 < len(done.stderr.strip().splitlines()) <= 3, done.stderr[-2000:]
