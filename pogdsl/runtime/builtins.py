@@ -14,7 +14,7 @@ from ..syntax.ast import BoxDecl as _BoxDecl
 from .deps import entity_area
 from .errors import GameError
 from .tables import Table as _Table
-from .values import Entity, Found, Pool, text_of
+from .values import Entity, Found, Pool, scope_key, text_of
 from .values import ScopedState as _ScopedState
 
 
@@ -40,12 +40,6 @@ def members(g, value):
     if type(value) is Found:
         return value.as_set()
     return iterate(g, value)
-
-
-def scope_key(value) -> str:
-    if isinstance(value, Entity):
-        return value.scope
-    return str(value)
 
 
 def read_scoped(g, name: str, key) -> object:

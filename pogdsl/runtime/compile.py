@@ -65,6 +65,16 @@ class Code:
     cites: tuple[str, ...] = ()
 
 
+@define
+class Hooked:
+    """A restriction, modifier or trigger, with the card that carries it (if any)."""
+
+    decl: A.Decl
+    owner: int | None  # card index; active only while that card is in play
+    compiled: object = None
+    code: Code | None = None
+
+
 # Expressions that are a single node gain nothing from generated code.
 _LEAVES = (A.IntLit, A.BoolLit, A.NoneLit, A.TextLit)
 
@@ -92,8 +102,6 @@ class Compiler:
         for decl in p.all("value"):
             w.values[decl.key] = ([prm.name.text for prm in decl.params], self.value_function(decl))
         card_index = {c.key: c.index for c in w.cards}
-        from .world import Hooked
-
         def owner_of(decl):
             return card_index.get(decl.owner) if getattr(decl, "owner", None) else None
 

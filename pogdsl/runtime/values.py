@@ -74,6 +74,13 @@ class ScopedState:
         self.name = name
 
 
+def scope_key(value) -> str:
+    """The key of a value in state kept per entity (see Entity.scope)."""
+    if isinstance(value, Entity):
+        return value.scope
+    return str(value)
+
+
 def text_of(value) -> str:
     """How a value reads in an option or a log line."""
     if type(value) is Entity:  # the common case first: option texts are mostly entities

@@ -13,7 +13,7 @@ from attrs import define, field
 from ..errors import UsageError
 from ..semantics.model import Program
 from ..syntax import ast as A
-from .compile import Compiler, Code
+from .compile import Code, Compiler, Hooked  # noqa: F401  (Hooked: where it was)
 from .tables import Table
 from .values import Entity, Pool
 
@@ -49,16 +49,6 @@ class Space:
     ports: list
     control: Entity | None
     at: tuple | None
-
-
-@define
-class Hooked:
-    """A restriction, modifier or trigger, with the card that carries it (if any)."""
-
-    decl: A.Decl
-    owner: int | None  # card index; active only while that card is in play
-    compiled: object = None
-    code: Code | None = None
 
 
 @define
