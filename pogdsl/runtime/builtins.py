@@ -100,9 +100,15 @@ def _check_nesting(v: list, span) -> None:
 
 # ----------------------------------------------------------------- helpers
 def iterate(g, value) -> list:
+    """The items of a list, a pile or a space (its units), to walk: every
+    walk of a comprehension, an aggregate, a choice's source or a `for` goes
+    through here, and counts its items against the game's work (limits.py)."""
     if value is None:
         return []
     if isinstance(value, list):
+        g.work_left -= len(value)
+        if g.work_left < 0:
+            raise out_of_work(g)
         return value
     if isinstance(value, Entity):
         if value.kind == "pile":
@@ -112,6 +118,12 @@ def iterate(g, value) -> list:
     if isinstance(value, (tuple, set, frozenset)):
         return list(value)
     raise GameError(f"{text_of(value)} is not a list")
+
+
+def out_of_work(g) -> LimitExceeded:
+    g.work_left = g.max_work  # (the error is the game's end; a caller going on starts afresh)
+    return LimitExceeded(f"more than {g.max_work} items walked without a decision: loops inside loops over long "
+                         "lists? (`limit work N` in the scenario raises it)", limit="work")
 
 
 def members(g, value):
@@ -702,7 +714,7 @@ def clamp(g, span, x, lo, hi):
 
 
 def length(g, span, xs):
-    return len(iterate(g, xs))
+    return len(xs) if isinstance(xs, list) else len(iterate(g, xs))  # (a list's length walks nothing)
 
 
 def option(g, span, name):

@@ -83,6 +83,8 @@ class Game:
         self.max_list = limits["list_size"]
         self.max_candidates = limits["candidates"]
         self.max_depth = limits["depth"]
+        self.max_work = limits["work"]
+        self.work_left = self.max_work  # counted down by builtins.iterate, afresh at each decision
         self.ask_forced = ask_forced
         self._trace: list | None = None
         # How many times each card's event was played by this Game object (card
@@ -164,6 +166,7 @@ class Game:
         stack = s["stack"]
         budget = self.step_budget
         steps = 0
+        self.work_left = self.max_work
         while True:
             if s["result"] is not None:
                 return None
@@ -190,7 +193,8 @@ class Game:
                                              step.span, step.cites)
                 try:
                     if step.run(self, frame) is TAKEN:
-                        steps = 0  # the budget counts steps between two decisions
+                        steps = 0  # the budget counts steps between two decisions, and so does work
+                        self.work_left = self.max_work
                 except GameError as err:
                     if err.span is None:
                         err.span = step.span

@@ -25,6 +25,7 @@ MAX_NESTING = 100
 # name → (default, what it bounds); a scenario's `limit NAME N` sets one.
 LIMITS: dict[str, tuple[int, str]] = {
     "steps": (2_000_000, "steps run between two decisions"),
+    "work": (50_000_000, "items walked (by comprehensions, aggregates, choices, `for`) between two decisions"),
     "list_size": (1_000_000, "items of one list or range a rule builds (and the `limit` of best_fill)"),
     "candidates": (1_000_000, "candidates looked at for one choice (every combination of its sources)"),
     "depth": (1_000, "procedures, triggers and events running inside one another (frames on the stack)"),
