@@ -202,8 +202,8 @@ class Game:
                     raise
                 except RecursionError:
                     # values worked out inside one another, deeper than Python goes
-                    raise LimitExceeded("values call one another too deeply: a value defined by itself "
-                                        "without an end?", step.span, step.cites, "value_depth") from None
+                    raise LimitExceeded("values worked out inside one another too deeply (hundreds of values, "
+                                        "each calling the next)", step.span, step.cites, "value_depth") from None
                 if not self.moved:
                     continue
                 break

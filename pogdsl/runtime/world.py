@@ -273,12 +273,18 @@ def build_world(program: Program, graph, options: dict[str, object] | None = Non
     w.sequence = [n.text for n in seq.phases]
     _global_names(w, program)
     compiler = Compiler(w, graph)
-    compiler.compile_all()
-    _value_dependencies(w)
-    compiler.bind_values()
-    compiler.forbid_functions()
-    compiler.space_filters()
-    _start_values(w, compiler)
+    try:
+        compiler.compile_all()
+        _value_dependencies(w)
+        compiler.bind_values()
+        compiler.forbid_functions()
+        compiler.space_filters()
+        _start_values(w, compiler)
+    except RecursionError:
+        # Values defined through hundreds of values inside one another: the
+        # world cannot be worked out (nor could the game work them out).
+        raise LimitExceeded("values are defined through one another too deeply (hundreds of values inside one "
+                            "another) for the world to be built", scenario.name.span, limit="value_depth") from None
     return w
 
 
