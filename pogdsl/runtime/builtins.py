@@ -106,8 +106,8 @@ def iterate(g, value) -> list:
     if value is None:
         return []
     if isinstance(value, list):
-        g.work_left -= len(value)
-        if g.work_left < 0:
+        left = g.work_left = g.work_left - len(value)
+        if left < 0:
             raise out_of_work(g)
         return value
     if isinstance(value, Entity):
