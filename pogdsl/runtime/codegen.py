@@ -110,6 +110,13 @@ def _aggregate_many(func: str, values: list, span=None):
     return {"any": any, "all": all, "sum": sum}[func](values)
 
 
+def _list_size(compiler) -> int:
+    """The world's list size limit (limits.py), while its code is generated."""
+    from .limits import DEFAULTS
+
+    return (getattr(getattr(compiler, "w", None), "limits", None) or DEFAULTS)["list_size"]
+
+
 class Namespace:
     """The globals every function generated for one world shares: helpers,
     the constants the code names (entities, getters, spans), and one function
@@ -501,7 +508,7 @@ class Generator:
         return "[" + ", ".join(self.gen(i, names, cvars) for i in e.items) + "]"
 
     def g_RangeLit(self, e, names, cvars):
-        if int(e.high) - int(e.low) + 1 > self.compiler.w.limits.get("list_size", 0):
+        if int(e.high) - int(e.low) + 1 > _list_size(self.compiler):
             raise Unsupported("a range longer than the list size: its closure reports it")
         return f"list(range({int(e.low)}, {int(e.high) + 1}))"
 

@@ -20,6 +20,7 @@ from ..syntax import ast as A
 from . import builtins as B
 from .codegen import Generator, Namespace, Unsupported, divide, extreme, generate, ordered_compare
 from .errors import GameError, LimitExceeded
+from .limits import DEFAULTS
 from .values import Entity, ScopedState, text_of
 
 Fn = Callable  # (g, l) -> value
@@ -749,7 +750,7 @@ class Compiler:
 
     def x_RangeLit(self, e, names):
         low, high, span = e.low, e.high, e.span
-        if high - low + 1 > self.w.limits.get("list_size", 0):
+        if high - low + 1 > (self.w.limits or DEFAULTS)["list_size"]:
             return lambda g, l: B.span_range(g, low, high, span)  # (too long: a located error)
         values = list(range(low, high + 1))
         return lambda g, l: list(values)
