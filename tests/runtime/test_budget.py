@@ -240,6 +240,14 @@ def test_a_scenario_raises_a_limit(tmp_path):
     runs_out(scenario(tmp_path / "a", body), "list_size")
     game = play(scenario(tmp_path / "b", body, limits="  limit list_size 2000000"))
     assert game.over and game.s["vars"]["big"] == 1_500_000
+    # a scenario extending it keeps its limits, or sets its own
+    root = tmp_path / "b" / "w"
+    (root / "scenarios" / "w2.pog").write_text('scenario w2 "W2" extends w { limit steps 50000 }\n',
+                                               encoding="utf-8")
+    from pogdsl.runtime.record import open_scenario
+
+    world = open_scenario("w2", root, cache=False).world
+    assert world.limits["list_size"] == 2_000_000 and world.limits["steps"] == 50_000
     # and lowers one: the steps of the same loop
     loop = "  repeat 50 { set big to 1 }"
     assert play(scenario(tmp_path / "c", loop)).over
