@@ -734,6 +734,8 @@ class Generator:
 
     def g_BinOp(self, e: A.BinOp, names, cvars):
         a, b = self.gen(e.left, names, cvars), self.gen(e.right, names, cvars)
+        if e.op in ("+", "-") and (isinstance(e.left, A.IntLit) or isinstance(e.right, A.IntLit)):
+            return f"({a} {e.op} {b})"  # a number's own step: it cannot outgrow a step budget (see compile._plain_step)
         if e.op in ("+", "-", "*"):  # within the integer range, lists within the list size (limits.py)
             fn = {"+": "_add", "-": "_sub", "*": "_mul"}[e.op]
             return f"{fn}(g, {a}, {b}, {self.const(e.span)})"
