@@ -101,7 +101,9 @@ def make_set(compiler, step, node, names):
     value = compiler.expr(node.arg("to"), names)
 
     def run(g, frame):
-        v = B.stored(g, value(g, frame["l"]), step.span)
+        v = value(g, frame["l"])
+        if v.__class__ is int or v.__class__ is list:  # (a flag, an entity: nothing to check, no call)
+            B.stored(g, v, step.span)
         write(g, frame["l"], v)
         if g.log_enabled:
             g.log(f"{label(g, frame['l'])} = {text_of(v)}", step.cites, quiet=True)
