@@ -53,6 +53,7 @@ CODES: dict[str, str] = {
     "E0221": "unknown box role",
     "E0222": "unknown modifier",
     "E0223": "a card name borne by several cards",
+    "E0224": "unknown limit",
     # kinds and arity
     "E0301": "wrong kind of thing",
     "E0302": "wrong number of arguments",

@@ -26,7 +26,7 @@ def cmd_simulate(args) -> int:
     # A game needs at least one step between decisions and at least one
     # decision: a limit below that would only make every game fail.
     for flag, limit in (("--max-steps", args.max_steps), ("--max-decisions", args.max_decisions)):
-        if limit < 1:
+        if limit is not None and limit < 1:
             _err(f"{flag} must be at least 1")
             return EXIT_USAGE
     try:
@@ -124,8 +124,9 @@ def register(sub) -> None:
                         "the value of each of the scenario's options the games played with")
     p.add_argument("--progress", action=__import__("argparse").BooleanOptionalAction, default=None,
                    help="show a progress bar on stderr (default: when stderr is a terminal)")
-    p.add_argument("--max-steps", type=whole_number, default=DEFAULT_MAX_STEPS, metavar="N",
-                   help=f"a game that runs N steps without a decision fails (default {DEFAULT_MAX_STEPS:,})")
+    p.add_argument("--max-steps", type=whole_number, default=None, metavar="N",
+                   help="a game that runs N steps without a decision fails (default: the scenario's `limit steps`, "
+                        f"else {DEFAULT_MAX_STEPS:,})")
     p.add_argument("--max-decisions", type=whole_number, default=DEFAULT_MAX_DECISIONS, metavar="N",
                    help=f"a game with more than N decisions fails (default {DEFAULT_MAX_DECISIONS:,})")
     p.add_argument("--backend", choices=BACKENDS, default="local",

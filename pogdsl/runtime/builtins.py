@@ -12,17 +12,103 @@ from itertools import compress
 
 from ..syntax.ast import BoxDecl as _BoxDecl
 from .deps import entity_area
-from .errors import GameError
+from .errors import GameError, LimitExceeded
+from .limits import INT_LIMIT, MAX_INT_DIGITS, MAX_NESTING
 from .tables import Table as _Table
-from .values import Entity, Found, Pool, text_of
+from .values import Entity, Found, Pool, scope_key, text_of
 from .values import ScopedState as _ScopedState
+
+
+# ----------------------------------------------------------------- limits
+# The checks of limits.py where work is allocated: arithmetic (the
+# integer range, and lists joined with `+`), lists built, values stored.
+def too_large(n, span=None) -> LimitExceeded:
+    return LimitExceeded(f"a number of {len(str(abs(n))) if abs(n) < 10 ** 100 else 'over 100'} digits: the "
+                         f"language's integers have at most {MAX_INT_DIGITS} digits", span, limit="integers")
+
+
+def too_long(g, n: int, span=None, what: str = "a list") -> LimitExceeded:
+    return LimitExceeded(f"{what} of {n} items, more than the limit of {g.max_list} "
+                         "(`limit list_size N` in the scenario raises it)", span, limit="list_size")
+
+
+def add(g, a, b, span=None):
+    """`a + b`: numbers within the integer range, lists within the list size."""
+    r = a + b
+    if r.__class__ is int:
+        if -INT_LIMIT < r < INT_LIMIT:
+            return r
+        raise too_large(r, span)
+    if r.__class__ is list and len(r) > g.max_list:
+        raise too_long(g, len(r), span)
+    return r
+
+
+def sub(g, a, b, span=None):
+    r = a - b
+    if r.__class__ is int and not -INT_LIMIT < r < INT_LIMIT:
+        raise too_large(r, span)
+    return r
+
+
+def mul(g, a, b, span=None):
+    """`a * b`: checked before a list or text is repeated, after numbers are multiplied."""
+    if a.__class__ is int and b.__class__ is int:
+        r = a * b
+        if -INT_LIMIT < r < INT_LIMIT:
+            return r
+        raise too_large(r, span)
+    if isinstance(a, int) and isinstance(b, (list, str)):
+        a, b = b, a
+    if isinstance(a, (list, str)) and isinstance(b, int) and len(a) * b > g.max_list:
+        raise too_long(g, len(a) * b, span)
+    r = a * b
+    if isinstance(r, int) and not -INT_LIMIT < r < INT_LIMIT:
+        raise too_large(r, span)
+    return r
+
+
+def span_range(g, low: int, high: int, span=None) -> list:
+    if high - low + 1 > g.max_list:
+        raise too_long(g, high - low + 1, span, f"the range {low}..{high}")
+    return list(range(low, high + 1))
+
+
+def stored(g, v, span=None):
+    """A value about to be kept in the state (a local or a state variable):
+    a number within the integer range, lists nested at most MAX_NESTING deep
+    (the state is written out as JSON: saves, the state hash)."""
+    if v.__class__ is int:
+        if not -INT_LIMIT < v < INT_LIMIT:
+            raise too_large(v, span)
+    elif v.__class__ is list and (list in map(type, v) or dict in map(type, v)):  # (a flat list: at C speed)
+        _check_nesting(v, span)
+    return v
+
+
+def _check_nesting(v: list, span) -> None:
+    level, depth = [v], 1
+    while level:
+        inner = [x for item in level for x in item if x.__class__ is list or x.__class__ is dict]
+        if not inner:
+            return
+        depth += 1
+        if depth > MAX_NESTING:
+            raise LimitExceeded(f"lists nested more than {MAX_NESTING} deep", span, limit="nesting")
+        level = [x if x.__class__ is list else list(x.values()) for x in inner]
 
 
 # ----------------------------------------------------------------- helpers
 def iterate(g, value) -> list:
+    """The items of a list, a pile or a space (its units), to walk: every
+    walk of a comprehension, an aggregate, a choice's source or a `for` goes
+    through here, and counts its items against the game's work (limits.py)."""
     if value is None:
         return []
     if isinstance(value, list):
+        left = g.work_left = g.work_left - len(value)
+        if left < 0:
+            raise out_of_work(g)
         return value
     if isinstance(value, Entity):
         if value.kind == "pile":
@@ -34,18 +120,18 @@ def iterate(g, value) -> list:
     raise GameError(f"{text_of(value)} is not a list")
 
 
+def out_of_work(g) -> LimitExceeded:
+    g.work_left = g.max_work  # (the error is the game's end; a caller going on starts afresh)
+    return LimitExceeded(f"more than {g.max_work} items walked without a decision: loops inside loops over long "
+                         "lists? (`limit work N` in the scenario raises it)", limit="work")
+
+
 def members(g, value):
     """What `x in value` tests membership of: a search's set (Found), or
     the items of anything else that is a list (`iterate`)."""
     if type(value) is Found:
         return value.as_set()
     return iterate(g, value)
-
-
-def scope_key(value) -> str:
-    if isinstance(value, Entity):
-        return value.scope
-    return str(value)
 
 
 def read_scoped(g, name: str, key) -> object:
@@ -628,7 +714,7 @@ def clamp(g, span, x, lo, hi):
 
 
 def length(g, span, xs):
-    return len(iterate(g, xs))
+    return len(xs) if isinstance(xs, list) else len(iterate(g, xs))  # (a list's length walks nothing)
 
 
 def option(g, span, name):
@@ -698,6 +784,9 @@ def subsets(g, span, xs):
 
 
 def best_fill(g, span, groups, limit):
+    if limit > g.max_list:
+        raise LimitExceeded(f"best_fill with limit {limit}, more than the limit of {g.max_list} "
+                            "(`limit list_size N` in the scenario raises it)", span, limit="list_size")
     reachable = 1  # bit t set: total t can be made
     full = (1 << (limit + 1)) - 1 if limit >= 0 else 0
     for group in iterate(g, groups):

@@ -110,6 +110,13 @@ def _aggregate_many(func: str, values: list, span=None):
     return {"any": any, "all": all, "sum": sum}[func](values)
 
 
+def _list_size(compiler) -> int:
+    """The world's list size limit (limits.py), while its code is generated."""
+    from .limits import DEFAULTS
+
+    return (getattr(getattr(compiler, "w", None), "limits", None) or DEFAULTS)["list_size"]
+
+
 class Namespace:
     """The globals every function generated for one world shares: helpers,
     the constants the code names (entities, getters, spans), and one function
@@ -121,7 +128,7 @@ class Namespace:
             "_ordered": ordered_compare, "_lt": ORDERED["<"], "_le": ORDERED["<="],
             "_gt": ORDERED[">"], "_ge": ORDERED[">="], "_divide": divide, "_aggregate_call": _aggregate_call,
             "_aggregate_many": _aggregate_many, "_extreme": extreme, "_reach": B.reach,
-            "_reach_within": B.reach_within, "_members": B.members, "_card_in_play": _card_in_play,
+            "_reach_within": B.reach_within, "_add": B.add, "_sub": B.sub, "_mul": B.mul, "_members": B.members, "_card_in_play": _card_in_play,
         }
         self.count = 0
         self._named: dict[int, str] = {}
@@ -501,6 +508,8 @@ class Generator:
         return "[" + ", ".join(self.gen(i, names, cvars) for i in e.items) + "]"
 
     def g_RangeLit(self, e, names, cvars):
+        if int(e.high) - int(e.low) + 1 > _list_size(self.compiler):
+            raise Unsupported("a range longer than the list size: its closure reports it")
         return f"list(range({int(e.low)}, {int(e.high) + 1}))"
 
     def comprehension_var(self, var: str, cvars, source=None) -> tuple[str, dict]:
@@ -725,8 +734,11 @@ class Generator:
 
     def g_BinOp(self, e: A.BinOp, names, cvars):
         a, b = self.gen(e.left, names, cvars), self.gen(e.right, names, cvars)
-        if e.op in ("+", "-", "*"):
-            return f"({a} {e.op} {b})"
+        if e.op in ("+", "-") and (isinstance(e.left, A.IntLit) or isinstance(e.right, A.IntLit)):
+            return f"({a} {e.op} {b})"  # a number's own step: it cannot outgrow a step budget (see compile._plain_step)
+        if e.op in ("+", "-", "*"):  # within the integer range, lists within the list size (limits.py)
+            fn = {"+": "_add", "-": "_sub", "*": "_mul"}[e.op]
+            return f"{fn}(g, {a}, {b}, {self.const(e.span)})"
         return f"_divide({a}, {b}, {e.op!r}, {self.const(e.span)})"
 
     def g_Compare(self, e: A.Compare, names, cvars):

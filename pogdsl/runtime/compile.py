@@ -19,7 +19,8 @@ from ..semantics.vocabulary import FUNCTIONS as VOCAB_FUNCTIONS
 from ..syntax import ast as A
 from . import builtins as B
 from .codegen import Generator, Namespace, Unsupported, divide, extreme, generate, ordered_compare
-from .errors import GameError
+from .errors import GameError, LimitExceeded
+from .limits import DEFAULTS
 from .values import Entity, ScopedState, text_of
 
 Fn = Callable  # (g, l) -> value
@@ -65,6 +66,16 @@ class Code:
     cites: tuple[str, ...] = ()
 
 
+@define
+class Hooked:
+    """A restriction, modifier or trigger, with the card that carries it (if any)."""
+
+    decl: A.Decl
+    owner: int | None  # card index; active only while that card is in play
+    compiled: object = None
+    code: Code | None = None
+
+
 # Expressions that are a single node gain nothing from generated code.
 _LEAVES = (A.IntLit, A.BoolLit, A.NoneLit, A.TextLit)
 
@@ -92,8 +103,6 @@ class Compiler:
         for decl in p.all("value"):
             w.values[decl.key] = ([prm.name.text for prm in decl.params], self.value_function(decl))
         card_index = {c.key: c.index for c in w.cards}
-        from .world import Hooked
-
         def owner_of(decl):
             return card_index.get(decl.owner) if getattr(decl, "owner", None) else None
 
@@ -369,7 +378,10 @@ class Compiler:
         fn, var = self.expr(step.node, names), step.args["var"]
 
         def run(g, frame):
-            frame["l"][var] = fn(g, frame["l"])
+            v = fn(g, frame["l"])
+            if v.__class__ is list:
+                B.stored(g, v)
+            frame["l"][var] = v
         return run
 
     def step_branch(self, step, names):
@@ -549,13 +561,22 @@ class Compiler:
         without a loop."""
         singles = singles or {}
         order = [name for name, _ in spec.sources]
-        env = {"iterate": B.iterate}
-        lines = ["def _enumerate(g, l):", "    out = []"]
+        env = {"iterate": B.iterate, "too_many": _too_many, "spec": spec}
+        lines = ["def _enumerate(g, l):", "    out = []", "    n = 0"]
         indent = "    "
+        innermost = max((i for i in range(len(spec.sources)) if i not in singles), default=-1)
         for i, (name, source) in enumerate(spec.sources):
             if i in singles:
                 env[f"s{i}"] = singles[i]
                 lines.append(f"{indent}x{i} = s{i}(g, l)")
+            elif i == innermost:  # the candidates looked at, counted a source at a time (limits.py)
+                env[f"s{i}"] = source
+                lines.append(f"{indent}src = iterate(g, s{i}(g, l))")
+                lines.append(f"{indent}n += len(src)")
+                lines.append(f"{indent}if n > g.max_candidates:")
+                lines.append(f"{indent}    raise too_many(g, spec)")
+                lines.append(f"{indent}for x{i} in src:")
+                indent += "    "
             else:
                 env[f"s{i}"] = source
                 lines.append(f"{indent}for x{i} in iterate(g, s{i}(g, l)):")
@@ -597,6 +618,8 @@ class Compiler:
         gen.inline_ok = True
         cvars: dict[str, str] = {}
         lines, indent = [], "        "
+        spec_name, too_many = self.ns.fresh("_spec"), "_too_many_candidates"
+        innermost = max((i for i in range(len(node.bindings)) if i not in singles), default=-1)
         try:
             for i, b in enumerate(node.bindings):
                 if i in singles:
@@ -605,6 +628,12 @@ class Compiler:
                     source = gen.generate_pure(b.source, frame_names, dict(cvars))
                     if not isinstance(b.source, (A.ListLit, A.ListComp)):  # (a list as written is walked as it is)
                         source = f"iterate(g, {source})"
+                    if i == innermost:  # the candidates looked at, counted a source at a time (limits.py)
+                        lines.append(f"{indent}src = {source}")
+                        lines.append(f"{indent}n += len(src)")
+                        lines.append(f"{indent}if n > g.max_candidates:")
+                        lines.append(f"{indent}    raise {too_many}(g, {spec_name})")
+                        source = "src"
                     lines.append(f"{indent}for x{i} in {source}:")
                     indent += "    "
                 cvars[b.var.text] = f"x{i}"
@@ -619,8 +648,10 @@ class Compiler:
         lines.append(f"{indent}out.append({row})")
         fn_name, slow_name = self.ns.fresh("_candidates"), self.ns.fresh("_slow_candidates")
         self.ns.env[slow_name] = slow
+        self.ns.env[spec_name] = spec
         self.ns.env.setdefault("iterate", B.iterate)
-        source = "\n".join([f"def {fn_name}(g, l):", "    out = []", "    try:", *lines, "    except (AttributeError, KeyError):",
+        self.ns.env[too_many] = _too_many
+        source = "\n".join([f"def {fn_name}(g, l):", "    out = []", "    n = 0", "    try:", *lines, "    except (AttributeError, KeyError):",
                             f"        return {slow_name}(g, l)", "    return out"]) + "\n"
         try:
             label = "candidates" if filtered else "unfiltered candidates"
@@ -718,7 +749,10 @@ class Compiler:
         return lambda g, l: [f(g, l) for f in items]
 
     def x_RangeLit(self, e, names):
-        values = list(range(e.low, e.high + 1))
+        low, high, span = e.low, e.high, e.span
+        if high - low + 1 > (self.w.limits or DEFAULTS)["list_size"]:
+            return lambda g, l: B.span_range(g, low, high, span)  # (too long: a located error)
+        values = list(range(low, high + 1))
         return lambda g, l: list(values)
 
     def _comprehension(self, var, source, where, names):
@@ -865,12 +899,11 @@ class Compiler:
         a, b = self.expr(e.left, names), self.expr(e.right, names)
         op = e.op
         span = e.span
-        if op == "+":
-            return lambda g, l: a(g, l) + b(g, l)
-        if op == "-":
-            return lambda g, l: a(g, l) - b(g, l)
-        if op == "*":
-            return lambda g, l: a(g, l) * b(g, l)
+        if op in ("+", "-") and _plain_step(e):
+            return (lambda g, l: a(g, l) + b(g, l)) if op == "+" else (lambda g, l: a(g, l) - b(g, l))
+        if op in ("+", "-", "*"):  # within the integer range, lists within the list size (limits.py)
+            fn = {"+": B.add, "-": B.sub, "*": B.mul}[op]
+            return lambda g, l: fn(g, a(g, l), b(g, l), span)
 
         def div(g, l):
             return divide(a(g, l), b(g, l), op, span)
@@ -1322,6 +1355,20 @@ def _restore(l: dict, var: str, saved) -> None:
         l.pop(var, None)
     else:
         l[var] = saved
+
+
+def _plain_step(e: A.BinOp) -> bool:
+    """`n + 1`, `x - 2`: a sum with a number written out grows by at most
+    that number each time it is worked out, so within a step budget it
+    stays far from anything a hang or memory notices; it is left unchecked
+    (a value past the integer range is still refused when it is stored:
+    builtins.stored).  Every other `+`, `-` and `*` is checked."""
+    return isinstance(e.left, A.IntLit) or isinstance(e.right, A.IntLit)
+
+
+def _too_many(g, spec) -> LimitExceeded:
+    return LimitExceeded(f"choice '{spec.name}' has more than {g.max_candidates} candidates "
+                         "(`limit candidates N` in the scenario raises it)", spec.span, spec.cites, "candidates")
 
 
 def _bound_names(steps) -> set[str]:

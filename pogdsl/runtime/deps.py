@@ -18,6 +18,7 @@ chance (``random_pick``) is never cached.
 from __future__ import annotations
 
 from ..syntax import ast as A
+from .values import scope_key
 
 BOARD, CARDS, TURN, UNCACHEABLE, WAR = "board", "cards", "turn", "*", "war"
 PLAYED, IN_PLAY = "played", "in_play"  # events played so far; cards lying in play
@@ -404,6 +405,4 @@ def _entity_area(world, whole: str, entity) -> str | None:
         if kind in ("space", "box"):
             return f"loc:{world.location(entity)}"
         return BOARD
-    from .builtins import scope_key
-
     return f"{whole}:{scope_key(entity)}"

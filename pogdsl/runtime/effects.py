@@ -102,6 +102,8 @@ def make_set(compiler, step, node, names):
 
     def run(g, frame):
         v = value(g, frame["l"])
+        if v.__class__ is int or v.__class__ is list:  # (a flag, an entity: nothing to check, no call)
+            B.stored(g, v, step.span)
         write(g, frame["l"], v)
         if g.log_enabled:
             g.log(f"{label(g, frame['l'])} = {text_of(v)}", step.cites, quiet=True)
@@ -115,7 +117,7 @@ def make_shift(compiler, step, node, names):
     def run(g, frame):
         l = frame["l"]
         n = amount(g, l)
-        write(g, l, read(g, l) + n)
+        write(g, l, B.add(g, read(g, l), n, step.span))
         if g.log_enabled:
             g.log(f"{label(g, l)} {'+' if n >= 0 else ''}{n} → {text_of(read(g, l))}", step.cites)
     return run

@@ -23,8 +23,21 @@ class DeadEnd(GameError):
     """A player must choose but no option is legal, and the game is not over."""
 
 
-class StepBudgetExceeded(GameError):
+class LimitExceeded(GameError):
+    """The game ran out of one of its bounded resources (runtime/limits.py):
+    too many steps, too long a list, too large a number, too many candidates,
+    too deep a nesting.  `limit` names it."""
+
+    def __init__(self, message: str, span=None, cites=(), limit: str = ""):
+        super().__init__(message, span, cites)
+        self.limit = limit
+
+
+class StepBudgetExceeded(LimitExceeded):
     """The game ran more steps than its budget: a runaway loop in the sources."""
+
+    def __init__(self, message: str, span=None, cites=(), limit: str = "steps"):
+        super().__init__(message, span, cites, limit)
 
 
 class DecisionBudgetExceeded(GameError):

@@ -29,8 +29,10 @@ from .errors import (
     DecisionBudgetExceeded,
     GameError,
     IllegalOption,
+    LimitExceeded,
     StepBudgetExceeded,
 )
+from .limits import DEFAULTS
 from .values import Entity, copy_data, decode, encode, text_of
 
 STATE_FORMAT = "pogdsl-state/1"
@@ -66,14 +68,24 @@ class Outcome:
 
 class Game:
     """One game of a world.  `step_budget` bounds the steps run between two
-    decisions, so a runaway loop in the sources stops with a clear error."""
+    decisions, so a runaway loop in the sources stops with a clear error;
+    by default it is the scenario's `steps` limit, and the other limits
+    (limits.py) are the scenario's too."""
 
-    def __init__(self, world, state: dict, *, log: bool = True, step_budget: int = 2_000_000,
+    def __init__(self, world, state: dict, *, log: bool = True, step_budget: int | None = None,
                  ask_forced: bool = False):
         self.w = world
         self.s = state
         self.log_enabled = log
-        self.step_budget = step_budget
+        limits = getattr(world, "limits", None) or DEFAULTS
+        self.step_budget = step_budget if step_budget is not None else limits["steps"]
+        # The bounds on work that is not steps, read where the work is done:
+        # a list built, a choice's candidates, a frame pushed.
+        self.max_list = limits["list_size"]
+        self.max_candidates = limits["candidates"]
+        self.max_depth = limits["depth"]
+        self.max_work = limits["work"]
+        self.work_left = self.max_work  # counted down by builtins.iterate, afresh at each decision
         self.ask_forced = ask_forced
         self._trace: list | None = None
         # How many times each card's event was played by this Game object (card
@@ -155,6 +167,7 @@ class Game:
         stack = s["stack"]
         budget = self.step_budget
         steps = 0
+        self.work_left = self.max_work
         while True:
             if s["result"] is not None:
                 return None
@@ -181,12 +194,17 @@ class Game:
                                              step.span, step.cites)
                 try:
                     if step.run(self, frame) is TAKEN:
-                        steps = 0  # the budget counts steps between two decisions
+                        steps = 0  # the budget counts steps between two decisions, and so does work
+                        self.work_left = self.max_work
                 except GameError as err:
                     if err.span is None:
                         err.span = step.span
                         err.cites = err.cites or step.cites
                     raise
+                except RecursionError:
+                    # values worked out inside one another, deeper than Python goes
+                    raise LimitExceeded("values worked out inside one another too deeply (hundreds of values, "
+                                        "each calling the next)", step.span, step.cites, "value_depth") from None
                 if not self.moved:
                     continue
                 break
@@ -301,7 +319,11 @@ class Game:
     def push_frame(self, key: str, l: dict) -> None:
         """Start running code `key` with these locals (the one place a frame
         is made: run() is told to look at the new top of the stack)."""
-        self.s["stack"].append({"code": key, "pc": 0, "l": l})
+        stack = self.s["stack"]
+        if len(stack) > self.max_depth:
+            raise LimitExceeded(f"more than {self.max_depth} procedures, triggers and events running inside one "
+                                "another: a procedure that calls itself without an end?", limit="depth")
+        stack.append({"code": key, "pc": 0, "l": l})
         self.moved = True
 
     def pop_frame(self) -> None:

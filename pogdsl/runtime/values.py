@@ -74,6 +74,13 @@ class ScopedState:
         self.name = name
 
 
+def scope_key(value) -> str:
+    """The key of a value in state kept per entity (see Entity.scope)."""
+    if isinstance(value, Entity):
+        return value.scope
+    return str(value)
+
+
 def text_of(value) -> str:
     """How a value reads in an option or a log line."""
     if type(value) is Entity:  # the common case first: option texts are mostly entities
@@ -89,16 +96,32 @@ def text_of(value) -> str:
     return str(value)
 
 
-def encode(value):
+# How deep plain data may nest before encode or copy_data refuses it: far
+# more than a state holds (a value's lists are bounded by limits.MAX_NESTING
+# when stored), and far less than a C stack takes.
+DATA_DEPTH = 400
+
+
+def _too_deep():
+    from .errors import LimitExceeded
+
+    return LimitExceeded(f"the state holds data nested more than {DATA_DEPTH} deep", limit="nesting")
+
+
+def encode(value, depth: int = 0):
     """A value (or a whole state) → plain JSON data."""
     if isinstance(value, Entity):
         if value.kind == "unit" and type(value) is Entity:  # one piece; a Pool is read back by its name
             return {"$": "unit", "k": value.key, "i": value.index}
         return {"$": value.kind, "k": value.key}
     if isinstance(value, (list, tuple)):
-        return [encode(v) for v in value]
+        if depth > DATA_DEPTH:
+            raise _too_deep()
+        return [encode(v, depth + 1) for v in value]
     if isinstance(value, dict):
-        return {k: encode(v) for k, v in value.items()}
+        if depth > DATA_DEPTH:
+            raise _too_deep()
+        return {k: encode(v, depth + 1) for k, v in value.items()}
     return value
 
 
@@ -113,10 +136,12 @@ def decode(data, world):
     return data
 
 
-def copy_data(value):
+def copy_data(value, depth: int = 0):
     """A deep copy of plain data; entities are shared (they never change)."""
+    if depth > DATA_DEPTH:
+        raise _too_deep()
     if isinstance(value, list):
-        return [copy_data(v) if isinstance(v, (list, dict)) else v for v in value]
+        return [copy_data(v, depth + 1) if isinstance(v, (list, dict)) else v for v in value]
     if isinstance(value, dict):
-        return {k: copy_data(v) if isinstance(v, (list, dict)) else v for k, v in value.items()}
+        return {k: copy_data(v, depth + 1) if isinstance(v, (list, dict)) else v for k, v in value.items()}
     return value

@@ -13,7 +13,9 @@ from attrs import define, field
 from ..errors import UsageError
 from ..semantics.model import Program
 from ..syntax import ast as A
-from .compile import Compiler, Code
+from .compile import Code, Compiler, Hooked  # noqa: F401  (Hooked: where it was)
+from .errors import LimitExceeded
+from .limits import limits_of
 from .tables import Table
 from .values import Entity, Pool
 
@@ -52,16 +54,6 @@ class Space:
 
 
 @define
-class Hooked:
-    """A restriction, modifier or trigger, with the card that carries it (if any)."""
-
-    decl: A.Decl
-    owner: int | None  # card index; active only while that card is in play
-    compiled: object = None
-    code: Code | None = None
-
-
-@define
 class World:
     program: Program
     scenario: A.ScenarioDecl
@@ -90,6 +82,7 @@ class World:
     # side key → the location of the box that `receives eliminated` (where `eliminate` puts units)
     eliminated_box: dict[str, int] = field(factory=dict)
     options: dict[str, object] = field(factory=dict)  # option name → on/off, a number or a name (or None)
+    limits: dict[str, int] = field(factory=dict)  # limit name → its value for this scenario (limits.py)
     state_start: dict[str, object] = field(factory=dict)
     value_deps: dict[str, tuple | None] = field(factory=dict)  # None: never cached across decisions
     # Every area some remembered value reads: a write elsewhere expires nothing.
@@ -195,6 +188,7 @@ def build_world(program: Program, graph, options: dict[str, object] | None = Non
     if scenario is None:
         raise WorldError("no scenario chosen")
     w = World(program, scenario)
+    w.limits = limits_of(scenario)
     kinds: dict[str, dict[str, Entity]] = {}
 
     def add(kind: str, key: str, index: int, data=None) -> Entity:
@@ -242,6 +236,9 @@ def build_world(program: Program, graph, options: dict[str, object] | None = Non
         side = nation.data[1] if nation is not None else None
         data = Unit(d.key, nation, side, named("unit_type", d.unit_type), d.full, d.reduced,
                     named("nation", d.rp) or named("rp_pool", d.rp) or nation, d.never_replaced, d.near_east)
+        if d.count > w.limits["units"]:
+            raise LimitExceeded(f"unit '{d.key}' has count {d.count}, more than the limit of {w.limits['units']} "
+                                "pieces (`limit units N` in the scenario raises it)", d.name.span, limit="units")
         for _ in range(d.count):
             e = Entity("unit", d.key, len(w.units), data)
             w.units.append(e)
@@ -276,12 +273,18 @@ def build_world(program: Program, graph, options: dict[str, object] | None = Non
     w.sequence = [n.text for n in seq.phases]
     _global_names(w, program)
     compiler = Compiler(w, graph)
-    compiler.compile_all()
-    _value_dependencies(w)
-    compiler.bind_values()
-    compiler.forbid_functions()
-    compiler.space_filters()
-    _start_values(w, compiler)
+    try:
+        compiler.compile_all()
+        _value_dependencies(w)
+        compiler.bind_values()
+        compiler.forbid_functions()
+        compiler.space_filters()
+        _start_values(w, compiler)
+    except RecursionError:
+        # Values defined through hundreds of values inside one another: the
+        # world cannot be worked out (nor could the game work them out).
+        raise LimitExceeded("values are defined through one another too deeply (hundreds of values inside one "
+                            "another) for the world to be built", scenario.name.span, limit="value_depth") from None
     return w
 
 

@@ -608,6 +608,14 @@ class Checker:
         if s.turns is not None and s.turns[0] > s.turns[1]:
             self.r.error("E0304", f"turns {s.turns[0]}..{s.turns[1]} is an empty range", s.turns_span or s.name.span,
                          "the first turn comes first: turns FIRST..LAST")
+        from ..runtime.limits import LIMITS
+
+        for name, (n, name_span, n_span) in s.limits.items():
+            if name not in LIMITS:
+                self.r.error("E0224", f"unknown limit '{name}'", name_span,
+                             "the limits are " + ", ".join(LIMITS))
+            elif n < 1:
+                self.r.error("E0304", f"limit {name} {n}: a limit is at least 1", n_span)
         seen_options: dict[str, A.ScenarioOption] = {}
         for option in s.options:
             first = seen_options.get(option.name.text)

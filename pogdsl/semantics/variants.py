@@ -131,6 +131,7 @@ def effective_program(base: Program, scenario: A.ScenarioDecl, reporter: Reporte
     for link in chain:
         merged.turns = link.turns or merged.turns
         merged.sequence = link.sequence or merged.sequence
+        merged.limits = {**merged.limits, **link.limits}
         merged.options = [o for o in merged.options if o.name.text not in {x.name.text for x in link.options}]
         merged.options.extend(link.options)
         merged.setup.extend(link.setup)

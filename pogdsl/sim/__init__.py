@@ -27,10 +27,11 @@ from ..runtime.errors import (
     DeadEnd,
     DecisionBudgetExceeded,
     GameError,
+    LimitExceeded,
     StepBudgetExceeded,
 )
 
-DEFAULT_MAX_STEPS = 2_000_000
+DEFAULT_MAX_STEPS = 2_000_000  # the default `steps` limit (runtime/limits.py); None: the scenario's
 DEFAULT_MAX_DECISIONS = 100_000
 BACKENDS = ("local", "ray", "dask")
 EXTRAS = {"ray": ("ray", "ray"), "dask": ("dask.distributed", "dask")}
@@ -46,7 +47,7 @@ def game_seed(seed: int, index: int) -> int:
     return derive_seed(seed, "game", index)
 
 
-def play_random(opened, seed: int, *, max_steps: int = DEFAULT_MAX_STEPS,
+def play_random(opened, seed: int, *, max_steps: int | None = None,
                 max_decisions: int = DEFAULT_MAX_DECISIONS) -> dict:
     """One game with random agents, as a plain result (never raises for a
     problem of the game: it is reported in "error")."""
@@ -71,9 +72,11 @@ def play_random(opened, seed: int, *, max_steps: int = DEFAULT_MAX_STEPS,
         result.update(error=str(err), kind="dead_end")
     except StepBudgetExceeded as err:
         result.update(error=str(err), kind="step_budget")
+    except LimitExceeded as err:  # another limit of runtime/limits.py: its name says which
+        result.update(error=str(err), kind=f"limit:{err.limit}")
     except GameError as err:
         result.update(error=str(err), kind="game_error")
-    except RecursionError:
+    except RecursionError:  # (the interpreter stops at its own limits first: a bug if it gets here)
         result.update(error="the game nested procedures too deeply", kind="internal")
     except Exception as err:  # noqa: BLE001 - a bug of the interpreter: report it with its seed, go on
         result.update(error=f"internal error: {type(err).__name__}: {err}", kind="internal")
@@ -157,7 +160,7 @@ def batches(games: int, workers: int) -> list[list[int]]:
 
 
 def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, workers: int | None = None,
-             max_steps: int = DEFAULT_MAX_STEPS, max_decisions: int = DEFAULT_MAX_DECISIONS,
+             max_steps: int | None = None, max_decisions: int = DEFAULT_MAX_DECISIONS,
              backend: str = "local", progress=None, options: dict[str, str] | None = None) -> dict:
     """Run `games` random games and summarise them.  `progress(n)` is called
     with the number of games each finished batch held.  `options` sets the

@@ -659,6 +659,7 @@ class ScenarioDecl(Decl):
     turns_span: Span | None = None
     sequence: Name | None = None
     options: list[ScenarioOption] = field(factory=list)
+    limits: dict = field(factory=dict)  # `limit NAME N`: name → (N, span of the name)
     setup: list[Block] = field(factory=list)
     setup_cites: list[Citation] = field(factory=list)
     overrides: list[Override] = field(factory=list)

@@ -598,6 +598,9 @@ class ToAst:
     def scenario_sequence(self, meta, c):
         return ("sequence", self._name(c[0]))
 
+    def scenario_limit(self, meta, c):
+        return ("limit", (self._name(c[0]), int(c[1]), self._tok_span(c[1])))
+
     def option_none(self, meta, c):
         return ("option_none", self._span(meta))
 
@@ -676,6 +679,9 @@ class ToAst:
                 sc.sequence = value
             elif key == "option":
                 sc.options.append(value)
+            elif key == "limit":
+                name, n, span = value
+                sc.limits[name.text] = (n, name.span, span)
             elif key == "setup":
                 sc.setup.append(value[0])
                 sc.setup_cites.extend(value[1])

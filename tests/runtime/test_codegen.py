@@ -110,8 +110,13 @@ class _FakeCompiler:
 
 class _FakeGame:
     def __init__(self, values):
+        from pogdsl.runtime.limits import DEFAULTS
+
         self.values = values
         self.s = {"vars": {}}
+        # the bounds on work a game carries (runtime/limits.py)
+        self.max_list, self.max_work = DEFAULTS["list_size"], DEFAULTS["work"]
+        self.work_left = self.max_work
 
 
 @pytest.mark.parametrize("name, expected", [
