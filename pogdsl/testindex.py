@@ -109,24 +109,33 @@ def test_files(folder: Path) -> list[Path]:
     return sorted(f for f in files if not any(part.startswith(".") for part in f.relative_to(folder).parts))
 
 
-def marked_tests(folder: Path, marker: str, base: Path | None = None) -> dict[str, list[MarkedTest]]:
-    """For every test file under `folder`, map each value of `marker` to the
-    tests naming it (sorted by path, then line).  Paths are relative to
-    `base` (default: the parent of `folder`, so ids start with "tests/")."""
+def scan_folder(folder: Path, marker: str, base: Path | None = None):
+    """(value, test) pairs of every test file under `folder`, and the files
+    that could not be read ("path: why").  Paths are relative to `base`
+    (default: the parent of `folder`, so ids start with "tests/")."""
     folder = Path(folder)
-    base = Path(base) if base is not None else folder.parent
-    index: dict[str, list[MarkedTest]] = {}
-    for f in test_files(folder):
+    base = Path(base) if base is not None else folder.resolve().parent
+    pairs: list[tuple[str, MarkedTest]] = []
+    unreadable: list[str] = []
+    for f in test_files(folder) if folder.exists() else []:
         try:
             rel = f.resolve().relative_to(base.resolve()).as_posix()
         except ValueError:
             rel = f.as_posix()
         try:
-            pairs = scan_source(f.read_text(encoding="utf-8"), rel, marker)
-        except SyntaxError:
-            continue
-        for value, test in pairs:
-            index.setdefault(value, []).append(test)
+            pairs += scan_source(f.read_text(encoding="utf-8"), rel, marker)
+        except (SyntaxError, UnicodeDecodeError, OSError) as err:
+            unreadable.append(f"{rel}: {err}")
+    return pairs, unreadable
+
+
+def marked_tests(folder: Path, marker: str, base: Path | None = None) -> dict[str, list[MarkedTest]]:
+    """For every test file under `folder`, map each value of `marker` to the
+    tests naming it (sorted by path, then line); files that do not parse are
+    skipped."""
+    index: dict[str, list[MarkedTest]] = {}
+    for value, test in scan_folder(folder, marker, base)[0]:
+        index.setdefault(value, []).append(test)
     for tests in index.values():
         tests.sort(key=lambda t: (t.path, t.line))
     return index

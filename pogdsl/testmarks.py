@@ -18,7 +18,7 @@ from pathlib import Path
 
 from attrs import define, field
 
-from .testindex import scan_source, test_files
+from .testindex import scan_folder
 
 _KEY = re.compile(r"^\s*([A-Za-z]+)\s*#?\s*(\d+)\s*$")
 
@@ -48,27 +48,16 @@ def scan_tests(folder: Path, relative_to: Path | None = None, name: str = "card"
     the one way (`ap 33` → `AP 33`).  Node ids are relative to RELATIVE_TO
     (default: FOLDER's parent, the project root, as pytest writes them)."""
     scan = MarkerScan()
-    folder = Path(folder)
-    base = Path(relative_to) if relative_to is not None else folder.resolve().parent
-    if not folder.is_dir():
+    if not Path(folder).is_dir():
         return scan
+    pairs, scan.unreadable = scan_folder(folder, name, relative_to)
     by_key: dict[str, set[str]] = {}
-    for path in test_files(folder):
-        try:
-            shown = path.resolve().relative_to(base.resolve()).as_posix()
-        except ValueError:
-            shown = path.as_posix()
-        try:
-            pairs = scan_source(path.read_text(encoding="utf-8"), shown, name)
-        except (SyntaxError, UnicodeDecodeError, OSError) as err:
-            scan.unreadable.append(f"{shown}: {err}")
+    for arg, test in pairs:
+        key = card_key(arg) if name == "card" else arg.strip()
+        if key is None:
+            scan.bad.append(f"{test.id}: marker {name}({arg!r}) is not a card's side and number, "
+                            "e.g. \"AP 33\"")
             continue
-        for arg, test in pairs:
-            key = card_key(arg) if name == "card" else arg.strip()
-            if key is None:
-                scan.bad.append(f"{test.id}: marker {name}({arg!r}) is not a card's side and number, "
-                                "e.g. \"AP 33\"")
-                continue
-            by_key.setdefault(key, set()).add(test.id)
+        by_key.setdefault(key, set()).add(test.id)
     scan.tests = {k: sorted(v) for k, v in sorted(by_key.items())}
     return scan
