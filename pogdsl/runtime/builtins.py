@@ -623,14 +623,16 @@ def connected(g, span, a, b):
 
 
 def distance(g, span, a, b):
-    if a is b:
+    """Breadth-first from a until b, or the first space of the list b, is met."""
+    targets = {x.index for x in b} if isinstance(b, list) else {b.index}
+    if a.index in targets:
         return 0
     seen = {a.index}
     frontier = deque([(a.index, 0)])
     while frontier:
         i, d = frontier.popleft()
         for j, _ in g.w.adjacency[i]:
-            if j == b.index:
+            if j in targets:
                 return d + 1
             if j not in seen:
                 seen.add(j)

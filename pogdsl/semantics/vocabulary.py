@@ -138,8 +138,9 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
              "adjacent_for(s, u)"),
     Function("connected", (("a", ("space",)), ("b", ("space",))), "bool",
              "Whether two spaces share a line.", "connected(Paris, Chateau_Thierry)"),
-    Function("distance", (("a", ("space",)), ("b", ("space",))), "int",
-             "The fewest connections between two spaces.", "distance(Paris, Berlin)"),
+    Function("distance", (("a", ("space",)), ("b", ("space", list_of("space")))), "int",
+             "The fewest connections between two spaces, or from a space to the nearest space of a list "
+             "(none if there is no path).", "distance(Paris, Berlin)"),
     Function("playable", (("c", ("card",)),), "bool",
              "Whether a card's `playable when` condition holds now (true if it has none).",
              "playable(c)"),
