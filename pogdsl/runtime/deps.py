@@ -101,14 +101,18 @@ class Dependencies:
         decl = self.w.program.decls["value"][name]
         found: set[str] = set()
         local = {p.name.text for p in decl.params}
-        walkable = {p.name.text for p in decl.params if not p.is_list}
-        self._expr(decl.expr, local, found, walkable)
+        card_at = {i for i, p in enumerate(decl.params) if p.type is not None and p.type.text == "card"
+                   and not p.is_list}
+        cards = frozenset(decl.params[i].name.text for i in card_at)
+        walkable = {p.name.text for p in decl.params if not p.is_list} - cards
+        self._expr(decl.expr, local, found, walkable, cards)
         for hooked, contribution, _, _ in self.w.modifiers.get(name, ()):
             if hooked.owner is not None:
                 found.add(IN_PLAY)  # active only while its card is in play
             names = {v.text for v in contribution.vars}
-            self._expr(contribution.expr, names, found, names)
-            self._expr(contribution.when, names, found, names)
+            modifier_cards = frozenset(v.text for i, v in enumerate(contribution.vars) if i in card_at)
+            self._expr(contribution.expr, names, found, names - modifier_cards, modifier_cards)
+            self._expr(contribution.when, names, found, names - modifier_cards, modifier_cards)
         self._visiting.discard(name)
         result = frozenset(found)
         self.areas[name] = result
@@ -143,7 +147,8 @@ class Dependencies:
         params = {p.name.text: i for i, p in enumerate(decl.params)}
         found: set = set()
         lists = frozenset(i for i, p in enumerate(decl.params) if p.is_list)
-        _Reads(self, cached, found, lists).visit(decl.expr, params)
+        kinds = {i: p.type.text for i, p in enumerate(decl.params) if p.type is not None and not p.is_list}
+        _Reads(self, cached, found, lists, kinds).visit(decl.expr, params)
         for hooked, contribution, _, _ in self.w.modifiers.get(name, ()):
             if hooked.owner is not None:
                 found.add(IN_PLAY)  # active only while its card is in play
@@ -173,7 +178,7 @@ class Dependencies:
                 if isinstance(node.obj, A.Ref) and node.obj.name.text in cards and attr in PRINTED_ON_CARDS \
                         and not _kept_per_card(self.w.state_decls.get(attr)):
                     continue
-                if attr in self.w.state_decls:
+                if _read_through_entity(self.w.state_decls.get(attr)):
                     found.add(f"var:{attr}")
                 elif attr in DYNAMIC_ATTRIBUTES:
                     found.add(CARDS if attr in ("cards", "size") else WAR if attr == "at_war" else BOARD)
@@ -205,6 +210,17 @@ PRINTED_ON_CARDS = {"name", "number", "deck", "ops", "sr", "war_status", "remove
                     "rp_nations", "reinforcements"}
 
 
+def _read_through_entity(decl, kind: str | None = None) -> bool:
+    """Whether `x.NAME` may read the state NAME: only a state kept per entity
+    is read that way (a state of the whole game is read by its bare name, so
+    `s.vp` of a space is its print, not the VP counter), and only for an
+    entity of that kind when `x` is a parameter of a known kind (`c.war_status`
+    of a card is its print, not the War Status kept per side)."""
+    if decl is None or getattr(decl, "scope", None) is None:
+        return False
+    return kind is None or kind == decl.scope.text
+
+
 def _kept_per_card(decl) -> bool:
     """A state declared `per card` (then `c.NAME` reads it, not the print)."""
     return decl is not None and getattr(decl, "scope", None) is not None and decl.scope.text == "card"
@@ -221,9 +237,11 @@ class _Reads:
     """Walks one expression for `Dependencies.direct`, with its scopes: a
     parameter shadowed by a comprehension's variable is not that parameter."""
 
-    def __init__(self, deps: Dependencies, cached: set[str], found: set, lists: frozenset = frozenset()):
+    def __init__(self, deps: Dependencies, cached: set[str], found: set, lists: frozenset = frozenset(),
+                 kinds: dict[int, str] | None = None):
         self.deps, self.cached, self.found = deps, cached, found
         self.lists = lists  # the parameters declared as lists: walking one reads no state
+        self.kinds = kinds or {}  # the declared kind of each parameter that has one
         self.w = deps.w
 
     def visit(self, e, params: dict[str, int], local: frozenset = frozenset()) -> None:
@@ -285,7 +303,7 @@ class _Reads:
     def attr(self, e: A.Attr, params, local) -> None:
         attr = e.attr.text
         i = self.param(e.obj, params, local)
-        if attr in self.w.state_decls:
+        if _read_through_entity(self.w.state_decls.get(attr), self.kinds.get(i)):
             area = f"var:{attr}"
             self.found.add((i, area) if i is not None else area)
         elif attr in DYNAMIC_ATTRIBUTES:

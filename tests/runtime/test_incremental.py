@@ -185,6 +185,23 @@ def test_a_value_reading_no_state_is_worked_out_once_per_world(campaign):
     assert ("sr_port_spaces", (side,)) not in one.vcache  # nothing to keep up to date per game
 
 
+def test_a_printed_attribute_is_no_state_of_the_same_name(campaign):
+    """`v.vp` of a space is its print, not the VP counter; `c.war_status` of
+    a card is its print, not the War Status kept per side: values that read
+    only prints are static (worked out once per world), so a random player's
+    weight that calls them is remembered per option."""
+    from pogdsl.runtime.deps import Dependencies
+
+    deps = Dependencies(campaign)
+    assert deps.of_value("steps_to_enemy_vp") == frozenset()
+    assert deps.of_value("event_weight") == frozenset()
+    assert "steps_to_enemy_vp" in campaign.static_values  # (event_weight is a one-line value: not remembered)
+    # A state kept per side is still read through a side.
+    assert "var:war_status" in deps.of_expression(
+        __import__("pogdsl.syntax.parser", fromlist=["parse_text"]).parse_text(
+            "value v(p: side) cites 1.0 = war_status[p]\n", "w.pog")[0].decls[0].expr, {"p"})
+
+
 def test_walking_a_list_argument_reads_no_state(campaign):
     """`t in region` of a `region: list of space` parameter reads the list
     given, not the board: reaches_region stays good while units move, as long
