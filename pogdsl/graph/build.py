@@ -170,7 +170,8 @@ class GraphBuilder:
 
     def add_scenario(self, s: A.ScenarioDecl) -> None:
         nid = node_id("scenario", s.key)
-        self.g.nodes[nid].update(active=True, turns=s.turns, sequence=s.sequence.text if s.sequence else None,
+        self.g.nodes[nid].update(active=True, turns=s.turns, turns_rules=[c.number for c in s.turns_cites],
+                                 sequence=s.sequence.text if s.sequence else None,
                                  options={o.name.text: o.default for o in s.options})
         self.g.graph["scenario"] = s.key
         for i, block in enumerate(s.setup):

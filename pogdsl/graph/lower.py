@@ -24,6 +24,13 @@ class Step:
     jump: int | None = None      # branch / loop exit target
 
 
+def _numbers(cites) -> tuple[str, ...]:
+    return tuple(c.number for c in cites)
+
+
+_BLOCK_STMTS = (A.If, A.For, A.Repeat, A.While)
+
+
 class _Lowering:
     def __init__(self, owner_cites: tuple[str, ...]):
         self.steps: list[Step] = []
@@ -47,10 +54,16 @@ class _Lowering:
         if block is None:
             return
         for stmt in block.body:
-            getattr(self, "s_" + type(stmt).__name__)(stmt)
+            own = getattr(stmt, "cites", None) if isinstance(stmt, _BLOCK_STMTS) else None
+            if own:  # `for ... cites N { }`: its steps, the body's included, cite N
+                self.cite_stack.append(self.cites + tuple(c for c in _numbers(own) if c not in self.cites))
+                getattr(self, "s_" + type(stmt).__name__)(stmt)
+                self.cite_stack.pop()
+            else:
+                getattr(self, "s_" + type(stmt).__name__)(stmt)
 
     def s_Let(self, s: A.Let):
-        self.emit("let", s.span, s.value, var=s.var.text)
+        self.emit("let", s.span, s.value, own_cites=_numbers(s.cites), var=s.var.text)
 
     def s_Effect(self, s: A.Effect):
         self.emit("effect", s.span, s, own_cites=tuple(c.number for c in s.cites), verb=s.verb)
@@ -59,13 +72,13 @@ class _Lowering:
         self.emit("roll", s.span, s, own_cites=tuple(c.number for c in s.cites), var=s.var.text)
 
     def s_Choose(self, s: A.Choose):
-        self.emit("choose", s.span, s, choice=s.choice.text)
+        self.emit("choose", s.span, s, own_cites=_numbers(s.cites), choice=s.choice.text)
 
     def s_CallStmt(self, s: A.CallStmt):
-        self.emit("call", s.span, s, proc=s.proc.text)
+        self.emit("call", s.span, s, own_cites=_numbers(s.cites), proc=s.proc.text)
 
     def s_Return(self, s: A.Return):
-        self.emit("return", s.span, s)
+        self.emit("return", s.span, s, own_cites=_numbers(s.cites))
 
     def s_Segment(self, s: A.Segment):
         cites = self.cites + tuple(c.number for c in s.cites if c.number not in self.cites)

@@ -466,7 +466,7 @@ class Generator:
         return "None"
 
     def g_TextLit(self, e, names, cvars):
-        if "{" not in e.value:
+        if e.raw is None:
             return repr(e.value)
         return self.closure(e, names, cvars)
 

@@ -17,6 +17,7 @@ from attrs import define, field
 
 from ..semantics.vocabulary import FUNCTIONS as VOCAB_FUNCTIONS
 from ..syntax import ast as A
+from ..syntax.template import template_parts
 from . import builtins as B
 from .codegen import Generator, Namespace, Unsupported, divide, extreme, generate, ordered_compare
 from .errors import GameError, LimitExceeded
@@ -502,6 +503,16 @@ class Compiler:
         args = [self.expr(a, names) for a in node.args]
         key = f"procedure:{proc}"
 
+        if node.cites:  # `call P(...) cites N`: the callee's log lines name N too
+            own = [c.number for c in node.cites]
+
+            def run_cited(g, frame):
+                values = [a(g, frame["l"]) for a in args]
+                g.push_code(key, values)
+                outer = frame.get("c")
+                g.s["stack"][-1]["c"] = outer + [c for c in own if c not in outer] if outer else own
+            return run_cited
+
         def run(g, frame):
             values = [a(g, frame["l"]) for a in args]
             g.push_code(key, values)
@@ -705,9 +716,15 @@ class Compiler:
         return _const(e.value)
 
     def x_TextLit(self, e, names):
-        if "{" not in e.value:
+        if e.raw is None:
             return _const(e.value)
-        return self.template_fn(e.value, names)
+        pieces = [p if isinstance(p, str) else self.expr(p, names) for p in template_parts(e)[0]]
+        if all(isinstance(p, str) for p in pieces):
+            return _const("".join(pieces))
+
+        def run(g, l):
+            return "".join(p if isinstance(p, str) else text_of(p(g, l)) for p in pieces)
+        return run
 
     def x_BoolLit(self, e, names):
         return _const(e.value)
@@ -944,22 +961,6 @@ class Compiler:
         return lambda g, l: any(p(g, l) for p in parts)
 
     # ================================================================ text
-    def template_fn(self, text: str, names: set[str]) -> Fn:
-        pieces: list = []
-        last = 0
-        for m in _PLACEHOLDER.finditer(text):
-            pieces.append(text[last:m.start()])
-            fn = self.name_fn(m.group(1), names, None) if (m.group(1) in names or m.group(1) in self.w.names
-                                                            or m.group(1) in self.w.state_decls) else None
-            for attr in [a for a in m.group(2).split(".") if a]:
-                fn = _attr_chain(fn, B.attribute_getter(self.w, attr)) if fn else None
-            pieces.append(fn if fn else m.group(0))
-            last = m.end()
-        pieces.append(text[last:])
-
-        def run(g, l):
-            return "".join(p if isinstance(p, str) else text_of(p(g, l)) for p in pieces)
-        return run
 
 
 @define(slots=True)
@@ -1324,10 +1325,6 @@ def _split_groups(text: str) -> list[tuple[bool, str]]:
     if current:
         out.append((depth == 1, "".join(current)))
     return out
-
-
-def _attr_chain(fn, getter):
-    return lambda g, l: getter(g, fn(g, l), None)
 
 
 def _entry_fallback(hooked, var_names, when, unless, w):

@@ -268,6 +268,12 @@ class _Reads:
         if isinstance(e, A.Member):
             self.walked(e.container, params, local)
         if isinstance(e, A.TextLit):
+            if e.raw is not None:  # a text that shows values reads what they read
+                from ..syntax.template import template_parts
+
+                for p in template_parts(e)[0]:
+                    if not isinstance(p, str):
+                        self.visit(p, params, local)
             return
         for f in attrs_fields(e):
             if isinstance(f, A.Expr):

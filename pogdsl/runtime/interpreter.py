@@ -249,7 +249,7 @@ class Game:
         else:
             if s["result"] is None:
                 self.end_game(None, "the last turn ended with no winner declared",
-                              [c.number for c in w.scenario.cites])  # the scenario's turns are over
+                              [c.number for c in (w.scenario.turns_cites or w.scenario.cites)])  # the turns are over
 
     def touch(self, area: str) -> None:
         """Note that part of the state changed, so cached values reading it
@@ -772,6 +772,10 @@ class Game:
     def log(self, text: str, cites=(), quiet: bool = False) -> None:
         if not self.log_enabled or (quiet and self._trace is None):
             return
+        stack = self.s["stack"]
+        called = stack[-1].get("c") if stack else None  # inside a `call P() cites N`: N is in force too
+        if called:
+            cites = list(cites) + [c for c in called if c not in cites]
         self.s["log"].append({"turn": self.s["turn"], "phase": self.s["phase"], "text": text,
                               "rules": list(cites)})
 

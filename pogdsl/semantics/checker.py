@@ -15,6 +15,7 @@ import attrs
 
 from ..diagnostics import Reporter, did_you_mean
 from ..syntax import ast as A
+from ..syntax.template import template_parts
 from .citations import collect_citations
 from .model import Global, Program, state_value_kind
 from .vocabulary import (
@@ -979,6 +980,13 @@ class Checker:
         return "int"
 
     def expr_TextLit(self, e, scope):
+        if e.raw is not None:  # `"{expr} ..."`: each expression is checked where it stands
+            parts, errors = template_parts(e)
+            for message, span in errors:
+                self.r.error("E0101", message, span, "`{expr}` shows a value; `{{` and `}}` write a brace")
+            for p in parts:
+                if not isinstance(p, str):
+                    self.check_expr(p, scope)
         return "text"
 
     def expr_BoolLit(self, e, scope):

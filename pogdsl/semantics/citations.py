@@ -21,10 +21,8 @@ def collect_citations(program: Program) -> dict[str, list[A.Span]]:
         if b is None:
             return
         for s in b.body:
-            if isinstance(s, (A.Effect, A.Roll)):
-                note(s.cites)
-            elif isinstance(s, A.Segment):
-                note(s.cites)
+            note(getattr(s, "cites", ()))
+            if isinstance(s, A.Segment):
                 block(s.body)
             elif isinstance(s, A.If):
                 for _, branch in s.branches:
@@ -44,6 +42,7 @@ def collect_citations(program: Program) -> dict[str, list[A.Span]]:
             block(decl.event)
         elif isinstance(decl, A.ScenarioDecl):
             note(decl.setup_cites)
+            note(decl.turns_cites)
             for option in decl.options:
                 note(option.cites)
             for setup in decl.setup:

@@ -129,7 +129,8 @@ def effective_program(base: Program, scenario: A.ScenarioDecl, reporter: Reporte
     merged = A.ScenarioDecl(scenario.span, scenario.name, cites=scenario.cites, note=scenario.note,
                             title=scenario.title, extends=scenario.extends)
     for link in chain:
-        merged.turns = link.turns or merged.turns
+        if link.turns:
+            merged.turns, merged.turns_span, merged.turns_cites = link.turns, link.turns_span, link.turns_cites
         merged.sequence = link.sequence or merged.sequence
         merged.limits = {**merged.limits, **link.limits}
         merged.options = [o for o in merged.options if o.name.text not in {x.name.text for x in link.options}]

@@ -85,6 +85,9 @@ class IntLit(Expr):
 @node
 class TextLit(Expr):
     value: str
+    # The quoted token as written, kept only when it holds a brace: a text
+    # that shows values (syntax/template.py reads its parts when asked).
+    raw: str | None = field(default=None, kw_only=True)
 
 
 @node
@@ -235,12 +238,14 @@ class Block:
 class Let(Stmt):
     var: Name
     value: Expr
+    cites: list[Citation] = field(factory=list, kw_only=True)
 
 
 @node
 class If(Stmt):
     branches: list[tuple[Expr, Block]]
     otherwise: Block | None
+    cites: list[Citation] = field(factory=list, kw_only=True)
 
 
 @node
@@ -249,6 +254,7 @@ class For(Stmt):
     source: Expr
     where: Expr | None
     body: Block
+    cites: list[Citation] = field(factory=list, kw_only=True)
 
 
 @node
@@ -256,12 +262,14 @@ class Repeat(Stmt):
     count: Expr
     var: Name | None
     body: Block
+    cites: list[Citation] = field(factory=list, kw_only=True)
 
 
 @node
 class While(Stmt):
     cond: Expr
     body: Block
+    cites: list[Citation] = field(factory=list, kw_only=True)
 
 
 @node
@@ -279,6 +287,7 @@ class Choose(Stmt):
     where: Expr | None
     optional: bool
     optional_label: str | None
+    cites: list[Citation] = field(factory=list, kw_only=True)
 
 
 @node
@@ -291,6 +300,7 @@ class Roll(Stmt):
 class CallStmt(Stmt):
     proc: Name
     args: list[Expr]
+    cites: list[Citation] = field(factory=list, kw_only=True)
 
 
 @node
@@ -316,7 +326,7 @@ class Segment(Stmt):
 
 @node
 class Return(Stmt):
-    pass
+    cites: list[Citation] = field(factory=list, kw_only=True)
 
 
 # ----------------------------------------------------------------------------
@@ -657,6 +667,7 @@ class ScenarioDecl(Decl):
     extends: Name | None = None
     turns: tuple[int, int] | None = None
     turns_span: Span | None = None
+    turns_cites: list[Citation] = field(factory=list)
     sequence: Name | None = None
     options: list[ScenarioOption] = field(factory=list)
     limits: dict = field(factory=dict)  # `limit NAME N`: name → (N, span of the name)
@@ -707,6 +718,11 @@ def walk_exprs(node: Any):
             continue
         if isinstance(n, Expr):
             yield n
+            if n.__class__ is TextLit and n.raw is not None:  # the expressions a text shows
+                from .template import template_parts
+
+                stack.extend(p for p in template_parts(n)[0] if not isinstance(p, str))
+                continue
         if isinstance(n, (list, tuple)):
             stack.extend(n)
             continue

@@ -593,7 +593,8 @@ class ToAst:
         return c[0].value == "on"
 
     def scenario_turns(self, meta, c):
-        return ("turns", (_int(c[0]), _int(c[1]), self._span(meta)))
+        c, cites, _ = self._extras(c)
+        return ("turns", (_int(c[0]), _int(c[1]), self._span(meta), cites))
 
     def scenario_sequence(self, meta, c):
         return ("sequence", self._name(c[0]))
@@ -674,7 +675,7 @@ class ToAst:
                 sc.extends = self._name(tok)
         for key, value in items:
             if key == "turns":
-                sc.turns, sc.turns_span = value[:2], value[2]
+                sc.turns, sc.turns_span, sc.turns_cites = value[:2], value[2], value[3]
             elif key == "sequence":
                 sc.sequence = value
             elif key == "option":
@@ -716,7 +717,8 @@ class ToAst:
 
     # ------------------------------------------------------------ statements
     def let_stmt(self, meta, c):
-        return A.Let(self._span(meta), self._name(c[0]), c[1])
+        c, cites, _ = self._extras(c)
+        return A.Let(self._span(meta), self._name(c[0]), c[1], cites=cites)
 
     def elif_clause(self, meta, c):
         return (c[0], c[1])
@@ -725,6 +727,7 @@ class ToAst:
         return ("else", c[0])
 
     def if_stmt(self, meta, c):
+        c, cites, _ = self._extras(c)
         branches = [(c[0], c[1])]
         otherwise = None
         for extra in c[2:]:
@@ -732,18 +735,21 @@ class ToAst:
                 otherwise = extra[1]
             else:
                 branches.append(extra)
-        return A.If(self._span(meta), branches, otherwise)
+        return A.If(self._span(meta), branches, otherwise, cites=cites)
 
     def for_stmt(self, meta, c):
+        c, cites, _ = self._extras(c)
         where = c[2] if len(c) == 4 else None
-        return A.For(self._span(meta), self._name(c[0]), c[1], where, c[-1])
+        return A.For(self._span(meta), self._name(c[0]), c[1], where, c[-1], cites=cites)
 
     def repeat_stmt(self, meta, c):
+        c, cites, _ = self._extras(c)
         var = self._name(c[1]) if len(c) == 3 else None
-        return A.Repeat(self._span(meta), c[0], var, c[-1])
+        return A.Repeat(self._span(meta), c[0], var, c[-1], cites=cites)
 
     def while_stmt(self, meta, c):
-        return A.While(self._span(meta), c[0], c[1])
+        c, cites, _ = self._extras(c)
+        return A.While(self._span(meta), c[0], c[1], cites=cites)
 
     def binding(self, meta, c):
         return A.Binding(self._name(c[0]), c[1])
@@ -752,6 +758,7 @@ class ToAst:
         return ("optional", _unquote(c[0].value) if c else None)
 
     def choose_stmt(self, meta, c):
+        c, cites, _ = self._extras(c)
         choice, vars_, by = self._name(c[0]), c[1], c[2]
         bindings, where, optional, label = [], None, False, None
         for item in c[3:]:
@@ -761,22 +768,24 @@ class ToAst:
                 optional, label = True, item[1]
             else:
                 where = item
-        return A.Choose(self._span(meta), choice, vars_, by, bindings, where, optional, label)
+        return A.Choose(self._span(meta), choice, vars_, by, bindings, where, optional, label, cites=cites)
 
     def roll_stmt(self, meta, c):
         rest, cites, _ = self._extras(c)
         return A.Roll(self._span(meta), self._name(rest[0]), cites)
 
     def call_stmt(self, meta, c):
+        c, cites, _ = self._extras(c)
         args = c[1] if len(c) > 1 else []
-        return A.CallStmt(self._span(meta), self._name(c[0]), args)
+        return A.CallStmt(self._span(meta), self._name(c[0]), args, cites=cites)
 
     def segment_stmt(self, meta, c):
         rest, cites, _ = self._extras(c)
         return A.Segment(self._span(meta), self._name(rest[0]), cites, rest[1])
 
     def return_stmt(self, meta, c):
-        return A.Return(self._span(meta))
+        _, cites, _ = self._extras(c)
+        return A.Return(self._span(meta), cites=cites)
 
     def verb(self, meta, c):
         return ("verb", c[0].value)
@@ -807,7 +816,8 @@ class ToAst:
         return A.IntLit(self._tok_span(c[0]), _int(c[0]))
 
     def text_lit(self, meta, c):
-        return A.TextLit(self._tok_span(c[0]), _unquote(c[0].value))
+        raw = c[0].value
+        return A.TextLit(self._tok_span(c[0]), _unquote(raw), raw=raw if ("{" in raw or "}" in raw) else None)
 
     def true_lit(self, meta, c):
         return A.BoolLit(self._span(meta), True)

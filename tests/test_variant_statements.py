@@ -1,0 +1,139 @@
+"""The variant language's statements (issue 23): `cites` on every statement,
+texts that show any expression, phases and procedure steps inserted by a
+variant, replacements that use what they replace, and declared game results.
+
+Golden tests: a small source (the fixture game under
+tests/fixtures/variant_stmts, plus a few lines per case) and the result or the
+diagnostic it must give.  The fixture's rule numbers are made up.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pogdsl.compiler import compile_paths
+from pogdsl.diagnostics import render
+from pogdsl.graph.build import build_graph
+from pogdsl.opening import open_scenario
+from pogdsl.runtime.interpreter import Game
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "variant_stmts"
+
+
+def play(root: Path, scenario: str = "base", **options) -> Game:
+    opened = open_scenario(scenario, root, cache=False, options=options or None)
+    game = Game.new(opened.world, 1)
+    game.run()
+    assert game.over
+    return game
+
+
+def with_extra(tmp_path: Path, extra: str) -> Path:
+    """A copy of the fixture with `extra` as one more file, scenarios/extra.pog."""
+    root = tmp_path / "game"
+    shutil.copytree(FIXTURE, root)
+    (root / "scenarios" / "extra.pog").write_text(extra, encoding="utf-8")
+    return root
+
+
+def diagnostics(tmp_path: Path, extra: str) -> tuple[list[tuple], str]:
+    """(severity, code, line, column, message) of each diagnostic of the extra
+    file, and their rendered text (paths relative to the game folder)."""
+    root = with_extra(tmp_path, extra)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(root)
+        comp = compile_paths(None, root=Path("."))
+        diags = comp.reporter.sorted()
+        rendered = "".join(render(d, comp.sources) + "\n" for d in diags)
+    return [(d.severity, d.code, d.span.line, d.span.col, d.message) for d in diags], rendered
+
+
+def log_lines(game: Game, starting: str) -> list[dict]:
+    return [e for e in game.s["log"] if e["text"].startswith(starting)]
+
+
+def test_fixture_is_clean(monkeypatch):
+    monkeypatch.chdir(FIXTURE)
+    comp = compile_paths(None, root=Path("."))
+    assert [render(d, comp.sources) for d in comp.reporter.items] == []
+
+
+# ------------------------------------------------------------ 1. cites on every statement
+
+def test_call_cites_name_the_rule_in_the_callee_log_lines():
+    game = play(FIXTURE)
+    scored = log_lines(game, "scored")
+    assert len(scored) == 2
+    # The procedure's own rule and the rule the call implements (9.9).
+    assert all(e["rules"] == ["2.3", "9.9"] for e in scored)
+    # A phase that calls nothing cited keeps its own rule only.
+    assert all(e["rules"] == ["2.2"] for e in log_lines(game, "supply"))
+
+
+def test_call_cites_are_on_the_graph_step(monkeypatch):
+    monkeypatch.chdir(FIXTURE)
+    comp = compile_paths(None, root=Path("."))
+    g = build_graph(comp.scenarios["base"][0])
+    (call,) = [n for n, d in g.nodes(data=True) if d.get("kind") == "step" and d.get("op") == "call"]
+    assert g.nodes[call]["cites"] == ["2.1", "9.9"]
+    assert g.edges[call, "rule:9.9"]["kind"] == "cites"
+
+
+def test_turns_cites_name_the_end_of_the_last_turn():
+    game = play(FIXTURE)
+    assert game.outcome.winner is None
+    assert game.outcome.rules == ["3.1"]
+
+
+def test_every_statement_takes_cites(tmp_path):
+    extra = """
+procedure all_cited(n: int) cites 2.3 {
+  let x = n + 1 cites 2.4
+  if x > 1 cites 2.4 { log "big" cites 2.4 }
+  for s in [Paris, Sedan] cites 2.2 { log "at {s}" }
+  repeat 2 as r cites 2.2 { log "r{r}" }
+  while false cites 2.2 { log "never" }
+  call score(x) cites 9.9
+  return cites 2.3
+}
+"""
+    got, _ = diagnostics(tmp_path, extra)
+    assert [d for d in got if d[0] == "error"] == []
+
+
+def test_statement_cites_must_be_in_the_rule_index(tmp_path):
+    got, rendered = diagnostics(tmp_path, "phase extra_phase cites 2.1 {\n  call score(1) cites 9.8\n}\n")
+    assert ("error", "E0601", 2, 23, "rule 9.8 is not in the rule index") in got
+    assert "call score(1) cites 9.8" in rendered
+
+
+# ------------------------------------------------------------ 2. texts that show expressions
+
+def test_log_text_shows_any_expression():
+    game = play(FIXTURE)
+    texts = [e["text"] for e in log_lines(game, "scored")]
+    # vp starts at 10 and the bonus (1) is scored each turn; two of the three
+    # spaces are allied; {{ }} write braces.
+    assert texts == ["scored 1: vp 11, low, 2 allied, {braces}",
+                     "scored 1: vp 12, high, 2 allied, {braces}"]
+
+
+def test_unknown_name_in_braces_is_reported_at_its_column(tmp_path):
+    got, rendered = diagnostics(tmp_path, 'procedure shows cites 2.3 {\n  log "vp is {vp + bonsu()} now"\n}\n')
+    assert ("error", "E0217", 2, 20, "unknown function 'bonsu'") in got or \
+        ("error", "E0201", 2, 20, "unknown name 'bonsu'") in got, got
+    assert "did you mean 'bonus'?" in rendered
+
+
+def test_broken_braces_are_syntax_errors_inside_the_text(tmp_path):
+    extra = 'procedure shows cites 2.3 {\n  log "a {vp +} b"\n  log "c {vp"\n  log "d {} e"\n}\n'
+    got, _ = diagnostics(tmp_path, extra)
+    errors = [d for d in got if d[0] == "error"]
+    assert errors == [
+        ("error", "E0101", 2, 15, "in the braces of a text: the expression ends before it is complete"),
+        ("error", "E0101", 3, 10, "a `{` in this text is never closed: write `{{` for a brace itself"),
+        ("error", "E0101", 4, 10, "empty braces in a text: put an expression in them, or write `{{}}` for braces"),
+    ]
