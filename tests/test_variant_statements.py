@@ -79,7 +79,7 @@ def test_call_cites_are_on_the_graph_step(monkeypatch):
     g = build_graph(comp.scenarios["base"][0])
     (call,) = [n for n, d in g.nodes(data=True) if d.get("kind") == "step" and d.get("op") == "call"]
     assert g.nodes[call]["cites"] == ["2.1", "9.9"]
-    assert g.edges[call, "rule:9.9"]["kind"] == "cites"
+    assert ("rule:9.9", "cites") in [(v, d["kind"]) for _, v, d in g.out_edges(call, data=True)]
 
 
 def test_turns_cites_name_the_end_of_the_last_turn():
