@@ -76,7 +76,8 @@ def compile_scenario_program(comp: Compilation, scenario: A.ScenarioDecl) -> Pro
         # where only the options of this scenario (and what it extends) exist.
         local = Reporter()
         check(program, local)
-        changed = [program.decls[kind][key] for action, kind, key, _ in changes if action != "remove"]
+        changed = [program.decls[kind][key] for action, kind, key, _ in changes
+                   if action != "remove" and key in program.decls[kind]]  # (a later change may remove it)
         if changed:
             check(program, local, only=changed)
         known = {(d.code, d.message, d.span) for d in comp.reporter.items}

@@ -72,6 +72,11 @@ CODES: dict[str, str] = {
     "E0502": "added definition already exists",
     "E0503": "cyclic extends",
     "E0504": "unknown scenario option",
+    "E0520": "unknown point to insert at",
+    "E0521": "inserted twice",
+    "E0522": "an insertion into something the same scenario removes or replaces",
+    "E0523": "`original` outside a replacement",
+    "E0524": "a game result the scenario does not declare",
     # rule citations
     "E0601": "cited rule number is not in the rule index",
     "E0602": "rule number cited for conflicting things",

@@ -137,3 +137,72 @@ def test_broken_braces_are_syntax_errors_inside_the_text(tmp_path):
         ("error", "E0101", 3, 10, "a `{` in this text is never closed: write `{{` for a brace itself"),
         ("error", "E0101", 4, 10, "empty braces in a text: put an expression in them, or write `{{}}` for braces"),
     ]
+
+
+# ------------------------------------------------------------ 3. insertions
+
+def test_inserted_phase_and_steps_run_where_they_were_put():
+    game = play(FIXTURE, "inserts")
+    turn1 = [(e["phase"], e["text"]) for e in game.s["log"] if e["turn"] == 1]
+    assert turn1 == [
+        ("supply", "first"),                       # at start of phase supply
+        ("supply", "supply"),
+        ("mobilise", "mobilise"),                  # the phase inserted after supply
+        ("scoring", "before gain 10"),             # before segment gain of score
+        ("scoring", "vp +1 → 11"),
+        ("scoring", "after gain 11"),              # after it
+        ("scoring", "scored 1: vp 11, low, 2 allied, {braces}"),
+    ]
+    # The insertion's own rule is on its lines, with the procedure's.
+    (before,) = [e for e in log_lines(game, "before gain") if e["turn"] == 1]
+    assert "10.2" in before["rules"] and "2.3" in before["rules"]
+
+
+def test_insertions_leave_the_base_scenario_alone():
+    game = play(FIXTURE, "base")
+    assert not log_lines(game, "mobilise") and not log_lines(game, "before gain")
+
+
+def test_insertions_change_the_graph_of_their_targets(monkeypatch):
+    monkeypatch.chdir(FIXTURE)
+    comp = compile_paths(None, root=Path("."))
+    program, changes = comp.scenarios["inserts"]
+    assert [p.text for p in program.decls["sequence"]["turn"].phases] == ["supply", "mobilise", "scoring", "ending"]
+    assert [p.text for p in comp.base.decls["sequence"]["turn"].phases] == ["supply", "scoring", "ending"]
+    assert ("insert", "sequence", "turn") in [c[:3] for c in changes]
+    assert ("insert", "procedure", "score") in [c[:3] for c in changes]
+    g = build_graph(program)
+    actions = {(v, d.get("action")) for _, v, d in g.out_edges("scenario:inserts", data=True)
+               if d["kind"] == "overrides"}
+    assert {("sequence:turn", "insert"), ("procedure:score", "insert"), ("phase:supply", "insert")} <= actions
+
+
+BAD_INSERTS = {
+    "unknown_phase": ("insert phase mobilis after supply in turn", ("error", "E0210", 3, 16, "unknown phase 'mobilis'")),
+    "unknown_sequence": ("insert phase mobilise after supply in trun",
+                         ("error", "E0219", 3, 41, "unknown sequence 'trun'")),
+    "unknown_anchor_phase": ("insert phase mobilise after suply in turn",
+                             ("error", "E0520", 3, 31, "sequence 'turn' has no phase 'suply'")),
+    "phase_twice": ("insert phase supply after scoring in turn",
+                    ("error", "E0521", 3, 16, "phase 'supply' is already in sequence 'turn'")),
+    "unknown_procedure": ("insert into procedure scor after gain { log \"x\" }",
+                          ("error", "E0205", 3, 25, "unknown procedure 'scor'")),
+    "unknown_segment": ("insert into procedure score after gian { log \"x\" }",
+                        ("error", "E0520", 3, 37, "procedure 'score' has no segment 'gian'")),
+    "at_what": ("insert into procedure score at middle { log \"x\" }",
+                ("error", "E0520", 3, 34, "`at middle`: an insertion goes `at start` or `at end`")),
+    "segment_twice": ("insert into procedure score after gain { segment gain { log \"x\" } }",
+                      ("error", "E0521", 3, 52, "procedure 'score' already has a segment 'gain'")),
+    "inserted_then_removed": ("insert into procedure score after gain { log \"x\" }\n  remove procedure score",
+                              ("error", "E0522", 4, 3,
+                               "this removes procedure 'score', into which the scenario inserts")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_INSERTS))
+def test_bad_insertions_are_located_errors(tmp_path, case):
+    line, expected = BAD_INSERTS[case]
+    extra = f"scenario bad \"Bad\" extends base cites 10.1 {{\n  add phase mobilise cites 10.1 {{ log \"m\" }}\n  {line}\n}}\n"
+    got, rendered = diagnostics(tmp_path, extra)
+    assert expected in got, got
+    assert "hint" in rendered

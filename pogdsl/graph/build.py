@@ -182,9 +182,14 @@ class GraphBuilder:
                 target = node_id(o.decl.kind, o.decl.key)
                 if target in self.g:
                     self.edge(nid, target, "overrides", action=o.action)
+            elif o.action in ("insert_phase", "insert_steps"):
+                target = (node_id("sequence", o.into.text) if o.action == "insert_phase"
+                          else node_id(o.target_kind.text, o.target))
+                if target in self.g:
+                    self.edge(nid, target, "overrides", action="insert")
             elif o.action == "remove":
                 removed.append(f"{o.target_kind.text} {o.target}")
-            else:
+            elif o.rule is not None:
                 removed.append(f"cites {o.rule.number}")
         self.g.nodes[nid]["removed"] = removed
 

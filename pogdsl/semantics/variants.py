@@ -8,6 +8,8 @@ removing a thing that other definitions still use is reported at the `remove`.
 
 from __future__ import annotations
 
+import attrs
+
 from ..diagnostics import Reporter, did_you_mean
 from ..syntax import ast as A
 from .model import DECL_KINDS, KIND_ALIASES, Program
@@ -114,6 +116,138 @@ def apply_override(program: Program, scenario: A.ScenarioDecl, o: A.Override, re
                        "values and tables citing N or a rule under it")
 
 
+def _segments(block: A.Block | None):
+    """Every `segment` of a body, nested ones too, in source order."""
+    if block is None:
+        return
+    for s in block.body:
+        if isinstance(s, A.Segment):
+            yield s
+        for inner in _inner_blocks(s):
+            yield from _segments(inner)
+
+
+def _inner_blocks(s: A.Stmt) -> list[A.Block]:
+    if isinstance(s, A.If):
+        return [b for _, b in s.branches] + ([s.otherwise] if s.otherwise is not None else [])
+    if isinstance(s, (A.Segment, A.For, A.Repeat, A.While)):
+        return [s.body]
+    return []
+
+
+def _with_inserted(block: A.Block, anchor: str, position: str, stmts: list[A.Stmt]) -> A.Block | None:
+    """A copy of `block` with `stmts` before or after its segment `anchor`
+    (copied only along the way to it: the base's blocks are shared), or None
+    when it holds no such segment."""
+    for i, s in enumerate(block.body):
+        if isinstance(s, A.Segment) and s.name.text == anchor:
+            at = i if position == "before" else i + 1
+            return attrs.evolve(block, body=block.body[:at] + stmts + block.body[at:])
+        for inner in _inner_blocks(s):
+            new = _with_inserted(inner, anchor, position, stmts)
+            if new is None:
+                continue
+            if isinstance(s, A.If):
+                copy = attrs.evolve(s, branches=[(c, new if b is inner else b) for c, b in s.branches],
+                                    otherwise=new if s.otherwise is inner else s.otherwise)
+            else:
+                copy = attrs.evolve(s, body=new)
+            return attrs.evolve(block, body=block.body[:i] + [copy] + block.body[i + 1:])
+    return None
+
+
+def apply_insert(program: Program, o: A.Override, reporter: Reporter, changes: list) -> tuple[str, str] | None:
+    """`insert phase P before|after Q in SEQ` and `insert into KIND NAME
+    before|after SEGMENT { ... }` (or `at start` / `at end`): the target
+    (kind, key) changed, or None after an error."""
+    anchor, position = o.anchor.text, o.position
+    if position == "at" and anchor not in ("start", "end"):
+        reporter.error("E0520", f"`at {anchor}`: an insertion goes `at start` or `at end`", o.anchor.span,
+                       "or `before NAME` / `after NAME`")
+        return None
+    if o.action == "insert_phase":
+        seqs = program.decls["sequence"]
+        seq = seqs.get(o.into.text)
+        if seq is None:
+            reporter.error("E0219", f"unknown sequence '{o.into.text}'", o.into.span, did_you_mean(o.into.text, seqs))
+            return None
+        phases = program.decls["phase"]
+        if o.target not in phases:
+            reporter.error("E0210", f"unknown phase '{o.target}'", o.target_span,
+                           did_you_mean(o.target, phases) or "declare it first: `add phase NAME cites N { ... }`")
+            return None
+        names = [p.text for p in seq.phases]
+        if o.target in names:
+            reporter.error("E0521", f"phase '{o.target}' is already in sequence '{seq.key}'", o.target_span,
+                           "a phase runs once per turn: insert it once, or remove it first",
+                           notes=[("it is listed here", seq.phases[names.index(o.target)].span)])
+            return None
+        new_name = A.Name(o.target, o.target_span)
+        if position == "at":
+            at = 0 if anchor == "start" else len(names)
+        elif anchor not in names:
+            reporter.error("E0520", f"sequence '{seq.key}' has no phase '{anchor}'", o.anchor.span,
+                           did_you_mean(anchor, names) or f"its phases: {', '.join(names)}")
+            return None
+        else:
+            at = names.index(anchor) + (position == "after")
+        seqs[seq.key] = attrs.evolve(seq, phases=seq.phases[:at] + [new_name] + seq.phases[at:])
+        changes.append(("insert", "sequence", seq.key, o.span))
+        return ("sequence", seq.key)
+    kind_text = o.target_kind.text
+    if kind_text not in ("procedure", "phase"):
+        reporter.error("E0214", f"statements are inserted into a procedure or a phase, not a '{kind_text}'",
+                       o.target_kind.span, "write `insert into procedure NAME ...` or `insert into phase NAME ...`")
+        return None
+    table = program.decls[kind_text]
+    decl = table.get(o.target)
+    if decl is None:
+        reporter.error("E0205" if kind_text == "procedure" else "E0210", f"unknown {kind_text} '{o.target}'",
+                       o.target_span, did_you_mean(o.target, table))
+        return None
+    stmts = list(o.body.body)
+    if o.cites:  # the insertion's own rule: on the inserted statements, as a segment's would be
+        stmts = [A.Segment(o.body.span, A.Name("inserted", o.span), list(o.cites), o.body)]
+    own = {s.name.text: s for s in _segments(decl.body)}
+    for s in _segments(o.body):
+        if s.name.text in own:
+            reporter.error("E0521", f"{kind_text} '{decl.key}' already has a segment '{s.name.text}'", s.name.span,
+                           "give the inserted segment a name of its own (is it inserted twice?)",
+                           notes=[("that segment is here", own[s.name.text].name.span)])
+            return None
+    body = decl.body or A.Block(decl.span, None, [])
+    if position == "at":
+        new = attrs.evolve(body, body=stmts + body.body if anchor == "start" else body.body + stmts)
+    else:
+        new = _with_inserted(body, anchor, position, stmts)
+        if new is None:
+            names = list(own)
+            reporter.error("E0520", f"{kind_text} '{decl.key}' has no segment '{anchor}'", o.anchor.span,
+                           did_you_mean(anchor, names) or (f"its segments: {', '.join(names)}" if names else
+                                                           f"name a point of it with `segment NAME {{ ... }}`, "
+                                                           "or insert `at start` / `at end`"))
+            return None
+    table[decl.key] = attrs.evolve(decl, body=new)
+    changes.append(("insert", kind_text, decl.key, o.span))
+    return (kind_text, decl.key)
+
+
+def _undoes(o: A.Override, inserted: dict) -> tuple | None:
+    """The insertion a later `remove` or `replace` in the same scenario would lose."""
+    if o.action == "replace" and o.decl is not None:
+        key = (o.decl.kind, o.decl.key)
+    elif o.action == "remove" and o.target_kind is not None:
+        kind = KIND_ALIASES.get(o.target_kind.text, o.target_kind.text)
+        key = (kind, o.target)
+    else:
+        return None
+    found = inserted.get(key)
+    if found is None and key[0] == "phase":  # removing a phase an insertion put into a sequence
+        found = next((ins for (k, _), ins in inserted.items() if ins.action == "insert_phase"
+                      and ins.target == key[1]), None)
+    return (key, found) if found is not None else None
+
+
 def effective_program(base: Program, scenario: A.ScenarioDecl, reporter: Reporter) -> tuple[Program, list]:
     """The program a scenario plays, with the list of what its variants changed."""
     program = base.derived()
@@ -123,7 +257,20 @@ def effective_program(base: Program, scenario: A.ScenarioDecl, reporter: Reporte
     if chain is None:
         return program, changes
     for link in chain:
+        inserted: dict[tuple[str, str], A.Override] = {}
         for o in link.overrides:
+            if o.action in ("insert_phase", "insert_steps"):
+                target = apply_insert(program, o, reporter, changes)
+                if target is not None:
+                    inserted.setdefault(target, o)
+                continue
+            lost = _undoes(o, inserted)
+            if lost is not None:
+                what = "removes" if o.action == "remove" else "replaces"
+                reporter.error("E0522", f"this {what} {lost[0][0]} '{lost[0][1]}', into which the scenario inserts",
+                               o.span, "the insertion would be lost: drop it, or write it into the replacement "
+                               "(or put the `replace` before the `insert`)",
+                               notes=[("inserted here", lost[1].span)])
             apply_override(program, link, o, reporter, changes)
     # The scenario's own settings fall back on its ancestors'.
     merged = A.ScenarioDecl(scenario.span, scenario.name, cites=scenario.cites, note=scenario.note,

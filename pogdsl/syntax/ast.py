@@ -659,6 +659,15 @@ class Override:
     target: str | None = None
     target_span: Span | None = None
     rule: Citation | None = None
+    # `insert phase NAME before|after PHASE in SEQUENCE` (action "insert_phase",
+    # target: the phase inserted, into: the sequence) and `insert into KIND NAME
+    # before|after SEGMENT { ... }` (action "insert_steps", target_kind KIND,
+    # target NAME, body the statements); `at start` / `at end` too.
+    position: str | None = None  # "before" | "after" | "at"
+    anchor: Name | None = None
+    into: Name | None = None
+    body: Block | None = None
+    cites: list[Citation] = field(factory=list)
 
 
 @node

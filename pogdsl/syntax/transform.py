@@ -658,6 +658,22 @@ class ToAst:
         return ("override", A.Override(self._span(meta), "remove", target_kind=self._name(c[0]),
                                        target=target, target_span=span))
 
+    def insert_point(self, meta, c):
+        return ("point", c[0].value, self._name(c[1]))
+
+    def scenario_insert_phase(self, meta, c):
+        c, cites, _ = self._extras(c)
+        phase, (_, position, anchor), seq = self._name(c[0]), c[1], self._name(c[2])
+        return ("override", A.Override(self._span(meta), "insert_phase", target=phase.text, target_span=phase.span,
+                                       position=position, anchor=anchor, into=seq, cites=cites))
+
+    def scenario_insert_steps(self, meta, c):
+        c, cites, _ = self._extras(c)
+        kind, target, (_, position, anchor), body = self._name(c[0]), self._name(c[1]), c[2], c[3]
+        return ("override", A.Override(self._span(meta), "insert_steps", target_kind=kind, target=target.text,
+                                       target_span=target.span, position=position, anchor=anchor, body=body,
+                                       cites=cites))
+
     def scenario_remove_cites(self, meta, c):
         cit = A.Citation(c[0].value, self._tok_span(c[0]))
         return ("override", A.Override(self._span(meta), "remove_cites", rule=cit))
