@@ -206,3 +206,44 @@ def test_bad_insertions_are_located_errors(tmp_path, case):
     got, rendered = diagnostics(tmp_path, extra)
     assert expected in got, got
     assert "hint" in rendered
+
+
+# ------------------------------------------------------------ 4. `original`
+
+def test_replacements_call_what_they_replace():
+    game = play(FIXTURE, "doubled")
+    turn1 = [e["text"] for e in game.s["log"] if e["turn"] == 1]
+    # bonus is the base's 1 plus 1; score runs the base's procedure twice;
+    # supply runs the base's phase, then its own line.
+    assert turn1 == ["supply", "more supply", "double scoring",
+                     "vp +2 → 12", "scored 2: vp 12, high, 2 allied, {braces}",
+                     "vp +2 → 14", "scored 2: vp 14, high, 2 allied, {braces}"]
+
+
+def test_original_of_a_replaced_replacement_is_the_parents():
+    game = play(FIXTURE, "tripled")
+    # tripled's bonus doubles doubled's (1 + 1): 4 per scoring.
+    assert {e["text"].split(":")[0] for e in log_lines(game, "scored")} == {"scored 4"}
+
+
+def test_the_kept_original_is_not_a_name_sources_write(monkeypatch):
+    monkeypatch.chdir(FIXTURE)
+    comp = compile_paths(None, root=Path("."))
+    program, _ = comp.scenarios["tripled"]
+    assert {"bonus__original", "bonus__original2"} <= set(program.decls["value"])
+    assert "score__original" in program.decls["procedure"] and "supply__original" in program.decls["procedure"]
+    # The base is untouched.
+    assert "bonus__original" not in comp.base.decls["value"]
+
+
+@pytest.mark.parametrize("source, column", [
+    ("procedure p cites 2.3 {\n  call original()\n}\n", 8),
+    ("value v() = original + 1 cites 2.4\n", 13),
+    ("value w(n: int) = original(n) cites 2.4\n", 19),
+])
+def test_original_outside_a_replacement_is_an_error(tmp_path, source, column):
+    got, rendered = diagnostics(tmp_path, source)
+    line = 2 if source.startswith("procedure") else 1
+    assert ("error", "E0523", line, column,
+            "`original` names the declaration a replacement replaces, and this is no replacement") in got
+    assert "hint: use it inside `replace procedure|phase NAME" in rendered

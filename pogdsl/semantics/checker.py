@@ -798,6 +798,11 @@ class Checker:
 
     def stmt_CallStmt(self, s: A.CallStmt, scope: Scope) -> None:
         proc = self.p.decls["procedure"].get(s.proc.text)
+        if proc is None and s.proc.text == "original":
+            self.misplaced_original(s.proc)
+            for a in s.args:
+                self.check_expr(a, scope)
+            return
         if proc is None:
             self.unknown(s.proc, "E0205", "procedure", self.p.decls["procedure"])
             for a in s.args:
@@ -1001,6 +1006,9 @@ class Checker:
         if local is not None:
             return local
         g = self.globals.get(text)
+        if g is None and text == "original":
+            self.misplaced_original(e.name)
+            return ANY
         if g is None:
             self.report_unknown(e.name, (ANY,), scope)
             return ANY
@@ -1121,8 +1129,18 @@ class Checker:
             self.check_expr(a, scope)
         return element_kind(kind) if kind.startswith("list:") else ANY
 
+    def misplaced_original(self, name: A.Name) -> None:
+        self.r.error("E0523", "`original` names the declaration a replacement replaces, and this is no replacement",
+                     name.span, "use it inside `replace procedure|phase NAME { ... call original(...) }` or "
+                     "`replace value NAME = ... original ...` in a scenario")
+
     def expr_Call(self, e: A.Call, scope):
         name = e.func.text
+        if name == "original" and name not in self.p.decls["value"] and scope.lookup(name) is None:
+            self.misplaced_original(e.func)
+            for a in e.args:
+                self.check_expr(a, scope)
+            return ANY
         if name == "option" and name not in self.p.decls["value"]:
             return self.option_call(e, scope)
         fn = FUNCTIONS.get(name)

@@ -45,6 +45,84 @@ def _owned(program: Program, card_key: str):
     return [(d.kind, d.key) for d in getattr(program.decls["card"].get(card_key), "nested", [])]
 
 
+ORIGINAL = "original"
+# What a replacement may call the declaration it replaces from: a procedure
+# or a phase (`call original(...)`), a value (`original`, or `original(...)`
+# with other arguments).
+_KEEPS_ORIGINAL = ("procedure", "phase", "value")
+
+
+def _uses_original(node) -> bool:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, A.CallStmt) and n.proc.text == ORIGINAL:
+            return True
+        elif isinstance(n, A.Ref) and n.name.text == ORIGINAL:
+            return True
+        elif isinstance(n, A.Call) and n.func.text == ORIGINAL:
+            return True
+        elif attrs.has(type(n)) and not isinstance(n, (A.Span, A.Name, A.Citation)):
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)))
+    return False
+
+
+def _renamed_original(node, hidden: str, params: list[A.Param]):
+    """A copy of `node` in which `original` names `hidden` (the copy of the
+    replaced declaration); nodes without it are shared, not copied."""
+    if isinstance(node, list):
+        items = [_renamed_original(n, hidden, params) for n in node]
+        return items if any(a is not b for a, b in zip(items, node)) else node
+    if isinstance(node, tuple):
+        items = tuple(_renamed_original(n, hidden, params) for n in node)
+        return items if any(a is not b for a, b in zip(items, node)) else node
+    if isinstance(node, A.CallStmt) and node.proc.text == ORIGINAL:
+        return attrs.evolve(node, proc=A.Name(hidden, node.proc.span),
+                            args=_renamed_original(node.args, hidden, params))
+    if isinstance(node, A.Ref) and node.name.text == ORIGINAL:  # a value's: with the same arguments
+        return A.Call(node.span, A.Name(hidden, node.name.span),
+                      [A.Ref(node.span, A.Name(p.name.text, node.span)) for p in params])
+    if isinstance(node, A.Call) and node.func.text == ORIGINAL:
+        return attrs.evolve(node, func=A.Name(hidden, node.func.span),
+                            args=_renamed_original(node.args, hidden, params))
+    if not attrs.has(type(node)) or isinstance(node, (A.Span, A.Name, A.Citation)):
+        return node
+    changes = {}
+    for f in attrs.fields(type(node)):
+        v = getattr(node, f.name)
+        new = _renamed_original(v, hidden, params)
+        if new is not v:
+            changes[f.name] = new
+    return attrs.evolve(node, **changes) if changes else node
+
+
+def _keep_original(program: Program, old: A.Decl, new: A.Decl) -> A.Decl:
+    """`replace` of a procedure, phase or value whose body uses `original`:
+    the replaced declaration is kept under a name no source writes
+    (`NAME__original`, then `NAME__original2` ...) and `original` in the new
+    one names it.  A replaced phase is kept as a procedure of no parameters."""
+    if new.kind not in _KEEPS_ORIGINAL or not _uses_original(getattr(new, "body", None) or getattr(new, "expr", None)):
+        return new
+    kind = "value" if old.kind == "value" else "procedure"
+    table = program.decls[kind]
+    hidden, n = f"{old.key}__{ORIGINAL}", 1
+    while hidden in table:
+        n += 1
+        hidden = f"{old.key}__{ORIGINAL}{n}"
+    if old.kind == "phase":
+        kept = A.ProcedureDecl(old.span, A.Name(hidden, old.name.span), cites=old.cites, note=old.note,
+                               body=old.body)
+    else:
+        kept = attrs.evolve(old, name=A.Name(hidden, old.name.span))
+    table[hidden] = kept
+    params = getattr(new, "params", [])
+    if new.kind == "value":
+        return attrs.evolve(new, expr=_renamed_original(new.expr, hidden, params))
+    return attrs.evolve(new, body=_renamed_original(new.body, hidden, params))
+
+
 def _cites_rule(decl: A.Decl, number: str) -> bool:
     return any(c.number == number or c.number.startswith(number + ".") for c in decl.cites)
 
@@ -67,6 +145,8 @@ def apply_override(program: Program, scenario: A.ScenarioDecl, o: A.Override, re
         if o.action == "replace" and decl.kind == "card":
             for kind, key in _owned(program, decl.key):
                 program.decls[kind].pop(key, None)
+        if o.action == "replace":
+            decl = _keep_original(program, table[decl.key], decl)
         table[decl.key] = decl
         if isinstance(decl, A.CardDecl):
             for nested in decl.nested:
