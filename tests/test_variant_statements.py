@@ -247,3 +247,85 @@ def test_original_outside_a_replacement_is_an_error(tmp_path, source, column):
     assert ("error", "E0523", line, column,
             "`original` names the declaration a replacement replaces, and this is no replacement") in got
     assert "hint: use it inside `replace procedure|phase NAME" in rendered
+
+
+# ------------------------------------------------------------ 5. declared game results
+
+def test_both_players_lose_is_a_result_of_its_own():
+    game = play(FIXTURE, "stalemate")
+    o = game.outcome
+    # vp 10 → 11 → 12 on turn 2: the stalemate rule ends the game, no winner, not a draw.
+    assert (o.winner, o.result, o.kind, o.reason) == (None, "both_lose", "both_lose", "stalemate")
+    assert o.text() == "both_lose"
+    assert game.s["log"][-1]["text"] == "game over: both_lose (stalemate)"
+
+
+def test_a_graded_victory_is_a_win_of_its_side():
+    o = play(FIXTURE, "graded").outcome
+    assert (o.winner, o.result, o.text()) == ("cp", "decisive", "cp wins (decisive)")
+
+
+def test_plain_results_are_unchanged():
+    game = play(FIXTURE, "base")
+    assert game.outcome.result is None and game.outcome.kind == "draw" and game.outcome.text() == "a draw"
+    assert "result" not in game.s["result"]  # a plain ending is saved as it always was
+
+
+def test_a_save_carries_the_result():
+    game = play(FIXTURE, "stalemate")
+    again = Game.from_json(game.w, game.to_json())
+    assert again.outcome == game.outcome and again.outcome.result == "both_lose"
+
+
+def test_simulate_counts_each_declared_result():
+    from pogdsl.sim import simulate
+
+    s = simulate("stalemate", games=3, seed=1, root=FIXTURE, workers=1)
+    assert s["failed"] == 0
+    assert s["result_kinds"] == {"both_lose": 3}
+    assert s["results"] == {"ap": 0, "cp": 0, "draw": 0}  # both lost: nobody won, and it was no draw
+    assert s["win_rates"]["draw"] == 0
+    g = simulate("graded", games=2, seed=1, root=FIXTURE, workers=1)
+    assert g["result_kinds"] == {"decisive": 2} and g["results"]["cp"] == 2
+    plain = simulate("base", games=2, seed=1, root=FIXTURE, workers=1)
+    assert "result_kinds" not in plain and plain["results"]["draw"] == 2
+
+
+def test_simulate_prints_the_declared_results(capsys):
+    from pogdsl.cli.simulate import print_summary
+    from pogdsl.sim import simulate
+
+    print_summary(simulate("stalemate", games=2, seed=1, root=FIXTURE, workers=1), None)
+    out = capsys.readouterr().out
+    assert "results the scenario declares:" in out
+    assert [line.split()[:2] for line in out.splitlines() if line.strip().startswith("both_lose")] == \
+        [["both_lose", "2"]]
+
+
+@pytest.mark.parametrize("source, expected", [
+    # a result no scenario declares
+    ("phase p1 cites 3.1 {\n  end_game none as both_loose because \"x\"\n}\n",
+     ("error", "E0524", 2, 20, "game result 'both_loose' is not declared by no scenario")),
+])
+def test_undeclared_results_are_errors(tmp_path, source, expected):
+    got, rendered = diagnostics(tmp_path, source)
+    assert expected in got, got
+    assert "did you mean 'both_lose'?" in rendered
+
+
+def test_a_result_is_declared_by_the_scenario_that_plays_it(tmp_path):
+    # `base` does not declare both_lose: a variant of it ending a game so is an error
+    got, rendered = diagnostics(tmp_path, 'scenario odd "Odd" extends base cites 10.4 {\n'
+                                          '  replace phase ending cites 10.4 { end_game none as both_lose }\n}\n')
+    assert ("error", "E0524", 2, 54, "game result 'both_lose' is not declared by scenario 'odd'") in got, got
+
+
+def test_a_game_record_expects_the_result():
+    from pogdsl.runtime.record import ScriptError, parse_script, replay_script, script_text
+
+    session = replay_script(parse_script("scenario stalemate\nseed 1\nexpect winner draw\nexpect result both_lose\n"),
+                            FIXTURE)
+    assert session.game.outcome.result == "both_lose"
+    assert "expect result both_lose" in script_text(session)
+    with pytest.raises(ScriptError, match="result both_lose"):
+        replay_script(parse_script("scenario stalemate\nseed 1\nexpect result none\n"), FIXTURE)

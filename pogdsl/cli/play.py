@@ -122,7 +122,7 @@ def cmd_play(args) -> int:
     if g.over:
         o = g.outcome
         rules = f" [rule {', '.join(o.rules)}]" if o.rules else ""
-        who_won = f"{o.winner} wins" if o.winner else "a draw"
+        who_won = o.text()
         print(f"Game over: {who_won}" + (f" ({o.reason})" if o.reason else "") + rules)
         print(f"{session.decisions_made} decisions, final state {g.state_hash()[:16]}")
     elif status == "quit":

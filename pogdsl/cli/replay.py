@@ -40,7 +40,7 @@ def cmd_replay(args) -> int:
         Path(args.script).write_text(script_text(session, note=f"from {args.file}"), encoding="utf-8")
     if g.over:
         o = g.outcome
-        ending = (f"{o.winner} wins" if o.winner else "a draw") + (f" ({o.reason})" if o.reason else "")
+        ending = o.text() + (f" ({o.reason})" if o.reason else "")
     else:
         d = g.decision()
         ending = f"not over: turn {g.s['turn']}, {d.by} to choose {d.choice}" if d else "not over"

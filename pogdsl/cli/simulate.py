@@ -71,10 +71,16 @@ def print_summary(s: dict, args) -> None:
     if s.get("options"):
         print("  options: " + ", ".join(f"{k}={v}" for k, v in s["options"].items()), file=out)
     if s["finished"]:
-        width = max(len(k) for k in s["results"])
+        kinds = s.get("result_kinds") or {}
+        width = max(len(k) for k in [*s["results"], *kinds])
         for side, n in s["results"].items():
             rate = 100.0 * n / s["finished"]
             print(f"  {side:<{width}}  {n:>6}  {rate:5.1f}%  {'#' * round(rate / 2.5)}", file=out)
+        if kinds:
+            print("  results the scenario declares:", file=out)
+            for kind, n in kinds.items():
+                rate = 100.0 * n / s["finished"]
+                print(f"  {kind:<{width}}  {n:>6}  {rate:5.1f}%  {'#' * round(rate / 2.5)}", file=out)
         if s["reasons"]:
             print("  endings: " + ", ".join(f"{k or '(no reason)'} {v}" for k, v in s["reasons"].items()), file=out)
         print(f"  {s['mean_decisions']} decisions and {s['mean_turns']} turns a game on average", file=out)

@@ -318,11 +318,13 @@ def make_log(compiler, step, node, names):
 def make_end_game(compiler, step, node, names):
     winner = compiler.expr(node.obj, names)
     because = compiler.expr(node.arg("because"), names) if node.arg("because") is not None else None
+    kind = node.arg("as")  # `as NAME`: a result the scenario declares (a name, not a value)
+    result = kind.name.text if isinstance(kind, A.Ref) else None
 
     def run(g, frame):
         l = frame["l"]
         side = winner(g, l)
-        g.end_game(side, text_of(because(g, l)) if because else "", step.cites)
+        g.end_game(side, text_of(because(g, l)) if because else "", step.cites, result)
     return run
 
 

@@ -64,6 +64,20 @@ class Outcome:
     winner: str | None
     reason: str
     rules: list[str] = field(factory=list)
+    # The kind of result the scenario declares (`result NAME`) when the game
+    # ended `as` one; None for a plain win or draw.
+    result: str | None = None
+
+    @property
+    def kind(self) -> str:
+        """How simulate counts it: the declared result, else the winner, else draw."""
+        return self.result or self.winner or "draw"
+
+    def text(self) -> str:
+        """As the CLI says it: `cp wins`, `a draw`, `both_lose`, `cp wins (decisive)`."""
+        if self.result is None:
+            return f"{self.winner} wins" if self.winner else "a draw"
+        return f"{self.winner} wins ({self.result})" if self.winner else self.result
 
 
 class Game:
@@ -158,7 +172,7 @@ class Game:
     @property
     def outcome(self) -> Outcome | None:
         r = self.s["result"]
-        return Outcome(r["winner"], r["reason"], r["rules"]) if r else None
+        return Outcome(r["winner"], r["reason"], r["rules"], r.get("result")) if r else None
 
     def run(self) -> Decision | None:
         """Run until the next decision (returned) or the end of the game (None)."""
@@ -886,12 +900,15 @@ class Game:
             self.push_code(key, [card])
 
     # ================================================================ the end
-    def end_game(self, side, reason: str, cites) -> None:
+    def end_game(self, side, reason: str, cites, result: str | None = None) -> None:
         winner = side.key if isinstance(side, Entity) else None
         self.s["result"] = {"winner": winner, "reason": reason, "rules": list(cites)}
+        if result is not None:  # (only then: a plain win or draw is saved as it always was)
+            self.s["result"]["result"] = result
         self.s["pending"] = None
         self.moved = True
-        self.log(f"game over: {winner or 'draw'}" + (f" ({reason})" if reason else ""), cites)
+        shown = (f"{winner}, {result}" if winner else result) if result else (winner or "draw")
+        self.log(f"game over: {shown}" + (f" ({reason})" if reason else ""), cites)
 
     # ================================================================ saving
     def to_json(self) -> dict:

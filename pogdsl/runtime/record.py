@@ -17,6 +17,7 @@ The checks, each on its own line:
   expect VAR VALUE / expect VAR[KEY] VALUE   a state variable (`vp 12`, `score[ap] 3`, `attacked yes`)
   expect hash H            the state's hash (at least its first 8 hex digits)
   expect winner SIDE|draw  the game is over and SIDE won;  `expect over`: it is over
+  expect result NAME|none  it ended as the result NAME its scenario declares (none: a plain win or draw)
   expect turn N / expect phase NAME
   expect options A | B     exactly these legal options, in this order
   expect legal TEXT        TEXT names a legal option (matched as an answer is: whole text, or a unique beginning)
@@ -441,6 +442,12 @@ class Session:
             winner = g.outcome.winner or "draw"
             want = "draw" if args[0].lower() in ("draw", "none") else args[0]
             return None if winner.lower() == want.lower() else f"winner {winner}"
+        if what == "result":  # `expect result NAME`: the declared result it ended as (none: a plain one)
+            need(1)
+            if not g.over:
+                return "the game is not over"
+            got = g.outcome.result or "none"
+            return None if got.lower() == args[0].lower() else f"result {got}"
         if what == "over":
             return None if g.over else "the game is not over"
         if what == "turn":
@@ -617,7 +624,7 @@ def _outcome_text(game: Game) -> str:
     o = game.outcome
     if o is None:
         return "not over"
-    return f"{o.winner} wins" if o.winner else "a draw"
+    return o.text()
 
 
 def open_for_record(spec: str, root, path: str, line: int = 0, options: dict[str, str] | None = None,
@@ -646,6 +653,8 @@ def script_text(session: Session, note: str = "") -> str:
     lines.append(f"expect hash {session.game.state_hash()}")
     if session.game.over:
         lines.append(f"expect winner {session.game.outcome.winner or 'draw'}")
+        if session.game.outcome.result is not None:
+            lines.append(f"expect result {session.game.outcome.result}")
     return "\n".join(lines) + "\n"
 
 

@@ -848,11 +848,30 @@ class Checker:
             seen.add(prep)
             if s.verb == "set":
                 continue  # checked against the target's kind in check_target
+            if "result" in slot.kinds:
+                self.check_result_name(expr)
+                continue
             self.expect_expr(expr, slot.kinds, scope)
         for prep, slot in verb.preps.items():
             if slot.required and prep not in seen:
                 self.r.error("E0303", f"'{s.verb}' needs '{prep} …'", s.span,
                              f"for example: {verb.example.splitlines()[0]}")
+
+    def check_result_name(self, e: A.Expr) -> None:
+        """`end_game ... as NAME`: NAME is a result the scenario declares
+        (`result NAME`); checking the library, one that any scenario declares."""
+        scenarios = [self.p.scenario] if self.p.scenario is not None else self.p.all("scenario")
+        declared = {r.name.text for sc in scenarios for r in getattr(sc, "results", [])}
+        hint = ("a scenario declares the results its rules end a game with: `result NAME \"title\" cites N`"
+                + (f"; declared: {', '.join(sorted(declared))}" if declared else ""))
+        if not isinstance(e, A.Ref):
+            self.r.error("E0524", "`as` takes the name of a game result", e.span, hint)
+            return
+        name = e.name.text
+        if name not in declared:
+            where = f"scenario '{self.p.scenario.key}'" if self.p.scenario is not None else "no scenario"
+            self.r.error("E0524", f"game result '{name}' is not declared by {where}", e.span,
+                         did_you_mean(name, declared) or hint)
 
     def check_target(self, s: A.Effect, scope: Scope) -> None:
         """`set X to v` / `shift X by n`: X must be state, a scoped entry of it, or a local."""

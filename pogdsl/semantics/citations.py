@@ -45,6 +45,8 @@ def collect_citations(program: Program) -> dict[str, list[A.Span]]:
             note(decl.turns_cites)
             for option in decl.options:
                 note(option.cites)
+            for result in decl.results:
+                note(result.cites)
             for setup in decl.setup:
                 block(setup)
         else:

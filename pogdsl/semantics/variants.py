@@ -360,6 +360,8 @@ def effective_program(base: Program, scenario: A.ScenarioDecl, reporter: Reporte
             merged.turns, merged.turns_span, merged.turns_cites = link.turns, link.turns_span, link.turns_cites
         merged.sequence = link.sequence or merged.sequence
         merged.limits = {**merged.limits, **link.limits}
+        merged.results = [r for r in merged.results if r.name.text not in {x.name.text for x in link.results}]
+        merged.results.extend(link.results)
         merged.options = [o for o in merged.options if o.name.text not in {x.name.text for x in link.options}]
         merged.options.extend(link.options)
         merged.setup.extend(link.setup)

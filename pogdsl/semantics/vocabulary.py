@@ -121,9 +121,12 @@ VERBS: dict[str, Verb] = {v.name: v for v in [
     Verb("log", Slot(("text",)), {},
          "Write a line to the game log; {name} inside the text shows a value.",
          "log \"{u} is out of supply\"", writes="log"),
-    Verb("end_game", Slot(("side", "none")), {"because": Slot(("text",), required=False)},
-         "End the game with a winner (or none, a draw).",
-         "end_game cp because \"automatic victory\"", writes="game"),
+    Verb("end_game", Slot(("side", "none")), {"because": Slot(("text",), required=False),
+                                               "as": Slot(("result",), required=False)},
+         "End the game with a winner (or none, a draw); `as NAME`: as a result the scenario declares "
+         "(`result both_lose`, a graded victory), counted apart by simulate.",
+         "end_game cp because \"automatic victory\"\nend_game none as both_lose because \"peace accepted\"",
+         writes="game"),
 ]}
 
 FUNCTIONS: dict[str, Function] = {f.name: f for f in [

@@ -66,6 +66,8 @@ def play_random(opened, seed: int, *, max_steps: int | None = None,
             raise GameError(f"a decision for '{d.by}', which is not a side")
         outcome = game.outcome
         result.update(winner=outcome.winner, reason=outcome.reason)
+        if outcome.result is not None:
+            result["result"] = outcome.result
     except DecisionBudgetExceeded as err:
         result.update(error=err.message, kind="too_long")
     except DeadEnd as err:
@@ -206,11 +208,18 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
 def summarise(opened, spec: str, seed: int, results: list[dict], seconds: float) -> dict:
     sides = [s.key for s in opened.world.sides]
     wins = Counter()
+    kinds = Counter()  # the declared results (`result NAME` of the scenario) games ended as
     reasons = Counter()
     finished = [r for r in results if r["error"] is None]
     for r in finished:
-        wins[r["winner"] or "draw"] += 1
+        if r.get("result"):
+            kinds[r["result"]] += 1
+            if r["winner"]:
+                wins[r["winner"]] += 1
+        else:
+            wins[r["winner"] or "draw"] += 1
         reasons[r["reason"] or ""] += 1
+    declared = [x.name.text for x in getattr(opened.world.scenario, "results", [])]
     decisions = sum(r["decisions"] for r in results)
     digest = hashlib.sha256("".join(r["hash"] for r in results).encode()).hexdigest()
     n = len(finished)
@@ -226,6 +235,10 @@ def summarise(opened, spec: str, seed: int, results: list[dict], seconds: float)
         "decisions_per_second": round(decisions / seconds, 1) if seconds > 0 else None,
         "results": {**{s: wins.get(s, 0) for s in sides}, "draw": wins.get("draw", 0),
                     **{k: v for k, v in wins.items() if k not in sides and k != "draw"}},
+        # Games that ended as a declared result: each counted once under its
+        # name (a graded win counts for its side in `results` too).
+        **({"result_kinds": {**{k: kinds.get(k, 0) for k in declared},
+                             **{k: v for k, v in kinds.items() if k not in declared}}} if declared or kinds else {}),
         "win_rates": {k: round(v / n, 4) for k, v in
                       {**{s: wins.get(s, 0) for s in sides}, "draw": wins.get("draw", 0)}.items()} if n else {},
         "reasons": dict(sorted(reasons.items())),

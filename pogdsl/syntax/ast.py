@@ -649,6 +649,18 @@ def option_text(value) -> str:
 
 
 @node
+class ScenarioResult:
+    """`result NAME "title"? cites?`: a kind of game result the scenario's
+    rules may end a game with (`end_game none as NAME`), beyond a side's win
+    and a draw: both players lose, a decisive or a marginal victory ..."""
+
+    span: Span
+    name: Name
+    title: str | None
+    cites: list[Citation]
+
+
+@node
 class Override:
     """`replace DECL`, `add DECL`, `remove KIND NAME`, `remove cites N` in a scenario."""
 
@@ -680,6 +692,7 @@ class ScenarioDecl(Decl):
     sequence: Name | None = None
     options: list[ScenarioOption] = field(factory=list)
     limits: dict = field(factory=dict)  # `limit NAME N`: name → (N, span of the name)
+    results: list[ScenarioResult] = field(factory=list)
     setup: list[Block] = field(factory=list)
     setup_cites: list[Citation] = field(factory=list)
     overrides: list[Override] = field(factory=list)

@@ -599,6 +599,11 @@ class ToAst:
     def scenario_sequence(self, meta, c):
         return ("sequence", self._name(c[0]))
 
+    def scenario_result(self, meta, c):
+        c, cites, _ = self._extras(c)
+        title = _unquote(c[1].value) if len(c) > 1 else None
+        return ("result", A.ScenarioResult(self._span(meta), self._name(c[0]), title, cites))
+
     def scenario_limit(self, meta, c):
         return ("limit", (self._name(c[0]), int(c[1]), self._tok_span(c[1])))
 
@@ -696,6 +701,8 @@ class ToAst:
                 sc.sequence = value
             elif key == "option":
                 sc.options.append(value)
+            elif key == "result":
+                sc.results.append(value)
             elif key == "limit":
                 name, n, span = value
                 sc.limits[name.text] = (n, name.span, span)
