@@ -218,6 +218,9 @@ def test_replacements_call_what_they_replace():
     assert turn1 == ["supply", "more supply", "double scoring",
                      "vp +2 → 12", "scored 2: vp 12, high, 2 allied, {braces}",
                      "vp +2 → 14", "scored 2: vp 14, high, 2 allied, {braces}"]
+    # The phase's `call score(...) cites 9.9` holds in the replaced procedure
+    # the replacement calls too (a cited call's rules hold however deep).
+    assert all("9.9" in e["rules"] for e in log_lines(game, "scored"))
 
 
 def test_original_of_a_replaced_replacement_is_the_parents():
@@ -240,12 +243,14 @@ def test_the_kept_original_is_not_a_name_sources_write(monkeypatch):
     ("procedure p cites 2.3 {\n  call original()\n}\n", 8),
     ("value v() = original + 1 cites 2.4\n", 13),
     ("value w(n: int) = original(n) cites 2.4\n", 19),
+    # `add` is no replacement: there is nothing to call
+    ("scenario a \"A\" extends base cites 10.3 {\n  add procedure fresh() cites 10.3 { call original() }\n}\n", 43),
 ])
 def test_original_outside_a_replacement_is_an_error(tmp_path, source, column):
     got, rendered = diagnostics(tmp_path, source)
-    line = 2 if source.startswith("procedure") else 1
+    line = 1 if source.startswith("value") else 2
     assert ("error", "E0523", line, column,
-            "`original` names the declaration a replacement replaces, and this is no replacement") in got
+            "`original` means something only in a replacement of a procedure, phase or value") in got
     assert "hint: use it inside `replace procedure|phase NAME" in rendered
 
 
@@ -305,7 +310,7 @@ def test_simulate_prints_the_declared_results(capsys):
 @pytest.mark.parametrize("source, expected", [
     # a result no scenario declares
     ("phase p1 cites 3.1 {\n  end_game none as both_loose because \"x\"\n}\n",
-     ("error", "E0524", 2, 20, "game result 'both_loose' is not declared by no scenario")),
+     ("error", "E0524", 2, 20, "game result 'both_loose' is not declared")),
 ])
 def test_undeclared_results_are_errors(tmp_path, source, expected):
     got, rendered = diagnostics(tmp_path, source)
@@ -317,7 +322,8 @@ def test_a_result_is_declared_by_the_scenario_that_plays_it(tmp_path):
     # `base` does not declare both_lose: a variant of it ending a game so is an error
     got, rendered = diagnostics(tmp_path, 'scenario odd "Odd" extends base cites 10.4 {\n'
                                           '  replace phase ending cites 10.4 { end_game none as both_lose }\n}\n')
-    assert ("error", "E0524", 2, 54, "game result 'both_lose' is not declared by scenario 'odd'") in got, got
+    assert ("error", "E0524", 2, 54, "game result 'both_lose' is not declared") in got, got
+    assert "hint: scenario 'odd' does not declare it; a scenario declares the results" in rendered
 
 
 def test_a_game_record_expects_the_result():
@@ -329,3 +335,32 @@ def test_a_game_record_expects_the_result():
     assert "expect result both_lose" in script_text(session)
     with pytest.raises(ScriptError, match="result both_lose"):
         replay_script(parse_script("scenario stalemate\nseed 1\nexpect result none\n"), FIXTURE)
+
+
+# ------------------------------------------------------------ golden rendering
+
+GOLDEN = FIXTURE / "cases" / "misuse.expected"
+MISUSE = """\
+scenario misuse "Misuse" extends base cites 10.1 {
+  insert phase supply after scoring in turn
+  insert into procedure score after gian { log "x" }
+  replace value bonus() = original + 1 cites 2.4
+  add value twice() = original * 2 cites 2.4
+}
+procedure shows cites 2.3 {
+  log "vp {vp + bonsu()} and {vp"
+  end_game none as both_loose
+}
+"""
+
+
+def test_misuse_renders_as_the_golden_file(tmp_path):
+    """Every mistake of the variant statements, as a user reads it.  Regenerate
+    with POGDSL_UPDATE_GOLDEN=1 and read the change: it must be right."""
+    import os
+
+    _, rendered = diagnostics(tmp_path, MISUSE)
+    if os.environ.get("POGDSL_UPDATE_GOLDEN", "") not in ("", "0"):
+        GOLDEN.parent.mkdir(exist_ok=True)
+        GOLDEN.write_text(rendered, encoding="utf-8")
+    assert rendered == GOLDEN.read_text(encoding="utf-8")

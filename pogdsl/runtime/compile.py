@@ -509,8 +509,7 @@ class Compiler:
             def run_cited(g, frame):
                 values = [a(g, frame["l"]) for a in args]
                 g.push_code(key, values)
-                outer = frame.get("c")
-                g.s["stack"][-1]["c"] = outer + [c for c in own if c not in outer] if outer else own
+                g.s["stack"][-1]["c"] = own  # read by Game.log while this frame runs
             return run_cited
 
         def run(g, frame):

@@ -786,10 +786,10 @@ class Game:
     def log(self, text: str, cites=(), quiet: bool = False) -> None:
         if not self.log_enabled or (quiet and self._trace is None):
             return
-        stack = self.s["stack"]
-        called = stack[-1].get("c") if stack else None  # inside a `call P() cites N`: N is in force too
-        if called:
-            cites = list(cites) + [c for c in called if c not in cites]
+        for frame in self.s["stack"]:  # inside a `call P() cites N` (however deep): N is in force too
+            called = frame.get("c")
+            if called:
+                cites = list(cites) + [c for c in called if c not in cites]
         self.s["log"].append({"turn": self.s["turn"], "phase": self.s["phase"], "text": text,
                               "rules": list(cites)})
 

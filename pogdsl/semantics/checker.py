@@ -273,6 +273,9 @@ class Checker:
         return g.kind
 
     def report_unknown(self, name: A.Name, kinds: tuple[str, ...], scope: Scope | None = None) -> None:
+        if name.text == "original":  # the replaced declaration, outside a replacement
+            self.misplaced_original(name)
+            return
         # "a unit or a list of units" is still "unknown unit"; where a space or a
         # box may go, a missing name is most likely a misspelt space.
         kinds = tuple(dict.fromkeys(element_kind(k) if k.startswith("list:") else k for k in kinds))
@@ -868,10 +871,11 @@ class Checker:
             self.r.error("E0524", "`as` takes the name of a game result", e.span, hint)
             return
         name = e.name.text
-        if name not in declared:
-            where = f"scenario '{self.p.scenario.key}'" if self.p.scenario is not None else "no scenario"
-            self.r.error("E0524", f"game result '{name}' is not declared by {where}", e.span,
-                         did_you_mean(name, declared) or hint)
+        if name not in declared:  # (one message for the library and every scenario: it is said once)
+            where = (f"scenario '{self.p.scenario.key}' does not declare it" if self.p.scenario is not None
+                     else "no scenario declares it")
+            self.r.error("E0524", f"game result '{name}' is not declared", e.span,
+                         did_you_mean(name, declared) or f"{where}; " + hint)
 
     def check_target(self, s: A.Effect, scope: Scope) -> None:
         """`set X to v` / `shift X by n`: X must be state, a scoped entry of it, or a local."""
@@ -1025,9 +1029,6 @@ class Checker:
         if local is not None:
             return local
         g = self.globals.get(text)
-        if g is None and text == "original":
-            self.misplaced_original(e.name)
-            return ANY
         if g is None:
             self.report_unknown(e.name, (ANY,), scope)
             return ANY
@@ -1149,7 +1150,7 @@ class Checker:
         return element_kind(kind) if kind.startswith("list:") else ANY
 
     def misplaced_original(self, name: A.Name) -> None:
-        self.r.error("E0523", "`original` names the declaration a replacement replaces, and this is no replacement",
+        self.r.error("E0523", "`original` means something only in a replacement of a procedure, phase or value",
                      name.span, "use it inside `replace procedure|phase NAME { ... call original(...) }` or "
                      "`replace value NAME = ... original ...` in a scenario")
 

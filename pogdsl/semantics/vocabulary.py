@@ -119,7 +119,7 @@ VERBS: dict[str, Verb] = {v.name: v for v in [
          "counted as played (see played()).",
          "play c", writes="cards"),
     Verb("log", Slot(("text",)), {},
-         "Write a line to the game log; {name} inside the text shows a value.",
+         "Write a line to the game log; {expression} inside the text shows its value ({{ and }} write braces).",
          "log \"{u} is out of supply\"", writes="log"),
     Verb("end_game", Slot(("side", "none")), {"because": Slot(("text",), required=False),
                                                "as": Slot(("result",), required=False)},
