@@ -509,7 +509,7 @@ class Compiler:
             def run_cited(g, frame):
                 values = [a(g, frame["l"]) for a in args]
                 g.push_code(key, values)
-                g.s["stack"][-1]["c"] = own  # read by Game.log while this frame runs
+                g.s["stack"][-1]["c"] = list(own)  # read by Game.log while this frame runs
             return run_cited
 
         def run(g, frame):

@@ -62,7 +62,7 @@ def grammar_digest() -> str:
     here = Path(__file__).resolve().parent
     # (lalr.py and this file too: their limits and messages are part of a cached result)
     code = "".join((here / name).read_text(encoding="utf-8")
-                   for name in ("ast.py", "transform.py", "lalr.py", "parser.py", "../numbers.py"))
+                   for name in ("ast.py", "transform.py", "template.py", "lalr.py", "parser.py", "../numbers.py"))
     return hashlib.sha256((grammar_text() + code + __version__).encode()).hexdigest()[:16]
 
 
