@@ -34,7 +34,9 @@ from ..syntax import ast as A
 from .model import DECL_KINDS, Program
 
 # The order of kinds when two items cite the same rule.
-_KIND_ORDER = {k: i for i, k in enumerate(("scenario", "option", "limit", "setup") + DECL_KINDS + ("connection",))}
+_KIND_ORDER: dict[str, int] = {}
+for _kind in ("scenario", "option", "limit", "setup") + DECL_KINDS + ("connection",):
+    _KIND_ORDER.setdefault(_kind, len(_KIND_ORDER))
 
 # Fields that say where or how something was written, not what it is.
 _IGNORED_FIELDS = {"span", "repeated", "turns_span", "default_span", "target_span"}
@@ -133,6 +135,12 @@ def shown(value: Any) -> str:
     return str(value)
 
 
+def _shown_field(name: str, value: Any) -> str:
+    if name == "turns" and isinstance(value, tuple) and len(value) == 2:
+        return f"{value[0]}..{value[1]}"
+    return shown(value)
+
+
 def _field_changes(old: Any, new: Any, skip: set[str] = frozenset()) -> tuple[list[AttributeChange], bool]:
     """The fields of two nodes of one type that differ, and whether any of them is code."""
     out: list[AttributeChange] = []
@@ -146,7 +154,7 @@ def _field_changes(old: Any, new: Any, skip: set[str] = frozenset()) -> tuple[li
         if f.name == "note":  # prose: said to have changed, not quoted
             out.append(AttributeChange(f.name, "…", "…"))
         elif _plain(a) and _plain(b):
-            out.append(AttributeChange(f.name, shown(a), shown(b)))
+            out.append(AttributeChange(f.name, _shown_field(f.name, a), _shown_field(f.name, b)))
         else:
             code = True
             out.append(AttributeChange(f.name, "…", "…"))
@@ -275,6 +283,16 @@ def _setup_cites(program: Program, block: A.Block) -> list[str]:
     return _cite_numbers(owner.setup_cites) if owner is not None else []
 
 
+def _chain(program: Program, key: str) -> list[A.ScenarioDecl]:
+    """Scenario KEY, then what it extends, and so on up."""
+    out: list[A.ScenarioDecl] = []
+    s = program.decls["scenario"].get(key)
+    while s is not None and s not in out:
+        out.append(s)
+        s = program.decls["scenario"].get(s.extends.text) if s.extends is not None else None
+    return out
+
+
 def diff_scenarios(base: Program, variant: Program) -> list[Change]:
     """The scenarios' own settings: turns, sequence and any other setting,
     options, limits and set-up blocks."""
@@ -283,11 +301,15 @@ def diff_scenarios(base: Program, variant: Program) -> list[Change]:
     if old is None or new is None:
         return out
     where = new.span or new.name.span
+    chain = _chain(variant, new.key)
     settings, _code = _field_changes(old, new, _SCENARIO_OWN)
-    if settings:
-        span = new.turns_span if any(a.name == "turns" for a in settings) and new.turns_span else where
-        out.append(Change("scenario", new.key, "edited", settings, _cite_numbers(new.cites), span.file, span.line,
-                          "scenario"))
+    for setting in settings:
+        # Located where the scenario that gives the setting (itself or the
+        # nearest ancestor giving it) writes it.
+        link = next((s for s in chain if getattr(s, setting.name, None)), None)
+        span = (getattr(link, setting.name + "_span", None) or link.span) if link is not None else where
+        cites = _cite_numbers(link.cites if link is not None else new.cites)
+        out.append(Change("scenario", new.key, "edited", [setting], cites, span.file, span.line, "scenario"))
     old_options = {o.name.text: o for o in old.options}
     new_options = {o.name.text: o for o in new.options}
     for name, o in new_options.items():
