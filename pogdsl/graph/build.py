@@ -18,7 +18,9 @@ restricts   restriction → the choice it forbids options of
 modifies    modifier → the value it contributes to
 after       modifier → a modifier it is applied after (its ``:=`` stands)
 triggers    event or signal → the trigger it runs
-overrides   scenario → the definition it replaced or added
+overrides   scenario → a definition it replaced, edited or added: its own
+            changes, not its parent's (``action`` add or replace, and
+            ``change`` as ``pogdsl diff`` says it)
 cites       any node → the rule it implements
 offers      a `choose` step → its choice (what restrictions act on)
 emits       a step → the signal it raises
