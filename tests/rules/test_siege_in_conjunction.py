@@ -15,6 +15,7 @@ and Bar le Duc.  Metz and Strasbourg are German.
 
 import pytest
 
+from pogdsl.runtime import builtins as B
 from pogdsl.runtime.errors import IllegalOption
 
 from .harness import Position, Unanswered
@@ -33,9 +34,8 @@ def control(pos, space):
     return pos.s["control"][pos.entity("space", space).index]
 
 
-def step_options(pos):
-    """The options of the last movement step offered."""
-    return [d for d in pos.asked if d.choice == "move_step"][-1].options
+def supplied(pos, unit):
+    return B.value_of(pos.game, "in_supply", (unit,))
 
 
 @pytest.mark.rule("11.1.8")
@@ -233,3 +233,34 @@ def test_an_army_alone_still_besieges_and_a_fort_already_besieged_is_open():
     pos.run("move_activated_units", "cp",
             answers=["move GEc from Strasbourg", "move to Nancy", "move to Bar le Duc", "stop in Bar le Duc"])
     assert pos.units_at("Bar le Duc") == ["GEc"]
+
+
+@pytest.mark.rule("15.2.4")
+@pytest.mark.rule("15.2.2")
+@pytest.mark.rule("14.1.3")
+@pytest.mark.rule("11.1.8")
+def test_a_lone_corps_left_in_a_fort_blocks_supply_until_a_later_operation_completes_the_siege():
+    """The corps left alone in Nancy does not besiege it, so a German corps in
+    Bar le Duc, whose only friendly way home runs through Nancy to Metz, is out
+    of supply (15.2.4, 14.1.3).  In a later operation one more corps enters
+    Nancy: with the one already there they are enough (15.2.4's last
+    sentence), the fort is besieged and the path through it opens (15.2.2)."""
+    pos = Position()
+    pos.place("GEc", "Metz")
+    pos.place("GEc", "Strasbourg")
+    move_marker(pos, "Metz", "Strasbourg")
+    pos.run("move_activated_units", "cp",
+            answers=["move GEc from Metz", "move to Nancy",
+                     "move GEc from Strasbourg", "move to Mulhouse", "stop in Mulhouse"])
+    assert not besieged(pos, "Nancy")
+    cut_off = pos.place("GEc", "Bar le Duc")
+    pos.control("Bar le Duc", "cp")
+    assert not supplied(pos, cut_off)
+
+    move_marker(pos, "Mulhouse")
+    pos.run("move_activated_units", "cp",
+            answers=["move GEc from Mulhouse", "move to Strasbourg", "move to Nancy"])
+    assert pos.units_at("Nancy") == ["GEc", "GEc"]
+    assert besieged(pos, "Nancy")
+    assert control(pos, "Nancy") == "ap"
+    assert supplied(pos, cut_off)
