@@ -60,12 +60,15 @@ def run_turn_from(pos: Position, phase: str, turn: int, dice=()):
 
 
 def after_setup(scenario: str, seed: int = 0) -> Game:
-    """A new game run through its set-up (answering the set-up's decisions
-    with their first option) to the first decision of turn 1."""
+    """A new game run through its set-up blocks only (the set-up's own
+    decisions answered with their first legal option), before turn 1."""
     g = Game.new(world(scenario), seed=seed)
+    g.s["stack"] = [{"code": key, "pc": 0, "l": {}} for key in reversed(g.w.setup)]
+    g.invalidate()
     d = g.run()
-    while d is not None and g.s["phase"] is None:
-        d = g.choose(1)
+    while d is not None:
+        d = g.choose(d.options[0] if len(d.options) == 1 else 1)
+    assert g.s["result"]["reason"] == "nothing left to run"
     return g
 
 
@@ -228,3 +231,266 @@ def test_tournament_peace_is_a_loss_for_both():
 
 
 # ------------------------------------------------------------------ 5.7 historical
+@pytest.mark.rule("5.7")
+def test_historical_scenario_is_the_whole_war():
+    """5.7: the Historical scenario is the Campaign with changes: turns 1-20."""
+    w = world(HISTORICAL)
+    assert (w.first_turn, w.last_turn) == (1, 20)
+
+
+@pytest.mark.rule("5.7.1")
+def test_historical_set_up_trenches():
+    """5.7.1: a CP level 1 trench in Strasbourg, none in Brussels, Allied
+    level 1 trenches in Verona, Asiago, Maggiore and Udine; the rest of the
+    set-up is the Campaign's."""
+    hist, campaign = after_setup(HISTORICAL), after_setup("campaign")
+    trench = hist.s["vars"]["trench"]
+    assert trench.get("Strasbourg") == 1 and not trench.get("Brussels")
+    assert all(trench.get(s) == 1 for s in ("Verona", "Asiago", "Maggiore", "Udine"))
+    changed = {"Strasbourg", "Brussels", "Verona", "Asiago", "Maggiore", "Udine"}
+    assert {k: v for k, v in trench.items() if k not in changed and v} == \
+           {k: v for k, v in campaign.s["vars"]["trench"].items() if k not in changed and v}
+    assert not campaign.s["vars"]["trench"].get("Strasbourg") and campaign.s["vars"]["trench"].get("Brussels") == 1
+    assert hist.s["loc"] == campaign.s["loc"]
+    # the trench in Strasbourg is the Central Powers', those in Italy the Allies'
+    assert hist.s["control"][hist.w.by_kind["space"]["Strasbourg"].index] == "cp"
+    assert all(hist.s["control"][hist.w.by_kind["space"][s].index] == "ap" for s in ("Verona", "Udine"))
+
+
+@pytest.mark.rule("5.7.2")
+def test_historical_vp_spaces():
+    """5.7.2: Kovno, Sedan, Amiens, Koblenz and Aachen are VP spaces; Ahwaz,
+    Venice, Minsk, Jerusalem and Kharput are not (the Campaign the reverse)."""
+    for scenario in (HISTORICAL, "campaign"):
+        vp = {s.key for s in world(scenario).spaces if s.data.vp}
+        yes, no = {"Kovno", "Sedan", "Amiens", "Koblenz", "Aachen"}, {"Ahwaz", "Venice", "Minsk", "Jerusalem", "Kharput"}
+        if scenario == "campaign":
+            yes, no = no, yes
+        assert yes <= vp and not vp & no, scenario
+    sedan = world(HISTORICAL).by_kind["space"]["Sedan"].data
+    assert sedan.terrain.key == "forest" and sedan.nation.key == "fr"
+
+
+@pytest.mark.rule("5.7.2")
+def test_historical_no_peace_terms():
+    """5.7.2: peace terms (16.5) may not be offered, by either side."""
+    for vp, offering in ((2, "ap"), (18, "cp")):
+        pos = Position(HISTORICAL)
+        pos.set("vp", vp)
+        assert forbidden(pos, "take_action", offering, "peace_offer", None)
+
+
+US_CARDS = ("USA Reinforcements (1 corps)", "USA Reinforcements (US 1)", "USA Reinforcements (US 2)")
+
+
+@pytest.mark.rule("5.7.2")
+def test_historical_allies_win_draws():
+    """5.7.2: the Allies win every draw: with Brest-Litovsk 10 is an Allied
+    win (11 a CP win); without it 10-12 are (13 a CP win).  The end-of-game
+    changes of 5.7.4 (8, 9) are cancelled here by playing those events."""
+    done = US_CARDS + ("Fall of the Tsar",)
+    assert [outcome_at_end(HISTORICAL, vp, played=done) for vp in (13, 12, 10, 9)] == ["cp", "ap", "ap", "ap"]
+    bl = done + ("Treaty of Brest Litovsk",)
+    assert [outcome_at_end(HISTORICAL, vp, played=bl) for vp in (11, 10)] == ["cp", "ap"]
+
+
+@pytest.mark.rule("5.7.4")
+def test_historical_end_of_game_vp_for_unplayed_events():
+    """5.7.4 (8, 9): at the end (after turn 20 or an armistice) one VP for
+    each USA Reinforcements card not played as an event, and minus two if Fall
+    of the Tsar was not played.  Without the optional cards, three USA
+    Reinforcements cards are in the game."""
+    def final_vp(vp, played):
+        pos = Position(HISTORICAL)
+        pos.set("vp", vp)
+        for card in played:
+            pos.s["played"].append(pos._card(card).index)
+        pos.game.invalidate()
+        pos.run("decide_by_vp", "the last turn is over")
+        return pos.s["vars"]["vp"], pos.s["result"]["winner"]
+
+    assert final_vp(12, US_CARDS + ("Fall of the Tsar",)) == (12, "ap")
+    assert final_vp(12, ("Fall of the Tsar",)) == (15, "cp")
+    assert final_vp(12, US_CARDS) == (10, "ap")
+    assert final_vp(12, US_CARDS[:1]) == (12, "ap")      # +2 for two unplayed, -2 for the Tsar
+    # the armistice is decided the same way
+    pos = Position(HISTORICAL)
+    pos.set("vp", 12)
+    pos.set("war_status", 20, key="ap")
+    pos.set("war_status", 20, key="cp")
+    pos.run("check_armistice")
+    assert pos.s["vars"]["vp"] == 13 and pos.s["result"]["winner"] == "cp"
+
+
+@pytest.mark.rule("5.7.3")
+def test_historical_extra_german_rp():
+    """5.7.3: at Total War the CP gets one German RP a turn while holding
+    Sedan and two more French or Belgian spaces, checked as the Replacement
+    Phase starts."""
+    def extra(commitment="total_war_level", held=("Sedan", "Amiens", "Liege")):
+        pos = Position(HISTORICAL)
+        pos.set("commitment", commitment, key="cp")
+        for s in held:
+            pos.control(s, "cp")
+        return value_of(pos, "event_rp_change", "ge")
+
+    assert extra() == 1
+    assert extra(held=("Sedan", "Amiens")) == 0                   # only one more
+    assert extra(held=("Amiens", "Liege", "Verdun")) == 0         # no Sedan
+    assert extra(commitment="limited_war_level") == 0             # not yet Total War
+    assert value_of(Position("campaign"), "event_rp_change", "ge") == 0
+
+    pos = Position(HISTORICAL)
+    pos.set("commitment", "total_war_level", key="cp")
+    for s in ("Sedan", "Amiens", "Liege"):
+        pos.control(s, "cp")
+    run_turn_from(pos, "replacement", 12)
+    assert any("ge: 1 RP by events" in line for line in pos.log())
+
+
+@pytest.mark.rule("5.7.4")
+def test_historical_optional_rules_in_use():
+    """5.7.4 (1, 2): eight-card hands (9.1.4) and the trench roll rule
+    (11.2.10) are in use: both sides start with eight cards."""
+    w = world(HISTORICAL)
+    assert w.options.get("eight_card_hands") and w.options.get("entrench_drm")
+    g = after_setup(HISTORICAL)
+    assert len(g.s["piles"]["hand:cp"]) == 8 and len(g.s["piles"]["hand:ap"]) == 8
+
+
+@pytest.mark.rule("5.7.4")
+def test_historical_opens_with_guns_of_august():
+    """5.7.4 (3): the Central Powers keep Guns of August for their opening
+    and play it as the event of their first action; later rounds are free."""
+    g = after_setup(HISTORICAL)
+    assert "Guns of August" in card_names(g, "hand:cp")
+    pos = Position(HISTORICAL, empty=False)
+    pos.s["turn"] = 1
+    pos.set("action_round", 1)
+    pos.s["piles"]["hand:cp"] = [pos._card("Guns of August").index, pos.card("cp", 2).index]
+    assert forbidden(pos, "start_with_guns", False) and not forbidden(pos, "start_with_guns", True)
+    goa = pos._card("Guns of August")
+    assert not forbidden(pos, "take_action", "cp", "event", goa)
+    assert forbidden(pos, "take_action", "cp", "ops", goa)
+    assert forbidden(pos, "take_action", "cp", "ops", pos.card("cp", 2))
+    assert forbidden(pos, "take_action", "cp", "automatic_op", None)
+    assert not forbidden(pos, "take_action", "ap", "ops", pos.card("ap", 2))
+    pos.set("action_round", 2)
+    assert not forbidden(pos, "take_action", "cp", "ops", pos.card("cp", 2))
+    camp = Position("campaign")
+    camp.s["turn"] = 1
+    camp.set("action_round", 1)
+    assert not forbidden(camp, "take_action", "cp", "ops", camp.card("cp", 2))
+    # in play: a random game's first action is the Guns of August event
+    game = play_randomly(world(HISTORICAL), 5, decisions=3)
+    assert goa.index in game.s["played"]
+
+
+@pytest.mark.rule("5.7.4")
+def test_historical_no_entrench_event_on_turn_1():
+    """5.7.4 (4): neither side's Entrench may be played as an event on turn 1."""
+    for side, number in (("cp", 6), ("ap", 12)):
+        pos = Position(HISTORICAL)
+        pos.s["turn"] = 1
+        pos.set("action_round", 3)
+        assert "historical_no_entrench_on_turn_1" in pos.event_forbidden_by(side, pos.card(side, number))
+        pos.s["turn"] = 2
+        assert pos.may_play_event(side, pos.card(side, number))
+
+
+@pytest.mark.rule("5.7.4")
+def test_historical_first_british_mo_is_french():
+    """5.7.4 (5): a British Mandated Offensive rolled on turn 1 becomes a
+    French one, which the Allies owe that turn; on later turns it stays
+    British (an Allied roll of 3 is BR).  The board is empty, so a game that
+    runs past the action phase misses the offensive and names it in the log."""
+    def owed(scenario, turn):
+        pos = Position(scenario)
+        pos.s["piles"]["hand:cp"] = [pos._card("Guns of August").index]   # the opening 5.7.4 (3) calls for
+        run_turn_from(pos, "mandated_offensive", turn, dice=[6, 3])
+        if pos.s["turn"] == turn and pos.s["phase"] == "action":    # stopped in that turn's actions
+            return pos.var("mo_marker", "ap")
+        missed = [e["text"] for e in pos.s["log"] if e["turn"] == turn and "missed their Mandated" in e["text"]]
+        assert len(missed) == 1
+        return missed[0].rsplit("(", 1)[1].rstrip(")")
+
+    assert owed(HISTORICAL, 1) == "fr"
+    assert owed(HISTORICAL, 2) == "br"
+    assert owed("campaign", 1) == "br"
+
+
+@pytest.mark.rule("5.7.4")
+def test_historical_italy_closed_to_other_armies():
+    """5.7.4 (6): until the Allies reach Total War only Austro-Hungarian and
+    Italian armies move, attack, redeploy or advance into Italy; the rule
+    names armies, so corps are free; at Allied Total War it lapses."""
+    pos = Position(HISTORICAL)
+    pos.s["at_war"]["it"] = True
+    ge, ah, gec = pos.place("GE 9", "Trent"), pos.place("AH 7", "Trent"), pos.place("GEc", "Trent")
+    verona, trent = "Verona", "Trent"
+
+    def move(group, o="Trent", t=verona, st=None):
+        return forbidden(pos, "move_step", "cp", group, o, o, 3, t, st)
+
+    assert move([ge]) and move([ge, ah])
+    assert not move([ah]) and not move([gec]) and not move([ah, gec])
+    assert forbidden(pos, "advance_unit", ge, verona) and not forbidden(pos, "advance_unit", ah, verona)
+    assert forbidden(pos, "redeploy_to", "cp", ge, "overland", verona)
+    assert not forbidden(pos, "redeploy_to", "cp", ah, "overland", verona)
+    pos.s["vars"]["combat_target"] = pos.w.by_kind["space"][verona]
+    assert forbidden(pos, "attack_with", trent, [ge, ah]) and not forbidden(pos, "attack_with", trent, [ah, gec])
+    pos.set("commitment", "total_war_level", key="ap")
+    assert not move([ge]) and not forbidden(pos, "advance_unit", ge, verona)
+    assert not forbidden(pos, "attack_with", trent, [ge, ah])
+    camp = Position("campaign")
+    camp.s["at_war"]["it"] = True
+    g2 = camp.place("GE 9", "Trent")
+    assert not forbidden(camp, "move_step", "cp", [g2], trent, trent, 3, verona, None)
+
+
+@pytest.mark.rule("5.7.4")
+def test_historical_no_german_army_ends_in_trent_villach_trieste():
+    """5.7.4 (6): until the Allies reach Total War no German army ends a move
+    or an SR in Trent, Villach or Trieste; passing through is allowed, and
+    other units may stop there."""
+    pos = Position(HISTORICAL)
+    ge, gec = pos.place("GE 9", "Munich"), pos.place("GEc", "Munich")
+    here = "Munich"    # where the move began
+    for space in ("Trent", "Villach", "Trieste"):
+        assert forbidden(pos, "move_step", "cp", [ge], here, space, 0, None, space)      # stop there
+        assert not forbidden(pos, "move_step", "cp", [gec], here, space, 0, None, space)
+        assert not forbidden(pos, "move_step", "cp", [ge], space, space, 0, None, space)  # never moved
+        assert forbidden(pos, "redeploy_to", "cp", ge, "overland", space)
+        assert not forbidden(pos, "redeploy_to", "cp", gec, "overland", space)
+    assert not forbidden(pos, "move_step", "cp", [ge], here, "Innsbruck", 0, None, "Innsbruck")
+    # entering one of them with the last movement point would end the move there
+    assert forbidden(pos, "move_step", "cp", [ge], here, "Innsbruck", 1, "Trent", None)
+    assert not forbidden(pos, "move_step", "cp", [gec], here, "Innsbruck", 1, "Trent", None)
+    pos.set("commitment", "total_war_level", key="ap")
+    assert not forbidden(pos, "move_step", "cp", [ge], here, "Trent", 0, None, "Trent")
+
+
+@pytest.mark.rule("5.7.4")
+def test_historical_events_that_also_give_ops():
+    """5.7.4 (7): Landships, Zimmermann Telegram, Over There, Tsar Takes
+    Command, Fall of the Tsar and Bolshevik Revolution give their card's
+    operations after the event; other events do not."""
+    def after_event(scenario, name, side):
+        pos = Position(scenario)
+        pos.s["turn"] = 5
+        pos.place("FR 3", "Verdun")
+        pos.place("GE 4", "Metz")
+        c = pos._card(name)
+        pos.s["piles"][f"hand:{side}"] = [c.index]
+        try:
+            pos.run("action_round", side, answers=[f"play {c.data.number} event"])
+        except AssertionError:
+            pass
+        return pos
+
+    pos = after_event(HISTORICAL, "Landships", "ap")
+    assert pos._card("Landships").index in pos.s["played"]
+    assert pos.asked[-1].choice == "activate"
+    assert any("followed by 4 operations points" in line for line in pos.log())   # Landships: 4 OPS
+    pos = after_event("campaign", "Landships", "ap")
+    assert pos._card("Landships").index in pos.s["played"] and pos.asked[-1].choice != "activate"
