@@ -439,7 +439,16 @@ def test_historical_italy_closed_to_other_armies():
     assert not forbidden(pos, "redeploy_to", "cp", ah, "overland", verona)
     pos.s["vars"]["combat_target"] = pos.w.by_kind["space"][verona]
     assert forbidden(pos, "attack_with", trent, [ge, ah]) and not forbidden(pos, "attack_with", trent, [ah, gec])
+    # redeploying overland: not through Italy either
+    for space in ("Verona", "Asiago"):
+        pos.control(space, "cp")
+
+    def network(u):
+        return {s.key for s in value_of(pos, "sr_network", "cp", u)}
+    assert "Verona" in network(ah) and "Verona" not in network(ge)
+    assert not any(pos.w.by_kind["space"][k].data.nation.key == "it" for k in network(ge))
     pos.set("commitment", "total_war_level", key="ap")
+    assert "Verona" in network(ge)
     assert not move([ge]) and not forbidden(pos, "advance_unit", ge, verona)
     assert not forbidden(pos, "attack_with", trent, [ge, ah])
     camp = Position("campaign")
