@@ -8,7 +8,7 @@ import pytest
 from pogdsl.runtime import builtins as B
 from pogdsl.runtime.interpreter import DRIVER, Game
 
-from .harness import Position, play_randomly, world
+from .harness import ROOT, Position, play_randomly, world
 
 INTRO, LIMITED, HISTORICAL = "introductory", "limited_war", "historical"
 
@@ -80,6 +80,27 @@ def play_to_end(scenario: str, seed: int):
     game = play_randomly(world(scenario), seed, decisions=20000)
     assert game.over, "the random game did not end"
     return game
+
+
+# ------------------------------------------------------------------ coverage
+@pytest.mark.parametrize("scenario,numbers", [
+    pytest.param(INTRO, ["5.3", "5.3.1", "5.3.2", "5.3.3", "5.3.4"], marks=pytest.mark.rule("5.3")),
+    pytest.param(LIMITED, ["5.4", "5.4.1", "5.4.2"], marks=pytest.mark.rule("5.4")),
+    pytest.param(HISTORICAL, ["5.7", "5.7.1", "5.7.2", "5.7.3", "5.7.4"], marks=pytest.mark.rule("5.7")),
+])
+def test_each_scenario_cites_its_chapter_5_rules_in_its_own_file(scenario, numbers):
+    """Each scenario's rules of chapter 5 are said in the scenario's own
+    file (`pogdsl rules NAME`)."""
+    import json
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "pogdsl.cli", "rules", scenario, "--json"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    cited = json.loads(proc.stdout)["cited"]
+    for number in numbers:
+        assert any(where.startswith(f"scenarios/{scenario}.pog:") for where in cited.get(number, [])), number
 
 
 # ------------------------------------------------------------------ 5.3 Introductory
