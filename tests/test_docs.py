@@ -218,8 +218,10 @@ def test_sphinx_build_has_no_warnings(tmp_path):
     for code in CODES:
         assert code in diagnostics
     cli = (tmp_path / "html" / "cli.html").read_text(encoding="utf-8")
-    for command in ("check", "graph", "rules", "cards"):
+    for command in ("check", "graph", "diff", "rules", "cards"):
         assert f"pogdsl {command}" in cli
+    variants = (tmp_path / "html" / "variants.html").read_text(encoding="utf-8")
+    assert "pogdsl diff toy toy_trenches" in variants and "terrain forest -&gt; clear" in variants
     index = (tmp_path / "html" / "rule-index.html").read_text(encoding="utf-8")
     assert "12.4.3" in index and "test_12_4_3_example_exact_loss_number_through_a_replacement_corps" in index
     cards = (tmp_path / "html" / "cards.html").read_text(encoding="utf-8")

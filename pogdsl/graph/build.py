@@ -18,7 +18,9 @@ restricts   restriction → the choice it forbids options of
 modifies    modifier → the value it contributes to
 after       modifier → a modifier it is applied after (its ``:=`` stands)
 triggers    event or signal → the trigger it runs
-overrides   scenario → the definition it replaced or added
+overrides   scenario → a definition it replaced, edited or added: its own
+            changes, not its parent's (``action`` add or replace, and
+            ``change`` as ``pogdsl diff`` says it)
 cites       any node → the rule it implements
 offers      a `choose` step → its choice (what restrictions act on)
 emits       a step → the signal it raises
@@ -176,22 +178,32 @@ class GraphBuilder:
         self.g.graph["scenario"] = s.key
         for i, block in enumerate(s.setup):
             self.add_code(nid, block, s.cites + s.setup_cites, label=f"setup{i}")
+        # Credited with its own changes only: what it plays differently from
+        # what its parent plays (from the library, for a scenario extending
+        # none), worked out from the two programs, not from its lines.
         removed = []
-        for o in s.overrides:
-            if o.action in ("replace", "add") and o.decl is not None:
-                target = node_id(o.decl.kind, o.decl.key)
-                if target in self.g:
-                    self.edge(nid, target, "overrides", action=o.action)
-            elif o.action in ("insert_phase", "insert_steps"):
-                target = (node_id("sequence", o.into.text) if o.action == "insert_phase"
-                          else node_id(o.target_kind.text, o.target))
-                if target in self.g:
-                    self.edge(nid, target, "overrides", action="insert")
-            elif o.action == "remove":
-                removed.append(f"{o.target_kind.text} {o.target}")
-            elif o.rule is not None:
-                removed.append(f"cites {o.rule.number}")
+        for change in self.own_changes(s):
+            if change.change == "removed":
+                removed.append(f"{change.kind} {change.name}")
+                continue
+            target = node_id(change.namespace, change.name)
+            if target in self.g:
+                self.edge(nid, target, "overrides", action="add" if change.change == "added" else "replace",
+                          change=change.change)
         self.g.nodes[nid]["removed"] = removed
+
+    def own_changes(self, s: A.ScenarioDecl) -> list:
+        from ..semantics.diff import diff_declarations
+        from ..semantics.variants import effective_program
+        from ..diagnostics import Reporter
+
+        library = self.p.library
+        if library is None:  # a program built directly, not derived for a scenario
+            return []
+        own = library.get("scenario", s.key)
+        parent_decl = library.get("scenario", own.extends.text) if own is not None and own.extends else None
+        parent = effective_program(library, parent_decl, Reporter())[0] if parent_decl is not None else library
+        return [c for c in diff_declarations(parent, self.p) if c.namespace in self.p.decls]
 
     # ------------------------------------------------------------ code
     def add_code(self, owner: str, block: A.Block | None, cites, label: str = "body") -> list[str]:

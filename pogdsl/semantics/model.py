@@ -58,6 +58,8 @@ class Program:
     enum_members: dict[str, tuple[str, A.Name]] = field(factory=dict)
     rule_index: dict[str, A.RuleEntry] = field(factory=dict)
     scenario: A.ScenarioDecl | None = None
+    # The library a scenario's program was derived from (None for a library).
+    library: "Program | None" = None
 
     # ------------------------------------------------------------ lookups
     def get(self, kind: str, key: str):
@@ -100,6 +102,7 @@ class Program:
         other.enum_members = dict(self.enum_members)
         other.rule_index = dict(self.rule_index)
         other.scenario = self.scenario
+        other.library = self.library or self
         return other
 
 

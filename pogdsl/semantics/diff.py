@@ -1,0 +1,376 @@
+"""What one resolved program plays differently from another, item by item.
+
+The diff is semantic: it compares the two programs a pair of scenarios play
+(each with its `extends` chain applied, `pogdsl.semantics.variants`), not the
+lines of a variant that made them, so it sees every way a variant can change
+the game.  Declarations are compared by content, never by where they were
+written: a space restated word for word in a variant is no change.
+
+Each difference is a `Change`:
+
+* ``added``: a declaration, connection, option or set-up block only the
+  variant has; ``removed``: one only the base has;
+* ``edited``: in both, and what differs are plain attributes (a space's
+  terrain, a unit's strength, a marker's range, the scenario's turns), each
+  listed with its old and new value;
+* ``replaced``: in both, and code differs (a body, an event, a condition);
+  the plain attributes that changed are listed too, and each piece of code
+  that changed is named (``event changed``).
+
+`diff_programs` returns them ordered as a reviewer reads them: by the lowest
+rule number each cites (the variant's declaration, or the base's for a
+removal), those citing nothing last.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+from attrs import define, field
+
+from ..numbers import digits_key
+from ..syntax import ast as A
+from .model import DECL_KINDS, Program
+
+# The order of kinds when two items cite the same rule.
+_KIND_ORDER: dict[str, int] = {}
+for _kind in ("scenario", "option", "limit", "setup") + DECL_KINDS + ("connection",):
+    _KIND_ORDER.setdefault(_kind, len(_KIND_ORDER))
+
+# Fields that say where or how something was written, not what it is.
+_IGNORED_FIELDS = {"span", "repeated", "turns_span", "default_span", "target_span"}
+# A card's nested declarations are compared in their own namespaces.
+_CARD_IGNORED = {"nested"}
+# Scenario fields that name the scenario rather than what it plays, and the
+# fields compared item by item (options, limits, set-up blocks).
+_SCENARIO_OWN = {"name", "title", "extends", "note", "cites", "overrides", "options", "limits", "setup",
+                 "setup_cites", "kind"}
+
+
+@define
+class AttributeChange:
+    name: str
+    old: str
+    new: str
+
+    def __str__(self) -> str:
+        if self.old == "…" and self.new == "…":
+            return f"{self.name} changed"
+        return f"{self.name} {self.old} -> {self.new}"
+
+    def as_json(self) -> dict:
+        return {"name": self.name, "from": self.old, "to": self.new}
+
+
+@define
+class Change:
+    kind: str           # what was changed: space, card, marker, option, setup, connection, scenario …
+    name: str           # its key (a card's side and number, a connection's two ends …)
+    change: str         # added | removed | edited | replaced
+    attributes: list[AttributeChange] = field(factory=list)
+    cites: list[str] = field(factory=list)
+    file: str | None = None
+    line: int | None = None
+    namespace: str = ""  # the program namespace (DECL_KINDS) for declarations, else ""
+    title: str | None = None  # a card's name, shown beside its key
+
+    @property
+    def location(self) -> str:
+        return f"{self.file}:{self.line}" if self.file else ""
+
+    def as_json(self) -> dict:
+        return {"kind": self.kind, "name": self.name, "change": self.change,
+                "attributes": [a.as_json() for a in self.attributes], "cites": list(self.cites),
+                "file": self.file, "line": self.line}
+
+
+# ------------------------------------------------------------------ content
+def same(a: Any, b: Any) -> bool:
+    """Equal by content, whatever the source spans."""
+    if a is b:
+        return True
+    if isinstance(a, A.Span) and isinstance(b, A.Span):
+        return True
+    if isinstance(a, A.Name) and isinstance(b, A.Name):
+        return a.text == b.text
+    if isinstance(a, A.Citation) and isinstance(b, A.Citation):
+        return a.number == b.number
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if attrs.has(type(a)):
+        return all(same(getattr(a, f.name), getattr(b, f.name))
+                   for f in attrs.fields(type(a)) if f.name not in _IGNORED_FIELDS)
+    return a == b
+
+
+def _plain(value: Any) -> bool:
+    """A value shown in full: numbers, words, names, and lists or tuples of them."""
+    if value is None or isinstance(value, (bool, int, str, A.Name, A.Citation)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v) for v in value)
+    return False
+
+
+def shown(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (A.Name, A.Citation)):
+        return value.text if isinstance(value, A.Name) else value.number
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "none"
+        sep = "-" if isinstance(value, tuple) and all(isinstance(v, int) and not isinstance(v, bool)
+                                                       for v in value) and len(value) == 3 else " "
+        return (", " if isinstance(value, list) else sep).join(shown(v) for v in value)
+    if not _plain(value):
+        return "…"
+    return str(value)
+
+
+def _shown_field(name: str, value: Any) -> str:
+    if name == "turns" and isinstance(value, tuple) and len(value) == 2:
+        return f"{value[0]}..{value[1]}"
+    return shown(value)
+
+
+def _field_changes(old: Any, new: Any, skip: set[str] = frozenset()) -> tuple[list[AttributeChange], bool]:
+    """The fields of two nodes of one type that differ, and whether any of them is code."""
+    out: list[AttributeChange] = []
+    code = False
+    for f in attrs.fields(type(new)):
+        if f.name in _IGNORED_FIELDS or f.name in skip:
+            continue
+        a, b = getattr(old, f.name), getattr(new, f.name)
+        if same(a, b):
+            continue
+        if f.name == "note":  # prose: said to have changed, not quoted
+            out.append(AttributeChange(f.name, "…", "…"))
+        elif _plain(a) and _plain(b):
+            out.append(AttributeChange(f.name, _shown_field(f.name, a), _shown_field(f.name, b)))
+        else:
+            code = True
+            out.append(AttributeChange(f.name, "…", "…"))
+    # What the thing is first; its citations and note after.
+    out.sort(key=lambda a: a.name in ("cites", "note"))
+    return out, code
+
+
+def _cite_numbers(cites) -> list[str]:
+    seen: list[str] = []
+    for c in cites or []:
+        if c.number not in seen:
+            seen.append(c.number)
+    return seen
+
+
+def _shown_kind(decl: A.Decl) -> str:
+    if isinstance(decl, A.StateDecl):
+        return decl.state_kind
+    return decl.kind
+
+
+def _decl_change(namespace: str, key: str, change: str, decl: A.Decl, attributes=None) -> Change:
+    span = decl.span or decl.name.span
+    cites = _cite_numbers(decl.cites)
+    if isinstance(decl, A.CardDecl):
+        cites += [n for n in _cite_numbers(decl.playable_cites) + _cite_numbers(decl.event_cites) if n not in cites]
+    return Change(_shown_kind(decl), key, change, attributes or [], cites, span.file, span.line, namespace,
+                  decl.name.text if isinstance(decl, A.CardDecl) else None)
+
+
+# ------------------------------------------------------------------ programs
+def _enum_members(program: Program) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for member, (enum, _name) in program.enum_members.items():
+        out.setdefault(enum, []).append(member)
+    return out
+
+
+def diff_declarations(base: Program, variant: Program) -> list[Change]:
+    """Declarations and connections: what the variant's rules, map, pieces and
+    cards differ by (not the scenario's own settings)."""
+    changes: list[Change] = []
+    members_old, members_new = _enum_members(base), _enum_members(variant)
+    for namespace in DECL_KINDS:
+        if namespace == "scenario":
+            continue
+        old_table, new_table = base.decls.get(namespace, {}), variant.decls.get(namespace, {})
+        for key, new in new_table.items():
+            old = old_table.get(key)
+            if old is None:
+                changes.append(_decl_change(namespace, key, "added", new))
+                continue
+            skip = _CARD_IGNORED if namespace == "card" else set()
+            extra: list[AttributeChange] = []
+            if namespace == "enum" and members_old.get(key, []) != members_new.get(key, []):
+                skip = skip | {"members"}
+                extra.append(AttributeChange("members", ", ".join(members_old.get(key, [])) or "none",
+                                             ", ".join(members_new.get(key, [])) or "none"))
+            if old is new and not extra:
+                continue
+            if type(old) is not type(new):
+                changes.append(_decl_change(namespace, key, "replaced", new))
+                continue
+            attributes, code = _field_changes(old, new, skip)
+            attributes += extra
+            if attributes:
+                changes.append(_decl_change(namespace, key, "replaced" if code else "edited", new, attributes))
+        for key, old in old_table.items():
+            if key not in new_table:
+                changes.append(_decl_change(namespace, key, "removed", old))
+    changes += _diff_connections(base.connections, variant.connections)
+    return changes
+
+
+def _connection_key(c: A.Connection) -> tuple[str, str]:
+    return tuple(sorted((c.a.text, c.b.text)))
+
+
+def _connection_change(c: A.Connection, change: str, attributes=None) -> Change:
+    mark = "~~" if c.dotted else "--"
+    return Change("connection", f"{c.a.text} {mark} {c.b.text}", change, attributes or [],
+                  _cite_numbers(c.cites), c.span.file, c.span.line, "connection")
+
+
+def _diff_connections(old: list[A.Connection], new: list[A.Connection]) -> list[Change]:
+    by_old: dict[tuple, list[A.Connection]] = {}
+    for c in old:
+        by_old.setdefault(_connection_key(c), []).append(c)
+    out: list[Change] = []
+    for c in new:
+        bucket = by_old.get(_connection_key(c))
+        if not bucket:
+            out.append(_connection_change(c, "added"))
+            continue
+        match = next((o for o in bucket if o is c or same(o, c)), None)
+        if match is not None:
+            bucket.remove(match)
+            continue
+        o = bucket.pop(0)
+        attributes = [AttributeChange(name, shown(getattr(o, name)), shown(getattr(c, name)))
+                      for name in ("dotted", "only") if not same(getattr(o, name), getattr(c, name))]
+        out.append(_connection_change(c, "edited", attributes))
+    for bucket in by_old.values():
+        out += [_connection_change(c, "removed") for c in bucket]
+    return out
+
+
+def _owner(program: Program, block: A.Block) -> A.ScenarioDecl | None:
+    for s in program.decls["scenario"].values():
+        if any(b is block for b in s.setup):
+            return s
+    return None
+
+
+def _setup_name(block: A.Block, index: int) -> str:
+    name = getattr(block, "name", None)
+    return name.text if isinstance(name, A.Name) else (name or f"#{index + 1}")
+
+
+def _setup_cites(program: Program, block: A.Block) -> list[str]:
+    own = getattr(block, "cites", None)
+    if own:
+        return _cite_numbers(own)
+    owner = _owner(program, block)
+    return _cite_numbers(owner.setup_cites) if owner is not None else []
+
+
+def _chain(program: Program, key: str) -> list[A.ScenarioDecl]:
+    """Scenario KEY, then what it extends, and so on up."""
+    out: list[A.ScenarioDecl] = []
+    s = program.decls["scenario"].get(key)
+    while s is not None and s not in out:
+        out.append(s)
+        s = program.decls["scenario"].get(s.extends.text) if s.extends is not None else None
+    return out
+
+
+def diff_scenarios(base: Program, variant: Program) -> list[Change]:
+    """The scenarios' own settings: turns, sequence and any other setting,
+    options, limits and set-up blocks."""
+    old, new = base.scenario, variant.scenario
+    out: list[Change] = []
+    if old is None or new is None:
+        return out
+    where = new.span or new.name.span
+    chain = _chain(variant, new.key)
+    settings, _code = _field_changes(old, new, _SCENARIO_OWN)
+    for setting in settings:
+        # Located where the scenario that gives the setting (itself or the
+        # nearest ancestor giving it) writes it.
+        link = next((s for s in chain if getattr(s, setting.name, None)), None)
+        span = (getattr(link, setting.name + "_span", None) or link.span) if link is not None else where
+        cites = _cite_numbers(link.cites if link is not None else new.cites)
+        out.append(Change("scenario", new.key, "edited", [setting], cites, span.file, span.line, "scenario"))
+    old_options = {o.name.text: o for o in old.options}
+    new_options = {o.name.text: o for o in new.options}
+    for name, o in new_options.items():
+        before = old_options.get(name)
+        if before is None:
+            out.append(Change("option", name, "added", [], _cite_numbers(o.cites), o.span.file, o.span.line))
+        elif not same(before, o):
+            attributes, _ = _field_changes(before, o)
+            out.append(Change("option", name, "edited", attributes, _cite_numbers(o.cites), o.span.file,
+                              o.span.line))
+    for name, o in old_options.items():
+        if name not in new_options:
+            out.append(Change("option", name, "removed", [], _cite_numbers(o.cites), o.span.file, o.span.line))
+    for name in sorted(set(old.limits) | set(new.limits)):
+        a, b = old.limits.get(name), new.limits.get(name)
+        if a is not None and b is not None and a[0] == b[0]:
+            continue
+        span = (b or a)[1] if isinstance((b or a)[1], A.Span) else where
+        change = "added" if a is None else "removed" if b is None else "edited"
+        attributes = [] if change != "edited" else [AttributeChange("limit", shown(a[0]), shown(b[0]))]
+        out.append(Change("limit", name, change, attributes, [], span.file, span.line))
+    # Set-up blocks: matched by name when they have one, else by content.
+    unmatched = list(enumerate(old.setup))
+    for i, block in enumerate(new.setup):
+        name = getattr(block, "name", None)
+        hit = next((j for j, (_, b) in enumerate(unmatched) if b is block or
+                    (name is not None and same(getattr(b, "name", None), name)) or
+                    (name is None and getattr(b, "name", None) is None and same(b, block))), None)
+        if hit is not None:
+            _, before = unmatched.pop(hit)
+            if before is block or same(before, block):
+                continue
+            out.append(Change("setup", _setup_name(block, i), "replaced", [AttributeChange("body", "…", "…")],
+                              _setup_cites(variant, block), block.span.file, block.span.line))
+            continue
+        out.append(Change("setup", _setup_name(block, i), "added", [], _setup_cites(variant, block),
+                          block.span.file, block.span.line))
+    for i, block in unmatched:
+        out.append(Change("setup", _setup_name(block, i), "removed", [], _setup_cites(base, block),
+                          block.span.file, block.span.line))
+    return out
+
+
+def rule_key(number: str):
+    return [(0, int(p), "") if digits_key(p) is not None else (1, 0, p) for p in number.split(".")]
+
+
+def first_rule(change: Change) -> str | None:
+    return min(change.cites, key=rule_key) if change.cites else None
+
+
+def _order(change: Change):
+    first = first_rule(change)
+    return (first is None, rule_key(first) if first else [], _KIND_ORDER.get(change.namespace or change.kind, 99),
+            change.kind, change.name, change.change)
+
+
+def diff_programs(base: Program, variant: Program, settings: bool = True) -> list[Change]:
+    """Every difference between what `base` and `variant` play, by rule number.
+    `settings=False` leaves out the scenarios' own settings and set-up."""
+    changes = diff_declarations(base, variant)
+    if settings:
+        changes += diff_scenarios(base, variant)
+    return sorted(changes, key=_order)
