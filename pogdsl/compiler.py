@@ -67,7 +67,7 @@ def compile_scenario_program(comp: Compilation, scenario: A.ScenarioDecl) -> Pro
     if scenario.key in comp.scenarios:
         return comp.scenarios[scenario.key][0]
     program, changes = effective_program(comp.base, scenario, comp.reporter)
-    if changes or any(link.overrides for link in _chain(comp.base, scenario)):
+    if changes or any(link.overrides or link.uses for link in _chain(comp.base, scenario)):
         # The variant's program is checked as a whole: what it replaced or
         # added must fit what remains, cite rules that exist and be reached;
         # after a removal anything may have used what went.  What the base's
@@ -75,7 +75,10 @@ def compile_scenario_program(comp: Compilation, scenario: A.ScenarioDecl) -> Pro
         # The variant's own declarations are checked once more on their own,
         # where only the options of this scenario (and what it extends) exist.
         local = Reporter()
-        check(program, local)
+        checker = check(program, local)
+        # Its set-up blocks (its parent's, as it replaced or removed them, and
+        # its own) are checked against what it plays.
+        checker.check_setup(program.scenario)
         changed = [program.decls[kind][key] for action, kind, key, _ in changes if action != "remove"]
         if changed:
             check(program, local, only=changed)

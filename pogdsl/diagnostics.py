@@ -72,6 +72,9 @@ CODES: dict[str, str] = {
     "E0502": "added definition already exists",
     "E0503": "cyclic extends",
     "E0504": "unknown scenario option",
+    "E0511": "an edit that does not fit what it edits",
+    "E0512": "contradictory edits",
+    "E0513": "unknown rule set",
     # rule citations
     "E0601": "cited rule number is not in the rule index",
     "E0602": "rule number cited for conflicting things",

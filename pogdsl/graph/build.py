@@ -181,6 +181,15 @@ class GraphBuilder:
                 target = node_id(o.decl.kind, o.decl.key)
                 if target in self.g:
                     self.edge(nid, target, "overrides", action=o.action)
+            elif o.action == "edit":
+                kind = o.target_kind.text
+                key = o.target if o.target in self.p.decls.get(kind, {}) else \
+                    getattr(self.p.card_by_name(o.target), "key", o.target) if kind == "card" else o.target
+                target = node_id(kind, key)
+                if target in self.g:
+                    self.edge(nid, target, "overrides", action="edit", attribute=o.attribute.text)
+            elif o.action == "replace_setup":
+                continue
             elif o.action == "remove":
                 removed.append(f"{o.target_kind.text} {o.target}")
             else:

@@ -10,7 +10,32 @@ from __future__ import annotations
 
 from ..diagnostics import Reporter, did_you_mean
 from ..syntax import ast as A
-from .model import DECL_KINDS, KIND_ALIASES, Program
+from .model import DECL_KINDS, KIND_ALIASES, Program, clone_decl
+
+# What `edit KIND TARGET [no] ATTRIBUTE VALUE*` can change, by kind: the
+# attribute as written, the field of the declaration it sets, and the values it
+# takes ("flag": none; "name", "int", "factors": one; "at": two numbers;
+# "names": one or more names; "rp": name-number pairs; "port": one name, added
+# or, after `no`, taken away).  `no` turns a flag off, a number to 0 and a name
+# to none.
+EDITABLE: dict[str, dict[str, tuple[str, str]]] = {
+    "space": {"terrain": ("terrain", "name"), "nation": ("nation", "name"), "map": ("map", "name"),
+              "vp": ("vp", "flag"), "fort": ("fort", "int"), "capital": ("capital", "flag"),
+              "supply": ("supply", "supply"), "port": ("ports", "port"), "control": ("control", "name"),
+              "at": ("at", "at")},
+    "unit": {"type": ("unit_type", "name"), "nation": ("nation", "name"), "full": ("full", "factors"),
+             "reduced": ("reduced", "factors"), "count": ("count", "int"), "rp": ("rp", "name"),
+             "never_replaced": ("never_replaced", "flag"), "near_east": ("near_east", "flag")},
+    "card": {"deck": ("deck", "name"), "ops": ("ops", "int"), "sr": ("sr", "int"),
+             "war_status": ("war_status", "int"), "removed": ("removed", "flag"), "combat": ("combat", "flag"),
+             "optional": ("optional", "flag"), "rp": ("rp", "rp"), "reinforcements": ("reinforcements", "names")},
+}
+# What `no ATTRIBUTE` may turn off (the others always have a value).
+_NEGATABLE = {"flag", "supply", "port", "rp", "names"}
+_NEGATABLE_FIELDS = {("space", "fort"), ("space", "control"), ("unit", "rp"), ("unit", "reduced")}
+_TAKES = {"flag": "no value", "name": "one name", "int": "one number", "factors": "combat factors like 4-3-3",
+          "at": "two numbers (x y)", "names": "one or more names", "rp": "pairs of a nation and a number",
+          "port": "the side whose port it is", "supply": "nothing, or the side or nation it supplies"}
 
 
 def extends_chain(program: Program, scenario: A.ScenarioDecl, reporter: Reporter) -> list[A.ScenarioDecl] | None:
@@ -47,8 +72,149 @@ def _cites_rule(decl: A.Decl, number: str) -> bool:
     return any(c.number == number or c.number.startswith(number + ".") for c in decl.cites)
 
 
+def _edit_values(o: A.Override, takes: str, reporter: Reporter):
+    """The value an edit gives its field (or `_BAD` after an error)."""
+    vals = o.values
+    names = [v for v in vals if isinstance(v, A.Name)]
+    numbers = [v for v in vals if isinstance(v, tuple) and isinstance(v[0], int)]
+    factors = [v for v in vals if isinstance(v, tuple) and isinstance(v[0], tuple)]
+    fits = {
+        "flag": not vals,
+        "name": len(vals) == 1 and len(names) == 1,
+        "int": len(vals) == 1 and len(numbers) == 1,
+        "factors": len(vals) == 1 and len(factors) == 1,
+        "at": len(vals) == 2 and len(numbers) == 2,
+        "names": len(vals) >= 1 and len(names) == len(vals),
+        "rp": len(vals) >= 2 and len(vals) % 2 == 0 and all(isinstance(vals[i], A.Name) for i in range(0, len(vals), 2))
+        and all(isinstance(vals[i], tuple) and isinstance(vals[i][0], int) for i in range(1, len(vals), 2)),
+        "port": len(vals) == 1 and len(names) == 1,
+        "supply": len(vals) <= 1 and len(names) == len(vals),
+    }[takes]
+    if o.negated:
+        fits = not vals or (takes == "port" and fits)
+    if not fits:
+        where = vals[0].span if vals and isinstance(vals[0], A.Name) else vals[0][1] if vals else o.attribute.span
+        written = "`no " + o.attribute.text + "`" if o.negated else f"`{o.attribute.text}`"
+        reporter.error("E0511", f"{written} takes {'the port it takes away' if o.negated and takes == 'port' else 'no value' if o.negated else _TAKES[takes]}",
+                       where, f"for example: edit {o.target_kind.text} {o.target} {_example(o.attribute.text, takes)}")
+        return _BAD
+    if takes == "flag":
+        return not o.negated
+    if takes in ("name", "port"):
+        return names[0]
+    if takes in ("int", "factors"):
+        return vals[0][0]
+    if takes == "at":
+        return (vals[0][0], vals[1][0])
+    if takes == "names":
+        return names
+    if takes == "rp":
+        return [(vals[i], vals[i + 1][0]) for i in range(0, len(vals), 2)]
+    return names[0] if names else None  # supply
+
+
+_BAD = object()
+
+
+def _example(attribute: str, takes: str) -> str:
+    return attribute + {"flag": "", "name": " NAME", "int": " 2", "factors": " 4-3-3", "at": " 100 200",
+                        "names": " NAME, NAME", "rp": " ge 1", "port": " ap", "supply": ""}[takes]
+
+
+def _find(program: Program, kind: str, target: str):
+    table = program.decls[kind]
+    if target in table:
+        return target
+    if kind == "card":
+        card = program.card_by_name(target)
+        return card.key if card else None
+    return None
+
+
+def apply_edit(program: Program, o: A.Override, reporter: Reporter, changes: list,
+               edited: dict) -> None:
+    """`edit KIND TARGET [no] ATTRIBUTE VALUE*`: the declaration again with one
+    attribute changed (a copy: the base program keeps its own)."""
+    kind = o.target_kind.text
+    if kind not in EDITABLE:
+        guess = did_you_mean(kind, list(EDITABLE))
+        reporter.error("E0511", f"`edit` changes a space, a unit or a card, not a '{kind}'", o.target_kind.span,
+                       (guess + "; " if guess else "") + "to change anything else, `replace` it whole")
+        return
+    key = _find(program, kind, o.target)
+    if key is None:
+        table = program.decls[kind]
+        pool = list(table) + ([c.name.text for c in table.values()] if kind == "card" else [])
+        reporter.error("E0501", f"`edit` names {kind} '{o.target}', which does not exist", o.target_span,
+                       did_you_mean(o.target, pool) or f"use `add {kind} ...` for something new")
+        return
+    attr = o.attribute.text
+    attrs = EDITABLE[kind]
+    if attr not in attrs:
+        others = [k for k, table in EDITABLE.items() if attr in table]
+        if others:
+            message = f"a {kind} has no attribute '{attr}' (it is one of a {others[0]}'s)"
+        else:
+            message = f"unknown attribute '{attr}' of a {kind}"
+        reporter.error("E0511", message, o.attribute.span,
+                       did_you_mean(attr, list(attrs)) or f"a {kind}'s attributes: {', '.join(attrs)}")
+        return
+    field, takes = attrs[attr]
+    if o.negated and takes not in _NEGATABLE and (kind, field) not in _NEGATABLE_FIELDS:
+        reporter.error("E0511", f"a {kind}'s {attr} cannot be turned off with `no`", o.attribute.span,
+                       f"give it a value: edit {kind} {o.target} {_example(attr, takes)}")
+        return
+    value = _edit_values(o, "flag" if o.negated and takes not in ("port",) else takes, reporter) \
+        if not (o.negated and takes == "port") else _edit_values(o, "port", reporter)
+    if value is _BAD:
+        return
+    # One scenario changes one attribute once: `vp` and `no vp` (or two
+    # different forts) in one place contradict each other.
+    mark = (kind, key, attr, value.text if takes == "port" else None)
+    first = edited.get(mark)
+    if first is not None:
+        reporter.error("E0512", f"{kind} '{key}': {attr} is edited twice here", o.attribute.span,
+                       notes=[("first edited here", first.attribute.span)],
+                       hint="keep one edit of each attribute (a scenario that extends this one may edit it again)")
+        return
+    edited[mark] = o
+    decl = clone_decl(program.decls[kind][key])
+    if o.negated:
+        if takes == "port":
+            ports = [p for p in decl.ports if p.text != value.text]
+            if len(ports) == len(decl.ports):
+                reporter.error("E0511", f"space '{key}' has no {value.text} port to take away", value.span,
+                               "the ports it has: " + (", ".join(p.text for p in decl.ports) or "none"))
+                return
+            decl.ports = ports
+        elif takes in ("flag", "supply"):
+            setattr(decl, field, False)
+            if takes == "supply":
+                decl.supply_for = None
+        elif takes in ("rp", "names") and kind == "card":
+            setattr(decl, field, [])
+        elif field == "fort":
+            decl.fort = 0
+        else:
+            setattr(decl, field, None)
+    elif takes == "port":
+        if any(p.text == value.text for p in decl.ports):
+            reporter.error("E0512", f"space '{key}' already has a {value.text} port", value.span)
+            return
+        decl.ports = [*decl.ports, value]
+    elif takes == "supply":
+        decl.supply, decl.supply_for = True, value
+    else:
+        setattr(decl, field, value)
+    program.decls[kind][key] = decl
+    changes.append(("edit", kind, key, o.span))
+
+
 def apply_override(program: Program, scenario: A.ScenarioDecl, o: A.Override, reporter: Reporter,
-                   changes: list[tuple[str, str, str, A.Span]]) -> None:
+                   changes: list[tuple[str, str, str, A.Span]], edited: dict | None = None) -> None:
+    if o.action == "edit":
+        apply_edit(program, o, reporter, changes, {} if edited is None else edited)
+        return
     if o.action in ("replace", "add"):
         decl = o.decl
         table = program.decls[decl.kind]
@@ -74,8 +240,8 @@ def apply_override(program: Program, scenario: A.ScenarioDecl, o: A.Override, re
     if o.action == "remove":
         kind_text = o.target_kind.text
         kind = KIND_ALIASES.get(kind_text, kind_text)
-        removable = [k for k in DECL_KINDS if k not in ("scenario", "rulebook")]
-        if kind in ("scenario", "rulebook"):
+        removable = [k for k in DECL_KINDS if k not in ("scenario", "ruleset", "rulebook")]
+        if kind in ("scenario", "ruleset", "rulebook"):
             reporter.error("E0214", f"a scenario cannot remove a {kind}", o.target_kind.span,
                            f"what can be removed: {', '.join(removable)}")
             return
@@ -114,6 +280,47 @@ def apply_override(program: Program, scenario: A.ScenarioDecl, o: A.Override, re
                        "values and tables citing N or a rule under it")
 
 
+def expand_uses(program: Program, link: A.ScenarioDecl, reporter: Reporter,
+                seen: tuple = ()) -> list[A.ScenarioDecl]:
+    """The rule sets a scenario (or rule set) `uses`, each before what uses it,
+    then the scenario itself."""
+    out: list[A.ScenarioDecl] = []
+    for name in link.uses:
+        ruleset = program.decls["ruleset"].get(name.text)
+        if ruleset is None:
+            reporter.error("E0513", f"unknown rule set '{name.text}'", name.span,
+                           did_you_mean(name.text, program.decls["ruleset"])
+                           or "a rule set is declared with `ruleset NAME \"title\" cites N { ... }`")
+            continue
+        if ruleset.key in seen or ruleset.key == link.key:
+            reporter.error("E0503", f"rule set '{ruleset.key}' uses itself", name.span,
+                           "a rule set may use others that do not, in the end, use it back")
+            continue
+        out.extend(expand_uses(program, ruleset, reporter, seen + (link.key,)))
+    out.append(link)
+    return out
+
+
+def apply_setup_override(o: A.Override, blocks: list[A.SetupBlock], reporter: Reporter, changes: list) -> None:
+    """`replace setup NAME { ... }` and `remove setup NAME`: a named set-up
+    block of a scenario this one extends (or of a rule set it uses)."""
+    at = next((i for i, b in enumerate(blocks) if b.name is not None and b.name.text == o.target), None)
+    if at is None:
+        named = [b.name.text for b in blocks if b.name is not None]
+        reporter.error("E0501", f"`{'replace' if o.action == 'replace_setup' else 'remove'} setup` names set-up "
+                                f"block '{o.target}', which does not exist", o.target_span,
+                       did_you_mean(o.target, named)
+                       or ("the named set-up blocks: " + ", ".join(named) if named
+                           else "only a named block (`setup NAME cites N { ... }`) can be replaced or removed"))
+        return
+    if o.action == "replace_setup":
+        blocks[at] = A.SetupBlock(o.span, A.Name(o.target, o.target_span), o.block, o.cites)
+        changes.append(("replace", "setup", o.target, o.span))
+    else:
+        del blocks[at]
+        changes.append(("remove", "setup", o.target, o.span))
+
+
 def effective_program(base: Program, scenario: A.ScenarioDecl, reporter: Reporter) -> tuple[Program, list]:
     """The program a scenario plays, with the list of what its variants changed."""
     program = base.derived()
@@ -122,20 +329,38 @@ def effective_program(base: Program, scenario: A.ScenarioDecl, reporter: Reporte
     chain = extends_chain(base, scenario, reporter)
     if chain is None:
         return program, changes
-    for link in chain:
-        for o in link.overrides:
-            apply_override(program, link, o, reporter, changes)
-    # The scenario's own settings fall back on its ancestors'.
+    links = [item for link in chain for item in expand_uses(base, link, reporter)]
+    # The scenario's own settings fall back on its ancestors' (and the rule
+    # sets they use, each before its user).
     merged = A.ScenarioDecl(scenario.span, scenario.name, cites=scenario.cites, note=scenario.note,
                             title=scenario.title, extends=scenario.extends)
-    for link in chain:
+    blocks: list[A.SetupBlock] = []
+    for link in links:
+        edited: dict = {}
+        for o in link.overrides:
+            if o.action == "replace_setup" or (o.action == "remove" and o.target_kind.text == "setup"):
+                apply_setup_override(o, blocks, reporter, changes)
+            else:
+                apply_override(program, link, o, reporter, changes, edited)
+        for b in link.setup_blocks:
+            twin = next((x for x in blocks if b.name is not None and x.name is not None and x.name.text == b.name.text),
+                        None)
+            if twin is not None:
+                reporter.error("E0502", f"set-up block '{b.name.text}' already exists", b.name.span,
+                               notes=[("defined here", twin.name.span)],
+                               hint=f"use `replace setup {b.name.text} {{ ... }}` to change it")
+                continue
+            blocks.append(b)
         merged.turns = link.turns or merged.turns
         merged.sequence = link.sequence or merged.sequence
         merged.limits = {**merged.limits, **link.limits}
         merged.options = [o for o in merged.options if o.name.text not in {x.name.text for x in link.options}]
         merged.options.extend(link.options)
-        merged.setup.extend(link.setup)
-        merged.setup_cites.extend(link.setup_cites)
         merged.overrides.extend(link.overrides)
+        if link is not scenario and isinstance(link, A.RulesetDecl):
+            merged.cites = merged.cites + [c for c in link.cites if c.number not in {x.number for x in merged.cites}]
+    merged.setup_blocks = blocks
+    merged.setup = [b.block for b in blocks]
+    merged.setup_cites = [c for b in blocks for c in b.cites]
     program.scenario = merged
     return program, changes
