@@ -79,7 +79,8 @@ def compile_scenario_program(comp: Compilation, scenario: A.ScenarioDecl) -> Pro
         # Its set-up blocks (its parent's, as it replaced or removed them, and
         # its own) are checked against what it plays.
         checker.check_setup(program.scenario)
-        changed = [program.decls[kind][key] for action, kind, key, _ in changes if action != "remove"]
+        changed = [program.decls[kind][key] for action, kind, key, _ in changes
+                   if action != "remove" and kind in program.decls and key in program.decls[kind]]
         if changed:
             check(program, local, only=changed)
         known = {(d.code, d.message, d.span) for d in comp.reporter.items}

@@ -93,3 +93,47 @@ def test_edit_mistakes(monkeypatch):
     ])
     hints = {d.message: d.hint for d in comp.reporter.sorted()}
     assert hints["`edit` names space 'Sedna', which does not exist"] == "did you mean 'Sedan'?"
+
+
+# ==================================================================== named set-up blocks
+def start(program):
+    """A game of `program` run through its set-up: the spaces its units stand in."""
+    from pogdsl.graph.build import build_graph
+    from pogdsl.runtime.interpreter import Game
+    from pogdsl.runtime.world import build_world
+
+    w = build_world(program, build_graph(program))
+    game = Game.new(w, seed=1)
+    game.run()
+    spaces = {e.index: name for name, e in w.by_kind["space"].items()}
+    return game, {str(u.key): spaces.get(loc) for u, loc in zip(w.units, game.s["loc"]) if loc is not None}
+
+
+def test_named_setup_blocks_replaced_removed_and_added_in_order(monkeypatch):
+    comp = compile_case("setup_ok", monkeypatch)
+    assert diagnostics(comp) == []
+    parent = program(comp, "staged").scenario
+    assert [b.name.text if b.name else None for b in parent.setup_blocks] == ["armies", "belgians", None]
+    child = program(comp, "staged_again").scenario
+    assert [b.name.text if b.name else None for b in child.setup_blocks] == ["armies", None, "reserves"]
+    placed = [[s.span.line for s in b.body] for b in child.setup]
+    assert placed == [[16, 17], [11], [20]]  # the replacement, the parent's unnamed block, the child's own
+    assert [c.number for c in child.setup_cites] == ["7.1", "3.2", "7.1"]
+
+
+def test_named_setup_blocks_mistakes(monkeypatch):
+    comp = compile_case("setup_mistakes", monkeypatch)
+    assert_golden(comp, [
+        (E, "E0501", 10, 17, "`replace setup` names set-up block 'armys', which does not exist"),
+        (E, "E0501", 11, 16, "`remove setup` names set-up block 'belgians', which does not exist"),
+        (E, "E0502", 12, 9, "set-up block 'armies' already exists"),
+        (E, "E0204", 13, 42, "unknown unit 'FR 3'"),  # a replacing block is checked against what the variant plays
+    ])
+
+
+def test_named_setup_blocks_play_as_merged(monkeypatch):
+    comp = compile_case("setup_ok", monkeypatch)
+    _, parent = start(program(comp, "staged"))
+    assert parent == {"FR 1": "Paris", "GE 1": "Aachen", "BE 1": "Liege"}
+    _, child = start(program(comp, "staged_again"))
+    assert child == {"FR 2": "Verdun", "GE 1": "Metz", "GE 2": "Aachen"}
