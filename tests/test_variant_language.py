@@ -137,3 +137,33 @@ def test_named_setup_blocks_play_as_merged(monkeypatch):
     assert parent == {"FR 1": "Paris", "GE 1": "Aachen", "BE 1": "Liege"}
     _, child = start(program(comp, "staged_again"))
     assert child == {"FR 2": "Verdun", "GE 1": "Metz", "GE 2": "Aachen"}
+
+
+# ==================================================================== rule sets
+def test_one_rule_set_applies_to_two_scenarios(monkeypatch):
+    comp = compile_case("ruleset_ok", monkeypatch)
+    assert diagnostics(comp) == []
+    harsh = comp.base.get("ruleset", "harsh")
+    for name in ("mini_harsh", "variant_harsh"):
+        p = program(comp, name)
+        assert p.decls["table"]["fire"] is harsh.overrides[0].decl  # the rule set's table, not a copy
+        assert "harsh_rules" in p.decls["state"]
+        assert [b.name.text if b.name else None for b in p.scenario.setup_blocks][-1] == "harsh_trenches"
+        assert "4.2.1" in [c.number for c in p.scenario.cites]
+    # The rule set comes before the scenario's own items: a scenario may set its own default.
+    options = {n: {o.name.text: o.default for o in program(comp, n).scenario.options}
+               for n in ("mini_harsh", "variant_harsh")}
+    assert options["mini_harsh"]["harshness"] == 1 and options["variant_harsh"]["harshness"] == 3
+    # What does not use it is untouched.
+    assert "harsh_rules" not in program(comp, "mini").decls["state"]
+    assert "harshness" not in {o.name.text for o in program(comp, "mini").scenario.options}
+    _, where = start(program(comp, "mini_harsh"))
+    assert where == {"FR 1": "Paris", "GE 1": "Aachen", "BE 1": "Liege"}
+
+
+def test_rule_set_mistakes(monkeypatch):
+    comp = compile_case("ruleset_mistakes", monkeypatch)
+    assert_golden(comp, [
+        (E, "E0503", 7, 8, "rule set 'loop' uses itself"),
+        (E, "E0513", 11, 8, "unknown rule set 'harch'"),
+    ])
