@@ -16,7 +16,7 @@ from .project import card_folders, expand, find_root, library_files, no_library_
 from .semantics.checker import check, check_card_events
 from .semantics.loader import Loaded, load
 from .semantics.model import Program, build_program
-from .semantics.variants import effective_program
+from .semantics.variants import conditional_options, effective_program
 from .syntax import ast as A
 
 
@@ -68,33 +68,65 @@ def compile_scenario_program(comp: Compilation, scenario: A.ScenarioDecl) -> Pro
         return comp.scenarios[scenario.key][0]
     program, changes = effective_program(comp.base, scenario, comp.reporter)
     if changes or any(link.overrides or link.uses for link in _chain(comp.base, scenario)):
-        # The variant's program is checked as a whole: what it replaced or
-        # added must fit what remains, cite rules that exist and be reached;
-        # after a removal anything may have used what went.  What the base's
-        # own check already reported is not said again.
-        # The variant's own declarations are checked once more on their own,
-        # where only the options of this scenario (and what it extends) exist.
-        local = Reporter()
-        checker = check(program, local)
-        # Its set-up blocks (its parent's, as it replaced or removed them, and
-        # its own) are checked against what it plays.
-        checker.check_setup(program.scenario)
-        changed = [program.decls[kind][key] for action, kind, key, _ in changes
-                   if action != "remove" and kind in program.decls and key in program.decls[kind]]
-        if changed:
-            check(program, local, only=changed)
-        known = {(d.code, d.message, d.span) for d in comp.reporter.items}
-        note = (f"while checking scenario '{scenario.key}'", scenario.name.span)
-        for d in local.items:
-            if (d.code, d.message, d.span) in known:
-                continue
-            known.add((d.code, d.message, d.span))
-            if d.is_error:
-                comp.reporter.error(d.code, d.message, d.span, d.hint, d.notes + [note])
-            else:
-                comp.reporter.warning(d.code, d.message, d.span, d.hint, d.notes + [note])
+        _check_variant(comp, scenario, program, changes, f"while checking scenario '{scenario.key}'")
+        # A `when option NAME { ... }` block: the game with the option the
+        # other way is checked too (diagnostics of the default game are not
+        # said again).
+        for name, value in _flipped(program, conditional_options(comp.base, scenario)):
+            local = Reporter()  # (what only this game gets wrong, an edit of a misspelt space say)
+            other, other_changes = effective_program(comp.base, scenario, local, {name: value})
+            _check_variant(comp, scenario, other, other_changes,
+                           f"while checking scenario '{scenario.key}' with option {name} {'on' if value else 'off'}",
+                           local)
     comp.scenarios[scenario.key] = (program, changes)
     return program
+
+
+def _flipped(program: Program, names: list[str]) -> list[tuple[str, bool]]:
+    """Each on/off option a `when option` block depends on, the other way from its default."""
+    declared = {o.name.text: o for o in program.scenario.options} if program.scenario else {}
+    return [(n, not declared[n].default) for n in names if n in declared and declared[n].kind == "bool"]
+
+
+def _check_variant(comp: Compilation, scenario: A.ScenarioDecl, program: Program, changes: list, where: str,
+                   local: Reporter | None = None) -> None:
+    # The variant's program is checked as a whole: what it replaced or
+    # added must fit what remains, cite rules that exist and be reached;
+    # after a removal anything may have used what went.  What the base's
+    # own check already reported is not said again.
+    # The variant's own declarations are checked once more on their own,
+    # where only the options of this scenario (and what it extends) exist.
+    local = local or Reporter()
+    checker = check(program, local)
+    # Its set-up blocks (its parent's, as it replaced or removed them, and
+    # its own) are checked against what it plays.
+    checker.check_setup(program.scenario)
+    changed = [program.decls[kind][key] for action, kind, key, _ in changes
+               if action != "remove" and kind in program.decls and key in program.decls[kind]]
+    if changed:
+        check(program, local, only=changed)
+    known = {(d.code, d.message, d.span) for d in comp.reporter.items}
+    note = (where, scenario.name.span)
+    for d in local.items:
+        if (d.code, d.message, d.span) in known:
+            continue
+        known.add((d.code, d.message, d.span))
+        if d.is_error:
+            comp.reporter.error(d.code, d.message, d.span, d.hint, d.notes + [note])
+        else:
+            comp.reporter.warning(d.code, d.message, d.span, d.hint, d.notes + [note])
+
+
+def program_with_options(comp: Compilation, scenario: A.ScenarioDecl, values: dict) -> Program:
+    """The program a game of `scenario` plays with these option values: the
+    checked default one unless a `when option` block depends on an option set
+    the other way."""
+    program = compile_scenario_program(comp, scenario)
+    names = conditional_options(comp.base, scenario)
+    defaults = {o.name.text: o.default for o in program.scenario.options}
+    if not any(n in values and bool(values[n]) != bool(defaults.get(n)) for n in names):
+        return program
+    return effective_program(comp.base, scenario, Reporter(), {n: values[n] for n in names if n in values})[0]
 
 
 def _chain(base: Program, scenario: A.ScenarioDecl) -> list[A.ScenarioDecl]:

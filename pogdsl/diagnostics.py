@@ -75,6 +75,7 @@ CODES: dict[str, str] = {
     "E0511": "an edit that does not fit what it edits",
     "E0512": "contradictory edits",
     "E0513": "unknown rule set",
+    "E0514": "a `when option` block that cannot depend on its option",
     # rule citations
     "E0601": "cited rule number is not in the rule index",
     "E0602": "rule number cited for conflicting things",

@@ -167,3 +167,48 @@ def test_rule_set_mistakes(monkeypatch):
         (E, "E0503", 7, 8, "rule set 'loop' uses itself"),
         (E, "E0513", 11, 8, "unknown rule set 'harch'"),
     ])
+
+
+# ==================================================================== when option
+def test_when_option_changes_apply_only_with_the_option_on(monkeypatch):
+    from pogdsl.compiler import program_with_options
+
+    comp = compile_case("when_ok", monkeypatch)
+    assert diagnostics(comp) == []
+    scenario = comp.base.get("scenario", "mini_when")
+    off = program(comp, "mini_when")
+    assert program_with_options(comp, scenario, {"harsh_fire": False}) is off
+    on = program_with_options(comp, scenario, {"harsh_fire": True})
+    assert off.decls["space"]["Sedan"].vp and not on.decls["space"]["Sedan"].vp
+    assert "harsh_rules" not in off.decls["state"] and "harsh_rules" in on.decls["state"]
+    assert [r.key.label() for r in on.decls["table"]["fire"].rows] == ["1..2", "3+"]
+    assert start(off)[1] == {"FR 1": "Paris", "GE 1": "Aachen", "BE 1": "Liege"}
+    assert start(on)[1] == {"FR 1": "Paris", "GE 1": "Aachen", "BE 1": "Liege", "GE 2": "Metz"}
+
+
+def test_when_option_is_decided_where_games_are_opened(monkeypatch):
+    """`play`, `simulate` and `replay` open a game through open_scenario: the
+    option set there decides the `when option` block."""
+    from pogdsl.opening import open_scenario
+
+    monkeypatch.chdir(HERE / "diagnostics")
+    spec = "../fixtures/variants/when_ok.pog"
+    off = open_scenario(spec, Path("project"), cache=False)
+    on = open_scenario(spec, Path("project"), cache=False, options={"harsh_fire": "on"})
+    assert off.world.options["harsh_fire"] is False and on.world.options["harsh_fire"] is True
+    assert "harsh_rules" not in off.world.program.decls["state"]
+    assert "harsh_rules" in on.world.program.decls["state"]
+
+
+def test_when_option_mistakes_in_either_game(monkeypatch):
+    comp = compile_case("when_mistakes", monkeypatch)
+    assert_golden(comp, [
+        (E, "E0504", 5, 15, "unknown option 'harsh': scenario 'mini_when_badly' declares no such option"),
+        (E, "E0514", 6, 15, "`when option level`: 'level' is not an on/off option"),
+        (E, "E0514", 7, 15, "only changes and set-up blocks can depend on an option"),
+        # found only in the game with the option on, and said so
+        (E, "E0214", 11, 29, "'swamp' is not a member of enum 'terrain'"),
+        (E, "E0501", 12, 16, "`edit` names space 'Sedna', which does not exist"),
+    ])
+    on = [d for d in comp.reporter.sorted() if d.span.line in (11, 12)]
+    assert all("with option harsh_fire on" in n[0] for d in on for n in d.notes)

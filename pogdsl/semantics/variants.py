@@ -321,8 +321,31 @@ def apply_setup_override(o: A.Override, blocks: list[A.SetupBlock], reporter: Re
         changes.append(("remove", "setup", o.target, o.span))
 
 
-def effective_program(base: Program, scenario: A.ScenarioDecl, reporter: Reporter) -> tuple[Program, list]:
-    """The program a scenario plays, with the list of what its variants changed."""
+def conditional_options(program: Program, scenario: A.ScenarioDecl) -> list[str]:
+    """The options some `when option NAME { ... }` of the scenario's chain (or
+    of a rule set it uses) depends on."""
+    silent = Reporter()
+    chain = extends_chain(program, scenario, silent) or []
+    names: list[str] = []
+
+    def walk(overrides):
+        for o in overrides:
+            if o.action == "when":
+                if o.target not in names:
+                    names.append(o.target)
+                walk([v for k, v in o.items if k == "override"])
+
+    for link in chain:
+        for item in expand_uses(program, link, silent):
+            walk(item.overrides)
+    return names
+
+
+def effective_program(base: Program, scenario: A.ScenarioDecl, reporter: Reporter,
+                      options: dict | None = None) -> tuple[Program, list]:
+    """The program a scenario plays, with the list of what its variants
+    changed.  `options` (name → value) decide its `when option` blocks; an
+    option not given is at its default."""
     program = base.derived()
     program.scenario = scenario
     changes: list[tuple[str, str, str, A.Span]] = []
@@ -335,28 +358,65 @@ def effective_program(base: Program, scenario: A.ScenarioDecl, reporter: Reporte
     merged = A.ScenarioDecl(scenario.span, scenario.name, cites=scenario.cites, note=scenario.note,
                             title=scenario.title, extends=scenario.extends)
     blocks: list[A.SetupBlock] = []
-    for link in links:
-        edited: dict = {}
-        for o in link.overrides:
+
+    def add_block(b: A.SetupBlock) -> None:
+        twin = next((x for x in blocks if b.name is not None and x.name is not None and x.name.text == b.name.text),
+                    None)
+        if twin is not None:
+            reporter.error("E0502", f"set-up block '{b.name.text}' already exists", b.name.span,
+                           notes=[("defined here", twin.name.span)],
+                           hint=f"use `replace setup {b.name.text} {{ ... }}` to change it")
+            return
+        blocks.append(b)
+
+    def apply_all(link, overrides, edited) -> None:
+        for o in overrides:
+            if o.action == "when":
+                if when_holds(o):
+                    inner = [v for k, v in o.items if k == "override"]
+                    apply_all(link, inner, edited)
+                    for k, v in o.items:
+                        if k == "setup":
+                            add_block(v)
+                continue
             if o.action == "replace_setup" or (o.action == "remove" and o.target_kind.text == "setup"):
                 apply_setup_override(o, blocks, reporter, changes)
             else:
                 apply_override(program, link, o, reporter, changes, edited)
+            merged.overrides.append(o)
+
+    def when_holds(o: A.Override) -> bool:
+        """`when option NAME { ... }`: NAME is an on/off option of this
+        scenario; its items apply when it is on."""
+        for k, v in o.items:
+            if k not in ("override", "setup"):
+                reporter.error("E0514", "only changes and set-up blocks can depend on an option", o.target_span,
+                               "move turns, sequence, limits and options out of the `when option` block")
+                return False
+        declared = {x.name.text: x for x in merged.options}
+        opt = declared.get(o.target)
+        if opt is None:
+            reporter.error("E0504", f"unknown option '{o.target}': scenario '{scenario.key}' declares no such option",
+                           o.target_span, did_you_mean(o.target, declared)
+                           or "declare it before the `when option` block: `option NAME \"text\" default off`")
+            return False
+        if opt.kind != "bool":
+            reporter.error("E0514", f"`when option {o.target}`: '{o.target}' is not an on/off option", o.target_span,
+                           "a `when option` block depends on an on/off option (declared `default on` or `off`)")
+            return False
+        value = (options or {}).get(o.target, opt.default)
+        return bool(value)
+
+    for link in links:
+        merged.options = [o for o in merged.options if o.name.text not in {x.name.text for x in link.options}]
+        merged.options.extend(link.options)
+        edited: dict = {}
+        apply_all(link, link.overrides, edited)
         for b in link.setup_blocks:
-            twin = next((x for x in blocks if b.name is not None and x.name is not None and x.name.text == b.name.text),
-                        None)
-            if twin is not None:
-                reporter.error("E0502", f"set-up block '{b.name.text}' already exists", b.name.span,
-                               notes=[("defined here", twin.name.span)],
-                               hint=f"use `replace setup {b.name.text} {{ ... }}` to change it")
-                continue
-            blocks.append(b)
+            add_block(b)
         merged.turns = link.turns or merged.turns
         merged.sequence = link.sequence or merged.sequence
         merged.limits = {**merged.limits, **link.limits}
-        merged.options = [o for o in merged.options if o.name.text not in {x.name.text for x in link.options}]
-        merged.options.extend(link.options)
-        merged.overrides.extend(link.overrides)
         if link is not scenario and isinstance(link, A.RulesetDecl):
             merged.cites = merged.cites + [c for c in link.cites if c.number not in {x.number for x in merged.cites}]
     merged.setup_blocks = blocks

@@ -645,7 +645,7 @@ class Override:
     in a scenario (or a rule set)."""
 
     span: Span
-    action: str  # "replace" | "add" | "remove" | "remove_cites" | "edit" | "replace_setup"
+    action: str  # "replace" | "add" | "remove" | "remove_cites" | "edit" | "replace_setup" | "when"
     decl: Decl | None = None
     target_kind: Name | None = None
     target: str | None = None
@@ -659,6 +659,9 @@ class Override:
     cites: list[Citation] = field(factory=list)
     # `replace setup NAME cites? { ... }`: the new block.
     block: Block | None = None
+    # `when option NAME { ... }`: the option (target, target_span) and the
+    # items that apply only when it is on: overrides and set-up blocks.
+    items: list = field(factory=list)
 
 
 @node

@@ -676,6 +676,11 @@ class ToAst:
         return ("override", A.Override(self._span(meta), "edit", target_kind=kind, target=text, target_span=span,
                                        attribute=attribute, negated=negated, values=list(rest), cites=cites))
 
+    def scenario_when(self, meta, c):
+        name = self._name(c[0])
+        return ("override", A.Override(self._span(meta), "when", target=name.text, target_span=name.span,
+                                       items=list(c[1:])))
+
     def scenario_uses(self, meta, c):
         return ("uses", list(c[0]))
 
