@@ -212,3 +212,41 @@ def test_when_option_mistakes_in_either_game(monkeypatch):
     ])
     on = [d for d in comp.reporter.sorted() if d.span.line in (11, 12)]
     assert all("with option harsh_fire on" in n[0] for d in on for n in d.notes)
+
+
+# ==================================================================== a bigger board
+def test_a_variant_adds_nations_spaces_connections_boxes_and_units(monkeypatch):
+    comp = compile_case("board_ok", monkeypatch)
+    assert diagnostics(comp) == []
+    p = program(comp, "bigger")
+    assert p.decls["nation"]["lu"].minor and "east" in p.decls["map"] and "eliminated" in p.decls["box"]
+    assert p.decls["space"]["Luxembourg"].nation.text == "lu"  # from its `spaces nation lu` group
+    assert p.decls["unit"]["LUc"].count == 2 and p.decls["unit"]["GE 9"].nation.text == "ge"
+    game, where = start(p)
+    assert where["LUc"] == "Luxembourg" and where["GE 9"] == "Breslau"
+    w = game.w
+    space = w.by_kind["space"]
+    names = {e.index: n for n, e in space.items()}
+
+    def neighbours(name):
+        return sorted(names[b] for b, _ in w.adjacency[space[name].index])
+
+    assert neighbours("Luxembourg") == ["Metz", "Sedan"]
+    assert neighbours("Metz") == ["Breslau", "Luxembourg", "Verdun"]
+    assert "Brussels" not in neighbours("Paris")  # the dotted line taken away
+    # The library is untouched.
+    assert "Luxembourg" not in comp.base.decls["space"]
+    assert any({c.a.text, c.b.text} == {"Paris", "Brussels"} for c in comp.base.connections)
+
+
+def test_board_change_mistakes(monkeypatch):
+    comp = compile_case("board_mistakes", monkeypatch)
+    assert_golden(comp, [
+        (W, "W0706", 3, 13, "space 'Island' has no connections: no unit can enter or leave it"),
+        (E, "E0502", 5, 5, "`add` connects 'Paris' and 'Sedan', which are connected already"),
+        (E, "E0203", 6, 14, "unknown space 'Atlantis'"),
+        (E, "E0501", 8, 3, "`remove connection` names 'Paris -- Liege', but they are not connected"),
+        (E, "E0501", 9, 3, "`remove connection` names 'Paris -- Brussels', but they are connected by a dotted (~~) "
+                           "line"),
+        (E, "E0202", 10, 20, "unknown nation 'lu'"),
+    ])

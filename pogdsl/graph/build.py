@@ -188,8 +188,11 @@ class GraphBuilder:
                 target = node_id(kind, key)
                 if target in self.g:
                     self.edge(nid, target, "overrides", action="edit", attribute=o.attribute.text)
-            elif o.action == "replace_setup":
+            elif o.action in ("replace_setup", "add_connection"):
                 continue
+            elif o.action == "remove_connection":
+                c = o.connection
+                removed.append(f"connection {c.a.text} {'~~' if c.dotted else '--'} {c.b.text}")
             elif o.action == "remove":
                 removed.append(f"{o.target_kind.text} {o.target}")
             else:

@@ -210,10 +210,38 @@ def apply_edit(program: Program, o: A.Override, reporter: Reporter, changes: lis
     changes.append(("edit", kind, key, o.span))
 
 
+def apply_connection(program: Program, o: A.Override, reporter: Reporter, changes: list) -> None:
+    """`add connections { A -- B }` (one override a line) and `remove connection A -- B`."""
+    c = o.connection
+    pair = frozenset((c.a.text, c.b.text))
+    found = next((x for x in program.connections if frozenset((x.a.text, x.b.text)) == pair), None)
+    label = f"{c.a.text} {'~~' if c.dotted else '--'} {c.b.text}"
+    if o.action == "add_connection":
+        if found is not None:
+            reporter.error("E0502", f"`add` connects '{c.a.text}' and '{c.b.text}', which are connected already",
+                           c.span, notes=[("connected here", found.span)],
+                           hint="remove the connection first (`remove connection A -- B`) to change it")
+            return
+        program.connections = [*program.connections, c]
+        changes.append(("add", "connection", label, o.span))
+        return
+    if found is None or found.dotted != c.dotted:
+        what = "not connected" if found is None else \
+            f"connected by a {'dotted (~~)' if found.dotted else 'solid (--)'} line"
+        reporter.error("E0501", f"`remove connection` names '{label}', but they are {what}", c.span,
+                       "name the two spaces of an existing connection, with its line (-- or ~~)")
+        return
+    program.connections = [x for x in program.connections if x is not found]
+    changes.append(("remove", "connection", label, o.span))
+
+
 def apply_override(program: Program, scenario: A.ScenarioDecl, o: A.Override, reporter: Reporter,
                    changes: list[tuple[str, str, str, A.Span]], edited: dict | None = None) -> None:
     if o.action == "edit":
         apply_edit(program, o, reporter, changes, {} if edited is None else edited)
+        return
+    if o.action in ("add_connection", "remove_connection"):
+        apply_connection(program, o, reporter, changes)
         return
     if o.action in ("replace", "add"):
         decl = o.decl

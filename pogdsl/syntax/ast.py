@@ -662,6 +662,8 @@ class Override:
     # `when option NAME { ... }`: the option (target, target_span) and the
     # items that apply only when it is on: overrides and set-up blocks.
     items: list = field(factory=list)
+    # `add connections { ... }` (one override per line) and `remove connection A -- B`.
+    connection: Connection | None = None
 
 
 @node

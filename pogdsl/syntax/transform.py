@@ -676,10 +676,29 @@ class ToAst:
         return ("override", A.Override(self._span(meta), "edit", target_kind=kind, target=text, target_span=span,
                                        attribute=attribute, negated=negated, values=list(rest), cites=cites))
 
+    def scenario_add_many(self, meta, c):
+        return ("overrides", [A.Override(self._span(meta), "add", decl=d) for d in c[0]])
+
+    def scenario_replace_many(self, meta, c):
+        return ("overrides", [A.Override(self._span(meta), "replace", decl=d) for d in c[0]])
+
+    def scenario_add_connections(self, meta, c):
+        return ("overrides", [A.Override(conn.span, "add_connection", connection=conn) for conn in c[0]])
+
+    def connection_mark(self, meta, c):
+        return c[0]
+
+    def scenario_remove_connection(self, meta, c):
+        conn = A.Connection(self._span(meta), self._name(c[0]), self._name(c[2]), c[1].type == "DOTTED", [], [])
+        return ("override", A.Override(self._span(meta), "remove_connection", connection=conn))
+
     def scenario_when(self, meta, c):
         name = self._name(c[0])
+        items = []
+        for k, v in c[1:]:
+            items.extend([("override", o) for o in v] if k == "overrides" else [(k, v)])
         return ("override", A.Override(self._span(meta), "when", target=name.text, target_span=name.span,
-                                       items=list(c[1:])))
+                                       items=items))
 
     def scenario_uses(self, meta, c):
         return ("uses", list(c[0]))
@@ -734,6 +753,8 @@ class ToAst:
                 sc.setup_cites.extend(value.cites)
             elif key == "override":
                 sc.overrides.append(value)
+            elif key == "overrides":
+                sc.overrides.extend(value)
             elif key == "uses":
                 sc.uses.extend(value)
         return sc
