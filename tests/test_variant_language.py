@@ -250,3 +250,30 @@ def test_board_change_mistakes(monkeypatch):
                            "line"),
         (E, "E0202", 10, 20, "unknown nation 'lu'"),
     ])
+
+
+# ==================================================================== extended enumerations
+def test_an_extended_enum_is_used_by_the_variant(monkeypatch):
+    from pogdsl.runtime import builtins as B
+
+    comp = compile_case("enum_ok", monkeypatch)
+    assert diagnostics(comp) == []
+    p = program(comp, "marshy")
+    assert [m.text for m in p.decls["enum"]["terrain"].members] == ["clear", "mountain", "forest", "swamp", "marsh"]
+    assert [m.text for m in comp.base.decls["enum"]["terrain"].members] == ["clear", "mountain", "forest"]
+    game, _ = start(p)
+    w = game.w
+    assert set(w.by_kind["terrain"]) == {"clear", "mountain", "forest", "swamp", "marsh"}
+    space = w.by_kind["space"]
+    assert [B.value_of(game, "boggy", (space[n],)) for n in ("Pripet", "Metz", "Paris")] == [True, True, False]
+
+
+def test_extend_enum_mistakes(monkeypatch):
+    comp = compile_case("enum_mistakes", monkeypatch)
+    assert_golden(comp, [
+        (E, "E0501", 3, 15, "`extend enum` names enum 'terain', which does not exist"),
+        (E, "E0502", 4, 35, "enum member 'forest' already exists (in enum 'terrain')"),
+        (E, "E0502", 4, 43, "enum member 'army' already exists (in enum 'unit_type')"),
+        (W, "W0706", 5, 13, "space 'Pripet' has no connections: no unit can enter or leave it"),
+        (E, "E0214", 5, 20, "'swamp' is not a member of enum 'terrain'"),
+    ])

@@ -190,6 +190,10 @@ class GraphBuilder:
                     self.edge(nid, target, "overrides", action="edit", attribute=o.attribute.text)
             elif o.action in ("replace_setup", "add_connection"):
                 continue
+            elif o.action == "extend_enum":
+                target = node_id("enum", o.target)
+                if target in self.g:
+                    self.edge(nid, target, "overrides", action="extend")
             elif o.action == "remove_connection":
                 c = o.connection
                 removed.append(f"connection {c.a.text} {'~~' if c.dotted else '--'} {c.b.text}")

@@ -210,6 +210,31 @@ def apply_edit(program: Program, o: A.Override, reporter: Reporter, changes: lis
     changes.append(("edit", kind, key, o.span))
 
 
+def apply_extend_enum(program: Program, o: A.Override, reporter: Reporter, changes: list) -> None:
+    """`extend enum NAME { member, ... }`: the enumeration with new members
+    after its own (the base program keeps its own)."""
+    enum = program.decls["enum"].get(o.target)
+    if enum is None:
+        reporter.error("E0501", f"`extend enum` names enum '{o.target}', which does not exist", o.target_span,
+                       did_you_mean(o.target, program.decls["enum"]) or "declare a new one with `add` in a rule file")
+        return
+    added = []
+    for m in o.values:
+        if m.text in program.enum_members:
+            owner, first = program.enum_members[m.text]
+            reporter.error("E0502", f"enum member '{m.text}' already exists (in enum '{owner}')", m.span,
+                           notes=[("defined here", first.span)], hint="an enum member's name is unique: pick another")
+            continue
+        program.enum_members[m.text] = (enum.key, m)
+        added.append(m)
+    if not added:
+        return
+    new = clone_decl(enum)
+    new.members = [*enum.members, *added]
+    program.decls["enum"][enum.key] = new
+    changes.append(("extend", "enum", enum.key, o.span))
+
+
 def apply_connection(program: Program, o: A.Override, reporter: Reporter, changes: list) -> None:
     """`add connections { A -- B }` (one override a line) and `remove connection A -- B`."""
     c = o.connection
@@ -242,6 +267,9 @@ def apply_override(program: Program, scenario: A.ScenarioDecl, o: A.Override, re
         return
     if o.action in ("add_connection", "remove_connection"):
         apply_connection(program, o, reporter, changes)
+        return
+    if o.action == "extend_enum":
+        apply_extend_enum(program, o, reporter, changes)
         return
     if o.action in ("replace", "add"):
         decl = o.decl

@@ -645,7 +645,9 @@ class Override:
     in a scenario (or a rule set)."""
 
     span: Span
-    action: str  # "replace" | "add" | "remove" | "remove_cites" | "edit" | "replace_setup" | "when"
+    # "replace" | "add" | "remove" | "remove_cites" | "edit" | "replace_setup" | "when" | "extend_enum"
+    # | "add_connection" | "remove_connection"
+    action: str
     decl: Decl | None = None
     target_kind: Name | None = None
     target: str | None = None

@@ -692,6 +692,13 @@ class ToAst:
         conn = A.Connection(self._span(meta), self._name(c[0]), self._name(c[2]), c[1].type == "DOTTED", [], [])
         return ("override", A.Override(self._span(meta), "remove_connection", connection=conn))
 
+    def scenario_extend_enum(self, meta, c):
+        rest, cites, _ = self._extras(c)
+        name = self._name(rest[0])
+        return ("override", A.Override(self._span(meta), "extend_enum", target_kind=A.Name("enum", name.span),
+                                       target=name.text, target_span=name.span, values=list(rest[1]),
+                                       cites=cites))
+
     def scenario_when(self, meta, c):
         name = self._name(c[0])
         items = []
