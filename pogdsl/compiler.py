@@ -60,7 +60,20 @@ def compile_paths(paths: list[Path] | None = None, root: Path | None = None, lib
     if check_scenarios:
         for scenario in base.all("scenario"):
             compile_scenario_program(comp, scenario)
+        _unused_rulesets(comp)
     return comp
+
+
+def _unused_rulesets(comp: Compilation) -> None:
+    """A rule set is checked within the scenarios that use it: one no
+    scenario uses is not checked at all, which is worth saying."""
+    used = {name.text for d in comp.base.all("scenario") + comp.base.all("ruleset") for name in d.uses}
+    for ruleset in comp.base.all("ruleset"):
+        if ruleset.key not in used:
+            comp.reporter.warning("W0515", f"rule set '{ruleset.key}' is used by no scenario, so it is not checked",
+                                  ruleset.name.span,
+                                  f"apply it in a scenario with `uses {ruleset.key}` (one that extends the scenario "
+                                  "it is meant for)")
 
 
 def compile_scenario_program(comp: Compilation, scenario: A.ScenarioDecl) -> Program:

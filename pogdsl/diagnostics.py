@@ -76,6 +76,7 @@ CODES: dict[str, str] = {
     "E0512": "contradictory edits",
     "E0513": "unknown rule set",
     "E0514": "a `when option` block that cannot depend on its option",
+    "W0515": "a rule set no scenario uses",
     # rule citations
     "E0601": "cited rule number is not in the rule index",
     "E0602": "rule number cited for conflicting things",

@@ -164,6 +164,7 @@ def test_one_rule_set_applies_to_two_scenarios(monkeypatch):
 def test_rule_set_mistakes(monkeypatch):
     comp = compile_case("ruleset_mistakes", monkeypatch)
     assert_golden(comp, [
+        (W, "W0515", 2, 9, "rule set 'harsh' is used by no scenario, so it is not checked"),
         (E, "E0503", 7, 8, "rule set 'loop' uses itself"),
         (E, "E0513", 11, 8, "unknown rule set 'harch'"),
     ])
