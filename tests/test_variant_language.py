@@ -278,3 +278,33 @@ def test_extend_enum_mistakes(monkeypatch):
         (W, "W0706", 5, 13, "space 'Pripet' has no connections: no unit can enter or leave it"),
         (E, "E0214", 5, 20, "'swamp' is not a member of enum 'terrain'"),
     ])
+
+
+# ==================================================================== on the real library
+ROOT = HERE.parent
+
+
+def test_the_campaign_vp_changes_are_edits_of_the_map():
+    """The Campaign's ten VP differences from the Deluxe map (listed in 5.7.2,
+    which the Historical scenario undoes) are `edit` lines: the spaces are
+    otherwise exactly as the map declares them."""
+    comp = compile_paths(None, root=ROOT)
+    p = program(comp, "campaign")
+    base = comp.base.decls["space"]
+    on = ["Ahwaz", "Venice", "Minsk", "Jerusalem", "Kharput"]
+    off = ["Kovno", "Sedan", "Amiens", "Koblenz", "Aachen"]
+    assert [p.decls["space"][n].vp for n in on + off] == [True] * 5 + [False] * 5
+    assert [base[n].vp for n in on + off] == [False] * 5 + [True] * 5
+    for n in on + off:
+        mine, theirs = p.decls["space"][n], base[n]
+        assert (mine.terrain.text, mine.fort, mine.control.text, mine.at, mine.cites) == \
+            (theirs.terrain.text, theirs.fort, theirs.control.text, theirs.at, theirs.cites)
+    edits = [o for o in comp.base.get("scenario", "campaign").overrides if o.action == "edit"]
+    assert len(edits) == 10 and all([c.number for c in o.cites] == ["5.7.2"] for o in edits)
+
+
+def test_a_shared_card_name_cannot_be_edited():
+    comp = compile_paths([CASES / "twin_card.pog"], root=ROOT)
+    errors = [(d.code, d.span.line, d.message) for d in comp.reporter.sorted() if d.is_error]
+    assert errors == [("E0223", 3, "'Withdrawal' is the name of 2 cards (AP 6 and CP 56): it cannot say which one")]
+    assert not program(comp, "twin").decls["card"]["ap 6"].combat

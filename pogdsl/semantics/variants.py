@@ -141,6 +141,14 @@ def apply_edit(program: Program, o: A.Override, reporter: Reporter, changes: lis
         reporter.error("E0511", f"`edit` changes a space, a unit or a card, not a '{kind}'", o.target_kind.span,
                        (guess + "; " if guess else "") + "to change anything else, `replace` it whole")
         return
+    if kind == "card" and o.target not in program.decls["card"]:
+        twins = [c for c in program.decls["card"].values() if c.name.text == o.target]
+        if len(twins) > 1:
+            listed = " and ".join(f"{c.side.text.upper() if c.side else '?'} {c.number}" for c in twins)
+            reporter.error("E0223", f"'{o.target}' is the name of {len(twins)} cards ({listed}): it cannot say "
+                                    "which one", o.target_span,
+                           f"name the card by side and number: edit card {twins[0].key} …")
+            return
     key = _find(program, kind, o.target)
     if key is None:
         table = program.decls[kind]
