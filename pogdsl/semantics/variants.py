@@ -90,13 +90,15 @@ def _edit_values(o: A.Override, takes: str, reporter: Reporter):
         "port": len(vals) == 1 and len(names) == 1,
         "supply": len(vals) <= 1 and len(names) == len(vals),
     }[takes]
-    if o.negated:
-        fits = not vals or (takes == "port" and fits)
+    if o.negated and takes != "port":
+        fits = not vals
     if not fits:
         where = vals[0].span if vals and isinstance(vals[0], A.Name) else vals[0][1] if vals else o.attribute.span
         written = "`no " + o.attribute.text + "`" if o.negated else f"`{o.attribute.text}`"
-        reporter.error("E0511", f"{written} takes {'the port it takes away' if o.negated and takes == 'port' else 'no value' if o.negated else _TAKES[takes]}",
-                       where, f"for example: edit {o.target_kind.text} {o.target} {_example(o.attribute.text, takes)}")
+        wants = "no value" if o.negated and takes != "port" else _TAKES[takes]
+        reporter.error("E0511", f"{written} takes {wants}", where,
+                       f"for example: edit {o.target_kind.text} {o.target} {'no ' if o.negated else ''}"
+                       f"{_example(o.attribute.text, takes)}")
         return _BAD
     if takes == "flag":
         return not o.negated
@@ -118,7 +120,7 @@ _BAD = object()
 
 def _example(attribute: str, takes: str) -> str:
     return attribute + {"flag": "", "name": " NAME", "int": " 2", "factors": " 4-3-3", "at": " 100 200",
-                        "names": " NAME, NAME", "rp": " ge 1", "port": " ap", "supply": ""}[takes]
+                        "names": " NAME NAME", "rp": " ge 1", "port": " ap", "supply": ""}[takes]
 
 
 def _find(program: Program, kind: str, target: str):
@@ -172,8 +174,8 @@ def apply_edit(program: Program, o: A.Override, reporter: Reporter, changes: lis
         reporter.error("E0511", f"a {kind}'s {attr} cannot be turned off with `no`", o.attribute.span,
                        f"give it a value: edit {kind} {o.target} {_example(attr, takes)}")
         return
-    value = _edit_values(o, "flag" if o.negated and takes not in ("port",) else takes, reporter) \
-        if not (o.negated and takes == "port") else _edit_values(o, "port", reporter)
+    # (`no ATTRIBUTE` takes no value, but for `no port SIDE`)
+    value = _edit_values(o, "port" if takes == "port" else "flag" if o.negated else takes, reporter)
     if value is _BAD:
         return
     # One scenario changes one attribute once: `vp` and `no vp` (or two
@@ -438,7 +440,8 @@ def effective_program(base: Program, scenario: A.ScenarioDecl, reporter: Reporte
             if o.action == "when":
                 if when_holds(o):
                     inner = [v for k, v in o.items if k == "override"]
-                    apply_all(link, inner, edited)
+                    # (an edit here may change again what an edit outside changed: that is its point)
+                    apply_all(link, inner, {})
                     for k, v in o.items:
                         if k == "setup":
                             add_block(v)
