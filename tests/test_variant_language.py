@@ -90,6 +90,7 @@ def test_edit_mistakes(monkeypatch):
         (E, "E0511", 10, 8, "`edit` changes a space, a unit or a card, not a 'box'"),
         (E, "E0511", 11, 21, "a card's ops cannot be turned off with `no`"),
         (E, "E0501", 12, 13, "`edit` names unit 'GE 9', which does not exist"),
+        (E, "E0511", 13, 23, "`no port` takes the side whose port it is"),
     ])
     hints = {d.message: d.hint for d in comp.reporter.sorted()}
     assert hints["`edit` names space 'Sedna', which does not exist"] == "did you mean 'Sedan'?"
