@@ -301,7 +301,7 @@ def test_the_campaign_vp_changes_are_edits_of_the_map():
         assert (mine.terrain.text, mine.fort, mine.control.text, mine.at, mine.cites) == \
             (theirs.terrain.text, theirs.fort, theirs.control.text, theirs.at, theirs.cites)
     edits = [o for o in comp.base.get("scenario", "campaign").overrides if o.action == "edit"]
-    assert len(edits) == 10 and all([c.number for c in o.cites] == ["5.7.2"] for o in edits)
+    assert len(edits) == 10 and all([c.number for c in o.cites] == ["5.5"] for o in edits)
 
 
 def test_a_shared_card_name_cannot_be_edited():
