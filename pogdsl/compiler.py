@@ -26,6 +26,11 @@ class Compilation:
     loaded: Loaded
     base: Program
     scenarios: dict[str, tuple[Program, list]] = field(factory=dict)
+    # `NAME+RULESET` scenarios made up on the command line, by their spec.
+    composed: dict[str, A.ScenarioDecl] = field(factory=dict)
+
+    def scenario_decl(self, key: str) -> A.ScenarioDecl | None:
+        return self.composed.get(key) or self.base.get("scenario", key)
 
     @property
     def reporter(self) -> Reporter:
@@ -168,6 +173,8 @@ def resolve_scenario(spec: str, root: Path | None = None, by_name: bool = False)
                 raise SourceErrors(comp)
             raise UsageError(f"{spec} declares no scenario")
         scenario = declared[0]
+    elif "+" in spec:
+        scenario = _composed(comp, spec)
     else:
         scenario = comp.base.get("scenario", spec)
         if scenario is None:
@@ -182,6 +189,33 @@ def resolve_scenario(spec: str, root: Path | None = None, by_name: bool = False)
                              + (f"; known scenarios: {', '.join(names)}" if names else ""))
     program = compile_scenario_program(comp, scenario)
     return comp, program
+
+
+def _composed(comp: Compilation, spec: str) -> A.ScenarioDecl:
+    """`NAME+RULESET[+RULESET…]`: scenario NAME with the rule sets applied, as a
+    scenario that extends NAME and `uses` them would be (a save records the
+    spec, so a replay composes the same game)."""
+    from .diagnostics import did_you_mean
+
+    name, *rulesets = [part.strip() for part in spec.split("+")]
+    parent = comp.base.get("scenario", name)
+    if parent is None:
+        names = sorted(comp.base.decls["scenario"])
+        hint = did_you_mean(name, names)
+        raise UsageError(f"unknown scenario '{name}'" + (f" ({hint})" if hint else "")
+                         + (f"; known scenarios: {', '.join(names)}" if names else ""))
+    known = sorted(comp.base.decls["ruleset"])
+    for r in rulesets:
+        if r not in comp.base.decls["ruleset"]:
+            hint = did_you_mean(r, known)
+            raise UsageError(f"unknown rule set '{r}'" + (f" ({hint})" if hint else "")
+                             + (f"; known rule sets: {', '.join(known)}" if known else "; no rule set is declared"))
+    span = parent.name.span
+    scenario = A.ScenarioDecl(parent.span, A.Name(spec, span), cites=[], title=f"{parent.title or name} + "
+                              + " + ".join(rulesets), extends=A.Name(name, span),
+                              uses=[A.Name(r, span) for r in rulesets])
+    comp.composed[spec] = scenario
+    return scenario
 
 
 def scenario_graph(spec: str, root: Path | None = None, by_name: bool = False):

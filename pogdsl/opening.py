@@ -125,7 +125,7 @@ def open_scenario(spec: str, root: Path | None = None, cache: bool = True,
     values = option_values(program, dict(given))
     from .compiler import program_with_options
 
-    played = program_with_options(comp, comp.base.get("scenario", scenario_key), values)
+    played = program_with_options(comp, comp.scenario_decl(scenario_key), values)
     if played is not program:  # a `when option` block changes what this game plays
         from .graph.build import build_graph
 

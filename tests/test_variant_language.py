@@ -309,3 +309,31 @@ def test_a_shared_card_name_cannot_be_edited():
     errors = [(d.code, d.span.line, d.message) for d in comp.reporter.sorted() if d.is_error]
     assert errors == [("E0223", 3, "'Withdrawal' is the name of 2 cards (AP 6 and CP 56): it cannot say which one")]
     assert not program(comp, "twin").decls["card"]["ap 6"].combat
+
+
+def test_a_rule_set_applied_on_the_command_line_and_kept_in_a_save(tmp_path):
+    """SCENARIO may be NAME+RULESET (play, simulate, replay, rules …): the
+    scenario with the rule set applied as `uses` would, without a file; a
+    save records that spec and loads the same game."""
+    from pogdsl.agents import RandomAgent
+    from pogdsl.errors import UsageError
+    from pogdsl.opening import open_scenario
+    from pogdsl.runtime.record import Session, load_save, write_save
+
+    options = {"bid_side": "ap", "vp_bid": "2"}
+    composed = open_scenario("campaign+tournament_bid", ROOT, cache=False, options=options)
+    written = open_scenario("campaign_tournament", ROOT, cache=False, options=options)
+    assert composed.world.options == written.world.options and composed.world.options["vp_bid"] == 2
+    assert set(composed.world.program.decls["modifier"]) == set(written.world.program.decls["modifier"])
+    assert "vp_bid_counted" in composed.world.program.decls["modifier"]
+    session = Session.new(composed, 5, [])
+    agent = RandomAgent(5)
+    for _ in range(30):
+        session.choose(agent.pick(session.decision.options) + 1)
+    path = tmp_path / "tournament.json"
+    write_save(session, path)
+    loaded = load_save(path, ROOT)
+    assert loaded.game.state_hash() == session.game.state_hash()
+    assert loaded.opened.world.options["bid_side"] == "ap"
+    with pytest.raises(UsageError, match="unknown rule set 'tournament_bd'.*did you mean 'tournament_bid'"):
+        open_scenario("campaign+tournament_bd", ROOT, cache=False)

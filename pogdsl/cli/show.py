@@ -370,7 +370,7 @@ def cmd_show(args) -> int:
     from ..compiler import program_with_options
     from ..graph.build import build_graph
 
-    program = program_with_options(comp, comp.base.get("scenario", program.scenario.key), options)
+    program = program_with_options(comp, comp.scenario_decl(program.scenario.key), options)
     graph = build_graph(program)
     name = program.scenario.key
     try:

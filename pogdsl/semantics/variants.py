@@ -414,6 +414,8 @@ def effective_program(base: Program, scenario: A.ScenarioDecl, reporter: Reporte
     option not given is at its default."""
     program = base.derived()
     program.scenario = scenario
+    if scenario.key not in program.decls["scenario"]:  # one composed on the command line (NAME+RULESET)
+        program.decls["scenario"][scenario.key] = scenario
     changes: list[tuple[str, str, str, A.Span]] = []
     chain = extends_chain(base, scenario, reporter)
     if chain is None:
