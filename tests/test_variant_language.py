@@ -236,6 +236,9 @@ def test_a_variant_adds_nations_spaces_connections_boxes_and_units(monkeypatch):
     assert neighbours("Luxembourg") == ["Metz", "Sedan"]
     assert neighbours("Metz") == ["Breslau", "Luxembourg", "Verdun"]
     assert "Brussels" not in neighbours("Paris")  # the dotted line taken away
+    breslau = space["Breslau"].data
+    assert breslau.supply and breslau.supply_for.key == "cp" and breslau.map.key == "east"
+    assert space["Luxembourg"].data.nation.key == "lu" and space["Luxembourg"].data.vp
     # The library is untouched.
     assert "Luxembourg" not in comp.base.decls["space"]
     assert any({c.a.text, c.b.text} == {"Paris", "Brussels"} for c in comp.base.connections)
