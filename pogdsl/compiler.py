@@ -16,7 +16,7 @@ from .project import card_folders, expand, find_root, library_files, no_library_
 from .semantics.checker import check, check_card_events
 from .semantics.loader import Loaded, load
 from .semantics.model import Program, build_program
-from .semantics.variants import effective_program
+from .semantics.variants import conditional_options, effective_program
 from .syntax import ast as A
 
 
@@ -26,6 +26,11 @@ class Compilation:
     loaded: Loaded
     base: Program
     scenarios: dict[str, tuple[Program, list]] = field(factory=dict)
+    # `NAME+RULESET` scenarios made up on the command line, by their spec.
+    composed: dict[str, A.ScenarioDecl] = field(factory=dict)
+
+    def scenario_decl(self, key: str) -> A.ScenarioDecl | None:
+        return self.composed.get(key) or self.base.get("scenario", key)
 
     @property
     def reporter(self) -> Reporter:
@@ -60,38 +65,86 @@ def compile_paths(paths: list[Path] | None = None, root: Path | None = None, lib
     if check_scenarios:
         for scenario in base.all("scenario"):
             compile_scenario_program(comp, scenario)
+        _unused_rulesets(comp)
     return comp
+
+
+def _unused_rulesets(comp: Compilation) -> None:
+    """A rule set is checked within the scenarios that use it: one no
+    scenario uses is not checked at all, which is worth saying."""
+    used = {name.text for d in comp.base.all("scenario") + comp.base.all("ruleset") for name in d.uses}
+    for ruleset in comp.base.all("ruleset"):
+        if ruleset.key not in used:
+            comp.reporter.warning("W0515", f"rule set '{ruleset.key}' is used by no scenario, so it is not checked",
+                                  ruleset.name.span,
+                                  f"apply it in a scenario with `uses {ruleset.key}` (one that extends the scenario "
+                                  "it is meant for)")
 
 
 def compile_scenario_program(comp: Compilation, scenario: A.ScenarioDecl) -> Program:
     if scenario.key in comp.scenarios:
         return comp.scenarios[scenario.key][0]
     program, changes = effective_program(comp.base, scenario, comp.reporter)
-    if changes or any(link.overrides for link in _chain(comp.base, scenario)):
-        # The variant's program is checked as a whole: what it replaced or
-        # added must fit what remains, cite rules that exist and be reached;
-        # after a removal anything may have used what went.  What the base's
-        # own check already reported is not said again.
-        # The variant's own declarations are checked once more on their own,
-        # where only the options of this scenario (and what it extends) exist.
-        local = Reporter()
-        check(program, local)
-        changed = [program.decls[kind][key] for action, kind, key, _ in changes
-                   if action != "remove" and key in program.decls[kind]]  # (a later change may remove it)
-        if changed:
-            check(program, local, only=changed)
-        known = {(d.code, d.message, d.span) for d in comp.reporter.items}
-        note = (f"while checking scenario '{scenario.key}'", scenario.name.span)
-        for d in local.items:
-            if (d.code, d.message, d.span) in known:
-                continue
-            known.add((d.code, d.message, d.span))
-            if d.is_error:
-                comp.reporter.error(d.code, d.message, d.span, d.hint, d.notes + [note])
-            else:
-                comp.reporter.warning(d.code, d.message, d.span, d.hint, d.notes + [note])
+    if changes or any(link.overrides or link.uses for link in _chain(comp.base, scenario)):
+        _check_variant(comp, scenario, program, changes, f"while checking scenario '{scenario.key}'")
+        # A `when option NAME { ... }` block: the game with the option the
+        # other way is checked too (diagnostics of the default game are not
+        # said again).
+        for name, value in _flipped(program, conditional_options(comp.base, scenario)):
+            local = Reporter()  # (what only this game gets wrong, an edit of a misspelt space say)
+            other, other_changes = effective_program(comp.base, scenario, local, {name: value})
+            _check_variant(comp, scenario, other, other_changes,
+                           f"while checking scenario '{scenario.key}' with option {name} {'on' if value else 'off'}",
+                           local)
     comp.scenarios[scenario.key] = (program, changes)
     return program
+
+
+def _flipped(program: Program, names: list[str]) -> list[tuple[str, bool]]:
+    """Each on/off option a `when option` block depends on, the other way from its default."""
+    declared = {o.name.text: o for o in program.scenario.options} if program.scenario else {}
+    return [(n, not declared[n].default) for n in names if n in declared and declared[n].kind == "bool"]
+
+
+def _check_variant(comp: Compilation, scenario: A.ScenarioDecl, program: Program, changes: list, where: str,
+                   local: Reporter | None = None) -> None:
+    # The variant's program is checked as a whole: what it replaced or
+    # added must fit what remains, cite rules that exist and be reached;
+    # after a removal anything may have used what went.  What the base's
+    # own check already reported is not said again.
+    # The variant's own declarations are checked once more on their own,
+    # where only the options of this scenario (and what it extends) exist.
+    local = local or Reporter()
+    checker = check(program, local)
+    # Its set-up blocks (its parent's, as it replaced or removed them, and
+    # its own) are checked against what it plays.
+    checker.check_setup(program.scenario)
+    changed = [program.decls[kind][key] for action, kind, key, _ in changes
+               if action != "remove" and kind in program.decls and key in program.decls[kind]]
+    if changed:
+        check(program, local, only=changed)
+    known = {(d.code, d.message, d.span) for d in comp.reporter.items}
+    note = (where, scenario.name.span)
+    for d in local.items:
+        if (d.code, d.message, d.span) in known:
+            continue
+        known.add((d.code, d.message, d.span))
+        if d.is_error:
+            comp.reporter.error(d.code, d.message, d.span, d.hint, d.notes + [note])
+        else:
+            comp.reporter.warning(d.code, d.message, d.span, d.hint, d.notes + [note])
+
+
+def program_with_options(comp: Compilation, scenario: A.ScenarioDecl, values: dict) -> Program:
+    """The program a game of `scenario` plays with these option values: the
+    checked default one unless a `when option` block depends on an option set
+    the other way."""
+    program = compile_scenario_program(comp, scenario)
+    names = conditional_options(comp.base, scenario)
+    defaults = {o.name.text: o.default for o in program.scenario.options}
+    if not any(n in values and bool(values[n]) != bool(defaults.get(n)) for n in names):
+        return program
+    return effective_program(comp.base, scenario, Reporter(), {n: values[n] for n in names if n in values})[0]
 
 
 def _chain(base: Program, scenario: A.ScenarioDecl) -> list[A.ScenarioDecl]:
@@ -120,6 +173,8 @@ def resolve_scenario(spec: str, root: Path | None = None, by_name: bool = False)
                 raise SourceErrors(comp)
             raise UsageError(f"{spec} declares no scenario")
         scenario = declared[0]
+    elif "+" in spec:
+        scenario = _composed(comp, spec)
     else:
         scenario = comp.base.get("scenario", spec)
         if scenario is None:
@@ -134,6 +189,33 @@ def resolve_scenario(spec: str, root: Path | None = None, by_name: bool = False)
                              + (f"; known scenarios: {', '.join(names)}" if names else ""))
     program = compile_scenario_program(comp, scenario)
     return comp, program
+
+
+def _composed(comp: Compilation, spec: str) -> A.ScenarioDecl:
+    """`NAME+RULESET[+RULESET…]`: scenario NAME with the rule sets applied, as a
+    scenario that extends NAME and `uses` them would be (a save records the
+    spec, so a replay composes the same game)."""
+    from .diagnostics import did_you_mean
+
+    name, *rulesets = [part.strip() for part in spec.split("+")]
+    parent = comp.base.get("scenario", name)
+    if parent is None:
+        names = sorted(comp.base.decls["scenario"])
+        hint = did_you_mean(name, names)
+        raise UsageError(f"unknown scenario '{name}'" + (f" ({hint})" if hint else "")
+                         + (f"; known scenarios: {', '.join(names)}" if names else ""))
+    known = sorted(comp.base.decls["ruleset"])
+    for r in rulesets:
+        if r not in comp.base.decls["ruleset"]:
+            hint = did_you_mean(r, known)
+            raise UsageError(f"unknown rule set '{r}'" + (f" ({hint})" if hint else "")
+                             + (f"; known rule sets: {', '.join(known)}" if known else "; no rule set is declared"))
+    span = parent.name.span
+    scenario = A.ScenarioDecl(parent.span, A.Name(spec, span), cites=[], title=f"{parent.title or name} + "
+                              + " + ".join(rulesets), extends=A.Name(name, span),
+                              uses=[A.Name(r, span) for r in rulesets])
+    comp.composed[spec] = scenario
+    return scenario
 
 
 def scenario_graph(spec: str, root: Path | None = None, by_name: bool = False):

@@ -77,6 +77,11 @@ CODES: dict[str, str] = {
     "E0522": "an insertion into something the same scenario removes or replaces",
     "E0523": "`original` outside a replacement",
     "E0524": "a game result the scenario does not declare",
+    "E0511": "an edit that does not fit what it edits",
+    "E0512": "contradictory edits",
+    "E0513": "unknown rule set",
+    "E0514": "a `when option` block that cannot depend on its option",
+    "W0515": "a rule set no scenario uses",
     # rule citations
     "E0601": "cited rule number is not in the rule index",
     "E0602": "rule number cited for conflicting things",

@@ -65,7 +65,7 @@ GRAMMAR_PATH = Path(__file__).resolve().parent / "grammar" / "pog.lark"
 DECLARATION_KEYWORDS = (
     "side", "nation", "map", "enum", "spaces", "connections", "box", "units", "table",
     "track", "counter", "flag", "marker", "var", "value", "choice", "signal", "procedure",
-    "phase", "sequence", "restriction", "modifier", "trigger", "card", "scenario", "rulebook",
+    "phase", "sequence", "restriction", "modifier", "trigger", "card", "scenario", "ruleset", "rulebook",
     "space", "rule",
 )
 OPERATOR_WORDS = ("and", "or", "not", "in")

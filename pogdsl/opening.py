@@ -123,6 +123,13 @@ def open_scenario(spec: str, root: Path | None = None, cache: bool = True,
     scenario_key = next(iter(k for k, (p, _) in comp.scenarios.items() if p.scenario is not None))
     program = comp.scenarios[scenario_key][0]
     values = option_values(program, dict(given))
+    from .compiler import program_with_options
+
+    played = program_with_options(comp, comp.scenario_decl(scenario_key), values)
+    if played is not program:  # a `when option` block changes what this game plays
+        from .graph.build import build_graph
+
+        program, graph = played, build_graph(played)
     try:
         world = build_world(program, graph, values)
     except (WorldError, GameError) as err:

@@ -151,7 +151,7 @@ def register(sub) -> None:
         epilog="Exit status: 0 the game ended or was stopped, 1 the sources, a save or a script have errors (or "
                "the game reached a dead end), 2 wrong usage.")
     p.add_argument("scenario", metavar="SCENARIO", nargs="?",
-                   help="scenario name or .pog file (optional with --load; a save names its scenario by name, so a "
+                   help="scenario name or .pog file, NAME+RULESET for a rule set applied to NAME (optional with --load; a save names its scenario by name, so a "
                         "save of a scenario of your own needs its .pog file here)")
     p.add_argument("--seed", type=whole_number, default=None, help="the game's seed: dice, shuffles (default 0)")
     p.add_argument("--ap", metavar="AGENT", help="agent for side ap: human | random | random:SEED | script:FILE")

@@ -367,8 +367,10 @@ def cmd_show(args) -> int:
         print_diagnostics(comp, False)
         return EXIT_ERRORS
     options = option_values(program, chosen)  # OptionError (a UsageError): exit 2
+    from ..compiler import program_with_options
     from ..graph.build import build_graph
 
+    program = program_with_options(comp, comp.scenario_decl(program.scenario.key), options)
     graph = build_graph(program)
     name = program.scenario.key
     try:

@@ -118,7 +118,7 @@ def register(sub) -> None:
                     "--max-steps steps without a decision, or more than --max-decisions decisions is reported as "
                     "a failure with its seed.",
         epilog="Exit status: 0 all games finished, 1 some failed (or the sources have errors), 2 wrong usage.")
-    p.add_argument("scenario", metavar="SCENARIO", help="scenario name or .pog file")
+    p.add_argument("scenario", metavar="SCENARIO", help="scenario name or .pog file; NAME+RULESET applies a rule set to scenario NAME")
     p.add_argument("--games", "-n", type=whole_number, default=100, metavar="N", help="how many games (default 100)")
     p.add_argument("--seed", type=whole_number, default=0, help="the run's seed (default 0)")
     p.add_argument("--workers", "-w", type=whole_number, default=None, metavar="W",

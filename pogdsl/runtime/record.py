@@ -660,7 +660,7 @@ def script_text(session: Session, note: str = "") -> str:
 
 # ================================================================ saves
 SAVE_FORMATS_OLD = ("pogdsl-save/1",)  # their state hash depended on the folder they were made in
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*(\+[A-Za-z_][A-Za-z0-9_-]*)*$")  # a name, or NAME+RULESET…
 _SEALED = ("format", "scenario", "scenario_key", "seed", "options", "sources_digest", "sources", "turn", "over",
            "decisions", "state", "hash")
 

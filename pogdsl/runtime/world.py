@@ -159,7 +159,7 @@ def option_values(program: Program, given: dict[str, str] | None = None) -> dict
     scenario does not declare or a value its declaration does not take."""
     scenario = program.scenario
     values: dict[str, object] = {}
-    for other in sorted(program.all("scenario"), key=lambda sc: sc.key):
+    for other in sorted(program.all("scenario") + program.all("ruleset"), key=lambda sc: sc.key):
         for o in other.options:
             values.setdefault(o.name.text, o.default)
     own = {o.name.text: o for o in scenario.options}

@@ -246,7 +246,7 @@ class Checker:
             self.check_trigger(decl)
         for decl in p.all("card"):
             self.check_card(decl)
-        for decl in p.all("scenario"):
+        for decl in p.all("scenario") + p.all("ruleset"):
             self.check_scenario_body(decl)
         self.collect_citations()
         self.check_citations()
@@ -674,7 +674,7 @@ class Checker:
         """Every option any scenario of the program declares, by name."""
         if self._options is None:
             self._options = defaultdict(list)
-            for sc in self.p.all("scenario"):
+            for sc in self.p.all("scenario") + self.p.all("ruleset"):
                 for o in sc.options:
                     self._options[o.name.text].append(o)
         return self._options
@@ -717,9 +717,11 @@ class Checker:
             self.check_block(block, Scope())
 
     def _is_variant(self, s: A.ScenarioDecl) -> bool:
+        if isinstance(s, A.RulesetDecl):  # checked in each scenario that uses it
+            return True
         seen = set()
         while s is not None and s.key not in seen:
-            if s.overrides:
+            if s.overrides or s.uses:
                 return True
             seen.add(s.key)
             s = self.p.decls["scenario"].get(s.extends.text) if s.extends else None

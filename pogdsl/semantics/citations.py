@@ -32,8 +32,10 @@ def collect_citations(program: Program) -> dict[str, list[A.Span]]:
                 block(s.body)
 
     # A scenario's program counts its own scenario block only; the library counts all.
-    scenarios = [program.scenario] if program.scenario is not None else program.all("scenario")
-    decls = [d for kind, table in program.decls.items() if kind != "scenario" for d in table.values()]
+    scenarios = [program.scenario] if program.scenario is not None else \
+        program.all("scenario") + program.all("ruleset")
+    decls = [d for kind, table in program.decls.items() if kind not in ("scenario", "ruleset")
+             for d in table.values()]
     for decl in decls + scenarios:
         note(decl.cites)
         if isinstance(decl, A.CardDecl):
@@ -49,6 +51,9 @@ def collect_citations(program: Program) -> dict[str, list[A.Span]]:
                 note(result.cites)
             for setup in decl.setup:
                 block(setup)
+            for o in decl.overrides:  # an `edit` or a replaced set-up block says which rule it implements
+                note(o.cites)
+                block(o.block)
         else:
             block(getattr(decl, "body", None))
     for connection in program.connections:

@@ -45,7 +45,7 @@ _CARD_IGNORED = {"nested"}
 # Scenario fields that name the scenario rather than what it plays, and the
 # fields compared item by item (options, limits, set-up blocks).
 _SCENARIO_OWN = {"name", "title", "extends", "note", "cites", "overrides", "options", "limits", "setup",
-                 "setup_cites", "kind"}
+                 "setup_cites", "setup_blocks", "uses", "kind"}
 
 
 @define
@@ -177,9 +177,14 @@ def _shown_kind(decl: A.Decl) -> str:
     return decl.kind
 
 
-def _decl_change(namespace: str, key: str, change: str, decl: A.Decl, attributes=None) -> Change:
+def _decl_change(namespace: str, key: str, change: str, decl: A.Decl, attributes=None,
+                 program: Program | None = None) -> Change:
     span = decl.span or decl.name.span
     cites = _cite_numbers(decl.cites)
+    edit = program.edited_at.get((namespace, key)) if program is not None and change == "edited" else None
+    if edit is not None:  # changed by an `edit` line: shown where that line is, with its cites first
+        span = edit[0]
+        cites = _cite_numbers(edit[1]) + [n for n in cites if n not in _cite_numbers(edit[1])]
     if isinstance(decl, A.CardDecl):
         cites += [n for n in _cite_numbers(decl.playable_cites) + _cite_numbers(decl.event_cites) if n not in cites]
     return Change(_shown_kind(decl), key, change, attributes or [], cites, span.file, span.line, namespace,
@@ -222,7 +227,8 @@ def diff_declarations(base: Program, variant: Program) -> list[Change]:
             attributes, code = _field_changes(old, new, skip)
             attributes += extra
             if attributes:
-                changes.append(_decl_change(namespace, key, "replaced" if code else "edited", new, attributes))
+                changes.append(_decl_change(namespace, key, "replaced" if code else "edited", new, attributes,
+                                            variant))
         for key, old in old_table.items():
             if key not in new_table:
                 changes.append(_decl_change(namespace, key, "removed", old))
@@ -332,25 +338,38 @@ def diff_scenarios(base: Program, variant: Program) -> list[Change]:
         attributes = [] if change != "edited" else [AttributeChange("limit", shown(a[0]), shown(b[0]))]
         out.append(Change("limit", name, change, attributes, [], span.file, span.line))
     # Set-up blocks: matched by name when they have one, else by content.
-    unmatched = list(enumerate(old.setup))
-    for i, block in enumerate(new.setup):
-        name = getattr(block, "name", None)
-        hit = next((j for j, (_, b) in enumerate(unmatched) if b is block or
-                    (name is not None and same(getattr(b, "name", None), name)) or
-                    (name is None and getattr(b, "name", None) is None and same(b, block))), None)
+    unmatched = list(enumerate(_blocks_of(old)))
+    for i, block in enumerate(_blocks_of(new)):
+        name = block.name.text if block.name is not None else None
+        hit = next((j for j, (_, b) in enumerate(unmatched) if b.block is block.block or
+                    (name is not None and b.name is not None and b.name.text == name) or
+                    (name is None and b.name is None and same(b.block, block.block))), None)
         if hit is not None:
             _, before = unmatched.pop(hit)
-            if before is block or same(before, block):
+            if before.block is block.block or same(before.block, block.block):
                 continue
-            out.append(Change("setup", _setup_name(block, i), "replaced", [AttributeChange("body", "…", "…")],
-                              _setup_cites(variant, block), block.span.file, block.span.line))
+            out.append(Change("setup", name or f"#{i + 1}", "replaced", [AttributeChange("body", "…", "…")],
+                              _block_cites(variant, block), block.span.file, block.span.line))
             continue
-        out.append(Change("setup", _setup_name(block, i), "added", [], _setup_cites(variant, block),
+        out.append(Change("setup", name or f"#{i + 1}", "added", [], _block_cites(variant, block),
                           block.span.file, block.span.line))
     for i, block in unmatched:
-        out.append(Change("setup", _setup_name(block, i), "removed", [], _setup_cites(base, block),
-                          block.span.file, block.span.line))
+        out.append(Change("setup", block.name.text if block.name is not None else f"#{i + 1}", "removed", [],
+                          _block_cites(base, block), block.span.file, block.span.line))
     return out
+
+
+def _blocks_of(scenario: A.ScenarioDecl) -> list:
+    """A scenario's set-up blocks with their names and cites (a scenario
+    built without them: its bare blocks)."""
+    named = getattr(scenario, "setup_blocks", None)
+    if named:
+        return list(named)
+    return [A.SetupBlock(b.span, None, b, []) for b in scenario.setup]
+
+
+def _block_cites(program: Program, block) -> list[str]:
+    return _cite_numbers(block.cites) if block.cites else _setup_cites(program, block.block)
 
 
 def rule_key(number: str):

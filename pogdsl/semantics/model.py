@@ -20,7 +20,7 @@ from .vocabulary import ANY, CONSTANTS, list_of
 DECL_KINDS = (
     "side", "nation", "map", "enum", "space", "box", "unit", "table", "state", "value", "choice",
     "signal", "procedure", "phase", "sequence", "restriction", "modifier", "trigger", "card", "scenario",
-    "rulebook",
+    "ruleset", "rulebook",
 )
 # Aliases users naturally write after `remove`.
 KIND_ALIASES = {"track": "state", "counter": "state", "flag": "state", "marker": "state", "var": "state"}
@@ -60,6 +60,10 @@ class Program:
     scenario: A.ScenarioDecl | None = None
     # The library a scenario's program was derived from (None for a library).
     library: "Program | None" = None
+    # Where a scenario's `edit` lines last changed a declaration, by (kind,
+    # key): the edit's span and cites, which `pogdsl diff` shows rather than
+    # the declaration's own place.
+    edited_at: dict = field(factory=dict)
 
     # ------------------------------------------------------------ lookups
     def get(self, kind: str, key: str):
@@ -103,6 +107,7 @@ class Program:
         other.rule_index = dict(self.rule_index)
         other.scenario = self.scenario
         other.library = self.library or self
+        other.edited_at = dict(self.edited_at)
         return other
 
 

@@ -12,7 +12,32 @@ import attrs
 
 from ..diagnostics import Reporter, did_you_mean
 from ..syntax import ast as A
-from .model import DECL_KINDS, KIND_ALIASES, Program
+from .model import DECL_KINDS, KIND_ALIASES, Program, clone_decl
+
+# What `edit KIND TARGET [no] ATTRIBUTE VALUE*` can change, by kind: the
+# attribute as written, the field of the declaration it sets, and the values it
+# takes ("flag": none; "name", "int", "factors": one; "at": two numbers;
+# "names": one or more names; "rp": name-number pairs; "port": one name, added
+# or, after `no`, taken away).  `no` turns a flag off, a number to 0 and a name
+# to none.
+EDITABLE: dict[str, dict[str, tuple[str, str]]] = {
+    "space": {"terrain": ("terrain", "name"), "nation": ("nation", "name"), "map": ("map", "name"),
+              "vp": ("vp", "flag"), "fort": ("fort", "int"), "capital": ("capital", "flag"),
+              "supply": ("supply", "supply"), "port": ("ports", "port"), "control": ("control", "name"),
+              "at": ("at", "at")},
+    "unit": {"type": ("unit_type", "name"), "nation": ("nation", "name"), "full": ("full", "factors"),
+             "reduced": ("reduced", "factors"), "count": ("count", "int"), "rp": ("rp", "name"),
+             "never_replaced": ("never_replaced", "flag"), "near_east": ("near_east", "flag")},
+    "card": {"deck": ("deck", "name"), "ops": ("ops", "int"), "sr": ("sr", "int"),
+             "war_status": ("war_status", "int"), "removed": ("removed", "flag"), "combat": ("combat", "flag"),
+             "optional": ("optional", "flag"), "rp": ("rp", "rp"), "reinforcements": ("reinforcements", "names")},
+}
+# What `no ATTRIBUTE` may turn off (the others always have a value).
+_NEGATABLE = {"flag", "supply", "port", "rp", "names"}
+_NEGATABLE_FIELDS = {("space", "fort"), ("space", "control"), ("unit", "rp"), ("unit", "reduced")}
+_TAKES = {"flag": "no value", "name": "one name", "int": "one number", "factors": "combat factors like 4-3-3",
+          "at": "two numbers (x y)", "names": "one or more names", "rp": "pairs of a nation and a number",
+          "port": "the side whose port it is", "supply": "nothing, or the side or nation it supplies"}
 
 
 def extends_chain(program: Program, scenario: A.ScenarioDecl, reporter: Reporter) -> list[A.ScenarioDecl] | None:
@@ -127,8 +152,216 @@ def _cites_rule(decl: A.Decl, number: str) -> bool:
     return any(c.number == number or c.number.startswith(number + ".") for c in decl.cites)
 
 
+def _edit_values(o: A.Override, takes: str, reporter: Reporter):
+    """The value an edit gives its field (or `_BAD` after an error)."""
+    vals = o.values
+    names = [v for v in vals if isinstance(v, A.Name)]
+    numbers = [v for v in vals if isinstance(v, tuple) and isinstance(v[0], int)]
+    factors = [v for v in vals if isinstance(v, tuple) and isinstance(v[0], tuple)]
+    fits = {
+        "flag": not vals,
+        "name": len(vals) == 1 and len(names) == 1,
+        "int": len(vals) == 1 and len(numbers) == 1,
+        "factors": len(vals) == 1 and len(factors) == 1,
+        "at": len(vals) == 2 and len(numbers) == 2,
+        "names": len(vals) >= 1 and len(names) == len(vals),
+        "rp": len(vals) >= 2 and len(vals) % 2 == 0 and all(isinstance(vals[i], A.Name) for i in range(0, len(vals), 2))
+        and all(isinstance(vals[i], tuple) and isinstance(vals[i][0], int) for i in range(1, len(vals), 2)),
+        "port": len(vals) == 1 and len(names) == 1,
+        "supply": len(vals) <= 1 and len(names) == len(vals),
+    }[takes]
+    if o.negated and takes != "port":
+        fits = not vals
+    if not fits:
+        where = vals[0].span if vals and isinstance(vals[0], A.Name) else vals[0][1] if vals else o.attribute.span
+        written = "`no " + o.attribute.text + "`" if o.negated else f"`{o.attribute.text}`"
+        wants = "no value" if o.negated and takes != "port" else _TAKES[takes]
+        reporter.error("E0511", f"{written} takes {wants}", where,
+                       f"for example: edit {o.target_kind.text} {o.target} {'no ' if o.negated else ''}"
+                       f"{_example(o.attribute.text, takes)}")
+        return _BAD
+    if takes == "flag":
+        return not o.negated
+    if takes in ("name", "port"):
+        return names[0]
+    if takes in ("int", "factors"):
+        return vals[0][0]
+    if takes == "at":
+        return (vals[0][0], vals[1][0])
+    if takes == "names":
+        return names
+    if takes == "rp":
+        return [(vals[i], vals[i + 1][0]) for i in range(0, len(vals), 2)]
+    return names[0] if names else None  # supply
+
+
+_BAD = object()
+
+
+def _example(attribute: str, takes: str) -> str:
+    return attribute + {"flag": "", "name": " NAME", "int": " 2", "factors": " 4-3-3", "at": " 100 200",
+                        "names": " NAME NAME", "rp": " ge 1", "port": " ap", "supply": ""}[takes]
+
+
+def _find(program: Program, kind: str, target: str):
+    table = program.decls[kind]
+    if target in table:
+        return target
+    if kind == "card":
+        card = program.card_by_name(target)
+        return card.key if card else None
+    return None
+
+
+def apply_edit(program: Program, o: A.Override, reporter: Reporter, changes: list,
+               edited: dict) -> None:
+    """`edit KIND TARGET [no] ATTRIBUTE VALUE*`: the declaration again with one
+    attribute changed (a copy: the base program keeps its own)."""
+    kind = o.target_kind.text
+    if kind not in EDITABLE:
+        guess = did_you_mean(kind, list(EDITABLE))
+        reporter.error("E0511", f"`edit` changes a space, a unit or a card, not a '{kind}'", o.target_kind.span,
+                       (guess + "; " if guess else "") + "to change anything else, `replace` it whole")
+        return
+    if kind == "card" and o.target not in program.decls["card"]:
+        twins = [c for c in program.decls["card"].values() if c.name.text == o.target]
+        if len(twins) > 1:
+            listed = " and ".join(f"{c.side.text.upper() if c.side else '?'} {c.number}" for c in twins)
+            reporter.error("E0223", f"'{o.target}' is the name of {len(twins)} cards ({listed}): it cannot say "
+                                    "which one", o.target_span,
+                           f"name the card by side and number: edit card {twins[0].key} …")
+            return
+    key = _find(program, kind, o.target)
+    if key is None:
+        table = program.decls[kind]
+        pool = list(table) + ([c.name.text for c in table.values()] if kind == "card" else [])
+        reporter.error("E0501", f"`edit` names {kind} '{o.target}', which does not exist", o.target_span,
+                       did_you_mean(o.target, pool) or f"use `add {kind} ...` for something new")
+        return
+    attr = o.attribute.text
+    attrs = EDITABLE[kind]
+    if attr not in attrs:
+        others = [k for k, table in EDITABLE.items() if attr in table]
+        if others:
+            message = f"a {kind} has no attribute '{attr}' (it is one of a {others[0]}'s)"
+        else:
+            message = f"unknown attribute '{attr}' of a {kind}"
+        reporter.error("E0511", message, o.attribute.span,
+                       did_you_mean(attr, list(attrs)) or f"a {kind}'s attributes: {', '.join(attrs)}")
+        return
+    field, takes = attrs[attr]
+    if o.negated and takes not in _NEGATABLE and (kind, field) not in _NEGATABLE_FIELDS:
+        reporter.error("E0511", f"a {kind}'s {attr} cannot be turned off with `no`", o.attribute.span,
+                       f"give it a value: edit {kind} {o.target} {_example(attr, takes)}")
+        return
+    # (`no ATTRIBUTE` takes no value, but for `no port SIDE`)
+    value = _edit_values(o, "port" if takes == "port" else "flag" if o.negated else takes, reporter)
+    if value is _BAD:
+        return
+    # One scenario changes one attribute once: `vp` and `no vp` (or two
+    # different forts) in one place contradict each other.
+    mark = (kind, key, attr, value.text if takes == "port" else None)
+    first = edited.get(mark)
+    if first is not None:
+        reporter.error("E0512", f"{kind} '{key}': {attr} is edited twice here", o.attribute.span,
+                       notes=[("first edited here", first.attribute.span)],
+                       hint="keep one edit of each attribute (a scenario that extends this one may edit it again)")
+        return
+    edited[mark] = o
+    decl = clone_decl(program.decls[kind][key])
+    if o.negated:
+        if takes == "port":
+            ports = [p for p in decl.ports if p.text != value.text]
+            if len(ports) == len(decl.ports):
+                reporter.error("E0511", f"space '{key}' has no {value.text} port to take away", value.span,
+                               "the ports it has: " + (", ".join(p.text for p in decl.ports) or "none"))
+                return
+            decl.ports = ports
+        elif takes in ("flag", "supply"):
+            setattr(decl, field, False)
+            if takes == "supply":
+                decl.supply_for = None
+        elif takes in ("rp", "names") and kind == "card":
+            setattr(decl, field, [])
+        elif field == "fort":
+            decl.fort = 0
+        else:
+            setattr(decl, field, None)
+    elif takes == "port":
+        if any(p.text == value.text for p in decl.ports):
+            reporter.error("E0512", f"space '{key}' already has a {value.text} port", value.span)
+            return
+        decl.ports = [*decl.ports, value]
+    elif takes == "supply":
+        decl.supply, decl.supply_for = True, value
+    else:
+        setattr(decl, field, value)
+    program.decls[kind][key] = decl
+    program.edited_at[(kind, key)] = (o.span, o.cites)
+    changes.append(("edit", kind, key, o.span))
+
+
+def apply_extend_enum(program: Program, o: A.Override, reporter: Reporter, changes: list) -> None:
+    """`extend enum NAME { member, ... }`: the enumeration with new members
+    after its own (the base program keeps its own)."""
+    enum = program.decls["enum"].get(o.target)
+    if enum is None:
+        reporter.error("E0501", f"`extend enum` names enum '{o.target}', which does not exist", o.target_span,
+                       did_you_mean(o.target, program.decls["enum"]) or "declare a new one with `add` in a rule file")
+        return
+    added = []
+    for m in o.values:
+        if m.text in program.enum_members:
+            owner, first = program.enum_members[m.text]
+            reporter.error("E0502", f"enum member '{m.text}' already exists (in enum '{owner}')", m.span,
+                           notes=[("defined here", first.span)], hint="an enum member's name is unique: pick another")
+            continue
+        program.enum_members[m.text] = (enum.key, m)
+        added.append(m)
+    if not added:
+        return
+    new = clone_decl(enum)
+    new.members = [*enum.members, *added]
+    program.decls["enum"][enum.key] = new
+    changes.append(("extend", "enum", enum.key, o.span))
+
+
+def apply_connection(program: Program, o: A.Override, reporter: Reporter, changes: list) -> None:
+    """`add connections { A -- B }` (one override a line) and `remove connection A -- B`."""
+    c = o.connection
+    pair = frozenset((c.a.text, c.b.text))
+    found = next((x for x in program.connections if frozenset((x.a.text, x.b.text)) == pair), None)
+    label = f"{c.a.text} {'~~' if c.dotted else '--'} {c.b.text}"
+    if o.action == "add_connection":
+        if found is not None:
+            reporter.error("E0502", f"`add` connects '{c.a.text}' and '{c.b.text}', which are connected already",
+                           c.span, notes=[("connected here", found.span)],
+                           hint="remove the connection first (`remove connection A -- B`) to change it")
+            return
+        program.connections = [*program.connections, c]
+        changes.append(("add", "connection", label, o.span))
+        return
+    if found is None or found.dotted != c.dotted:
+        what = "not connected" if found is None else \
+            f"connected by a {'dotted (~~)' if found.dotted else 'solid (--)'} line"
+        reporter.error("E0501", f"`remove connection` names '{label}', but they are {what}", c.span,
+                       "name the two spaces of an existing connection, with its line (-- or ~~)")
+        return
+    program.connections = [x for x in program.connections if x is not found]
+    changes.append(("remove", "connection", label, o.span))
+
+
 def apply_override(program: Program, scenario: A.ScenarioDecl, o: A.Override, reporter: Reporter,
-                   changes: list[tuple[str, str, str, A.Span]]) -> None:
+                   changes: list[tuple[str, str, str, A.Span]], edited: dict | None = None) -> None:
+    if o.action == "edit":
+        apply_edit(program, o, reporter, changes, {} if edited is None else edited)
+        return
+    if o.action in ("add_connection", "remove_connection"):
+        apply_connection(program, o, reporter, changes)
+        return
+    if o.action == "extend_enum":
+        apply_extend_enum(program, o, reporter, changes)
+        return
     if o.action in ("replace", "add"):
         decl = o.decl
         table = program.decls[decl.kind]
@@ -156,8 +389,8 @@ def apply_override(program: Program, scenario: A.ScenarioDecl, o: A.Override, re
     if o.action == "remove":
         kind_text = o.target_kind.text
         kind = KIND_ALIASES.get(kind_text, kind_text)
-        removable = [k for k in DECL_KINDS if k not in ("scenario", "rulebook")]
-        if kind in ("scenario", "rulebook"):
+        removable = [k for k in DECL_KINDS if k not in ("scenario", "ruleset", "rulebook")]
+        if kind in ("scenario", "ruleset", "rulebook"):
             reporter.error("E0214", f"a scenario cannot remove a {kind}", o.target_kind.span,
                            f"what can be removed: {', '.join(removable)}")
             return
@@ -328,21 +561,104 @@ def _undoes(o: A.Override, inserted: dict) -> tuple | None:
     return (key, found) if found is not None else None
 
 
-def effective_program(base: Program, scenario: A.ScenarioDecl, reporter: Reporter) -> tuple[Program, list]:
-    """The program a scenario plays, with the list of what its variants changed."""
+def expand_uses(program: Program, link: A.ScenarioDecl, reporter: Reporter,
+                seen: tuple = ()) -> list[A.ScenarioDecl]:
+    """The rule sets a scenario (or rule set) `uses`, each before what uses it,
+    then the scenario itself."""
+    out: list[A.ScenarioDecl] = []
+    for name in link.uses:
+        ruleset = program.decls["ruleset"].get(name.text)
+        if ruleset is None:
+            reporter.error("E0513", f"unknown rule set '{name.text}'", name.span,
+                           did_you_mean(name.text, program.decls["ruleset"])
+                           or "a rule set is declared with `ruleset NAME \"title\" cites N { ... }`")
+            continue
+        if ruleset.key in seen or ruleset.key == link.key:
+            reporter.error("E0503", f"rule set '{ruleset.key}' uses itself", name.span,
+                           "a rule set may use others that do not, in the end, use it back")
+            continue
+        out.extend(expand_uses(program, ruleset, reporter, seen + (link.key,)))
+    out.append(link)
+    return out
+
+
+def apply_setup_override(o: A.Override, blocks: list[A.SetupBlock], reporter: Reporter, changes: list) -> None:
+    """`replace setup NAME { ... }` and `remove setup NAME`: a named set-up
+    block of a scenario this one extends (or of a rule set it uses)."""
+    at = next((i for i, b in enumerate(blocks) if b.name is not None and b.name.text == o.target), None)
+    if at is None:
+        named = [b.name.text for b in blocks if b.name is not None]
+        reporter.error("E0501", f"`{'replace' if o.action == 'replace_setup' else 'remove'} setup` names set-up "
+                                f"block '{o.target}', which does not exist", o.target_span,
+                       did_you_mean(o.target, named)
+                       or ("the named set-up blocks: " + ", ".join(named) if named
+                           else "only a named block (`setup NAME cites N { ... }`) can be replaced or removed"))
+        return
+    if o.action == "replace_setup":
+        blocks[at] = A.SetupBlock(o.span, A.Name(o.target, o.target_span), o.block, o.cites)
+        changes.append(("replace", "setup", o.target, o.span))
+    else:
+        del blocks[at]
+        changes.append(("remove", "setup", o.target, o.span))
+
+
+def conditional_options(program: Program, scenario: A.ScenarioDecl) -> list[str]:
+    """The options some `when option NAME { ... }` of the scenario's chain (or
+    of a rule set it uses) depends on."""
+    silent = Reporter()
+    chain = extends_chain(program, scenario, silent) or []
+    names: list[str] = []
+
+    def walk(overrides):
+        for o in overrides:
+            if o.action == "when":
+                if o.target not in names:
+                    names.append(o.target)
+                walk([v for k, v in o.items if k == "override"])
+
+    for link in chain:
+        for item in expand_uses(program, link, silent):
+            walk(item.overrides)
+    return names
+
+
+def effective_program(base: Program, scenario: A.ScenarioDecl, reporter: Reporter,
+                      options: dict | None = None) -> tuple[Program, list]:
+    """The program a scenario plays, with the list of what its variants
+    changed.  `options` (name → value) decide its `when option` blocks; an
+    option not given is at its default."""
     program = base.derived()
     program.scenario = scenario
+    if scenario.key not in program.decls["scenario"]:  # one composed on the command line (NAME+RULESET)
+        program.decls["scenario"][scenario.key] = scenario
     changes: list[tuple[str, str, str, A.Span]] = []
     chain = extends_chain(base, scenario, reporter)
     if chain is None:
         return program, changes
-    for link in chain:
-        inserted: dict[tuple[str, str], A.Override] = {}
-        for o in link.overrides:
+    links = [item for link in chain for item in expand_uses(base, link, reporter)]
+    # The scenario's own settings fall back on its ancestors' (and the rule
+    # sets they use, each before its user).
+    merged = A.ScenarioDecl(scenario.span, scenario.name, cites=scenario.cites, note=scenario.note,
+                            title=scenario.title, extends=scenario.extends)
+    blocks: list[A.SetupBlock] = []
+
+    def add_block(b: A.SetupBlock) -> None:
+        twin = next((x for x in blocks if b.name is not None and x.name is not None and x.name.text == b.name.text),
+                    None)
+        if twin is not None:
+            reporter.error("E0502", f"set-up block '{b.name.text}' already exists", b.name.span,
+                           notes=[("defined here", twin.name.span)],
+                           hint=f"use `replace setup {b.name.text} {{ ... }}` to change it")
+            return
+        blocks.append(b)
+
+    def apply_all(link, overrides, edited, inserted) -> None:
+        for o in overrides:
             if o.action in ("insert_phase", "insert_steps"):
                 target = apply_insert(program, o, reporter, changes)
                 if target is not None:
                     inserted.setdefault(target, o)
+                merged.overrides.append(o)
                 continue
             lost = _undoes(o, inserted)
             if lost is not None:
@@ -351,21 +667,60 @@ def effective_program(base: Program, scenario: A.ScenarioDecl, reporter: Reporte
                                o.span, "the insertion would be lost: drop it, or write it into the replacement "
                                "(or put the `replace` before the `insert`)",
                                notes=[("inserted here", lost[1].span)])
-            apply_override(program, link, o, reporter, changes)
-    # The scenario's own settings fall back on its ancestors'.
-    merged = A.ScenarioDecl(scenario.span, scenario.name, cites=scenario.cites, note=scenario.note,
-                            title=scenario.title, extends=scenario.extends)
-    for link in chain:
+            if o.action == "when":
+                if when_holds(o):
+                    inner = [v for k, v in o.items if k == "override"]
+                    # (an edit here may change again what an edit outside changed: that is its point)
+                    apply_all(link, inner, {}, inserted)
+                    for k, v in o.items:
+                        if k == "setup":
+                            add_block(v)
+                continue
+            if o.action == "replace_setup" or (o.action == "remove" and o.target_kind.text == "setup"):
+                apply_setup_override(o, blocks, reporter, changes)
+            else:
+                apply_override(program, link, o, reporter, changes, edited)
+            merged.overrides.append(o)
+
+    def when_holds(o: A.Override) -> bool:
+        """`when option NAME { ... }`: NAME is an on/off option of this
+        scenario; its items apply when it is on."""
+        for k, v in o.items:
+            if k not in ("override", "setup"):
+                reporter.error("E0514", "only changes and set-up blocks can depend on an option", o.target_span,
+                               "move turns, sequence, limits and options out of the `when option` block")
+                return False
+        declared = {x.name.text: x for x in merged.options}
+        opt = declared.get(o.target)
+        if opt is None:
+            reporter.error("E0504", f"unknown option '{o.target}': scenario '{scenario.key}' declares no such option",
+                           o.target_span, did_you_mean(o.target, declared)
+                           or "declare it before the `when option` block: `option NAME \"text\" default off`")
+            return False
+        if opt.kind != "bool":
+            reporter.error("E0514", f"`when option {o.target}`: '{o.target}' is not an on/off option", o.target_span,
+                           "a `when option` block depends on an on/off option (declared `default on` or `off`)")
+            return False
+        value = (options or {}).get(o.target, opt.default)
+        return bool(value)
+
+    for link in links:
+        merged.options = [o for o in merged.options if o.name.text not in {x.name.text for x in link.options}]
+        merged.options.extend(link.options)
+        edited: dict = {}
+        apply_all(link, link.overrides, edited, {})
+        for b in link.setup_blocks:
+            add_block(b)
         if link.turns:
             merged.turns, merged.turns_span, merged.turns_cites = link.turns, link.turns_span, link.turns_cites
         merged.sequence = link.sequence or merged.sequence
         merged.limits = {**merged.limits, **link.limits}
         merged.results = [r for r in merged.results if r.name.text not in {x.name.text for x in link.results}]
         merged.results.extend(link.results)
-        merged.options = [o for o in merged.options if o.name.text not in {x.name.text for x in link.options}]
-        merged.options.extend(link.options)
-        merged.setup.extend(link.setup)
-        merged.setup_cites.extend(link.setup_cites)
-        merged.overrides.extend(link.overrides)
+        if link is not scenario and isinstance(link, A.RulesetDecl):
+            merged.cites = merged.cites + [c for c in link.cites if c.number not in {x.number for x in merged.cites}]
+    merged.setup_blocks = blocks
+    merged.setup = [b.block for b in blocks]
+    merged.setup_cites = [c for b in blocks for c in b.cites]
     program.scenario = merged
     return program, changes

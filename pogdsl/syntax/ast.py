@@ -662,10 +662,14 @@ class ScenarioResult:
 
 @node
 class Override:
-    """`replace DECL`, `add DECL`, `remove KIND NAME`, `remove cites N` in a scenario."""
+    """`replace DECL`, `add DECL`, `remove KIND NAME`, `remove cites N`,
+    `edit KIND TARGET [no] ATTRIBUTE VALUE*` and `replace setup NAME { ... }`
+    in a scenario (or a rule set)."""
 
     span: Span
-    action: str  # "replace" | "add" | "remove" | "remove_cites"
+    # "replace" | "add" | "remove" | "remove_cites" | "edit" | "replace_setup" | "when" | "extend_enum"
+    # | "add_connection" | "remove_connection"
+    action: str
     decl: Decl | None = None
     target_kind: Name | None = None
     target: str | None = None
@@ -679,6 +683,29 @@ class Override:
     anchor: Name | None = None
     into: Name | None = None
     body: Block | None = None
+    # `edit`: the attribute, whether it is turned off (`no`), its values (Name,
+    # int or factors, each with its span) and the rules the change implements.
+    attribute: Name | None = None
+    negated: bool = False
+    values: list = field(factory=list)
+    cites: list[Citation] = field(factory=list)
+    # `replace setup NAME cites? { ... }`: the new block.
+    block: Block | None = None
+    # `when option NAME { ... }`: the option (target, target_span) and the
+    # items that apply only when it is on: overrides and set-up blocks.
+    items: list = field(factory=list)
+    # `add connections { ... }` (one override per line) and `remove connection A -- B`.
+    connection: Connection | None = None
+
+
+@node
+class SetupBlock:
+    """One `setup NAME? cites? { ... }` block of a scenario: a named one can be
+    replaced or removed by a scenario that extends it."""
+
+    span: Span
+    name: Name | None
+    block: Block
     cites: list[Citation] = field(factory=list)
 
 
@@ -696,7 +723,19 @@ class ScenarioDecl(Decl):
     setup: list[Block] = field(factory=list)
     setup_cites: list[Citation] = field(factory=list)
     overrides: list[Override] = field(factory=list)
+    # The set-up blocks with their names and citations (`setup` and
+    # `setup_cites` are what they add up to).
+    setup_blocks: list[SetupBlock] = field(factory=list)
+    uses: list[Name] = field(factory=list)  # `uses RULESET, ...`: applied before the scenario's own items
     kind: str = "scenario"
+
+
+@node
+class RulesetDecl(ScenarioDecl):
+    """`ruleset NAME "title" cites N { ... }`: scenario items that any scenario
+    applies with `uses NAME`, without copying them."""
+
+    kind: str = "ruleset"
 
 
 @node

@@ -642,7 +642,79 @@ class ToAst:
 
     def scenario_setup(self, meta, c):
         rest, cites, _ = self._extras(c)
-        return ("setup", (rest[0], cites))
+        name = self._name(rest[0]) if len(rest) > 1 else None
+        return ("setup", A.SetupBlock(self._span(meta), name, rest[-1], cites))
+
+    def scenario_replace_setup(self, meta, c):
+        rest, cites, _ = self._extras(c)
+        name = self._name(rest[0])
+        return ("override", A.Override(self._span(meta), "replace_setup", target_kind=A.Name("setup", name.span),
+                                       target=name.text, target_span=name.span, block=rest[-1], cites=cites))
+
+    def edit_neg(self, meta, c):
+        return ("no", self._span(meta))
+
+    def edit_target(self, meta, c):
+        return self._name(c[0])
+
+    def edit_name(self, meta, c):
+        return self._name(c[0])
+
+    def edit_int(self, meta, c):
+        return (_int(c[0]), self._tok_span(c[0]))
+
+    def edit_factors(self, meta, c):
+        return (_factors(c[0]), self._tok_span(c[0]))
+
+    def scenario_edit(self, meta, c):
+        rest, cites, _ = self._extras(c)
+        kind, rest = self._name(rest[0]), rest[1:]
+        target = self._name(rest.pop(0))
+        text, span = target.text, target.span
+        if rest and _is_token(rest[0]) and rest[0].type == "INT":  # a card: side and number
+            number = rest.pop(0)
+            end = self._tok_span(number)
+            text, span = f"{text} {number.value}", A.Span(span.file, span.line, span.col, end.end_line, end.end_col)
+        negated = bool(rest) and isinstance(rest[0], tuple) and rest[0][0] == "no"
+        if negated:
+            rest.pop(0)
+        attribute = self._name(rest.pop(0))
+        return ("override", A.Override(self._span(meta), "edit", target_kind=kind, target=text, target_span=span,
+                                       attribute=attribute, negated=negated, values=list(rest), cites=cites))
+
+    def scenario_add_many(self, meta, c):
+        return ("overrides", [A.Override(self._span(meta), "add", decl=d) for d in c[0]])
+
+    def scenario_replace_many(self, meta, c):
+        return ("overrides", [A.Override(self._span(meta), "replace", decl=d) for d in c[0]])
+
+    def scenario_add_connections(self, meta, c):
+        return ("overrides", [A.Override(conn.span, "add_connection", connection=conn) for conn in c[0]])
+
+    def connection_mark(self, meta, c):
+        return c[0]
+
+    def scenario_remove_connection(self, meta, c):
+        conn = A.Connection(self._span(meta), self._name(c[0]), self._name(c[2]), c[1].type == "DOTTED", [], [])
+        return ("override", A.Override(self._span(meta), "remove_connection", connection=conn))
+
+    def scenario_extend_enum(self, meta, c):
+        rest, cites, _ = self._extras(c)
+        name = self._name(rest[0])
+        return ("override", A.Override(self._span(meta), "extend_enum", target_kind=A.Name("enum", name.span),
+                                       target=name.text, target_span=name.span, values=list(rest[1]),
+                                       cites=cites))
+
+    def scenario_when(self, meta, c):
+        name = self._name(c[0])
+        items = []
+        for k, v in c[1:]:
+            items.extend([("override", o) for o in v] if k == "overrides" else [(k, v)])
+        return ("override", A.Override(self._span(meta), "when", target=name.text, target_span=name.span,
+                                       items=items))
+
+    def scenario_uses(self, meta, c):
+        return ("uses", list(c[0]))
 
     def scenario_replace(self, meta, c):
         return ("override", A.Override(self._span(meta), "replace", decl=c[0]))
@@ -707,11 +779,24 @@ class ToAst:
                 name, n, span = value
                 sc.limits[name.text] = (n, name.span, span)
             elif key == "setup":
-                sc.setup.append(value[0])
-                sc.setup_cites.extend(value[1])
+                sc.setup_blocks.append(value)
+                sc.setup.append(value.block)
+                sc.setup_cites.extend(value.cites)
             elif key == "override":
                 sc.overrides.append(value)
+            elif key == "overrides":
+                sc.overrides.extend(value)
+            elif key == "uses":
+                sc.uses.extend(value)
         return sc
+
+    def ruleset_decl(self, meta, children):
+        sc = self.scenario_decl(meta, children)
+        rs = A.RulesetDecl(sc.span, sc.name, cites=sc.cites, note=sc.note, title=sc.title)
+        for attr in ("turns", "turns_span", "sequence", "options", "limits", "setup", "setup_cites", "overrides",
+                     "setup_blocks", "uses"):
+            setattr(rs, attr, getattr(sc, attr))
+        return rs
 
     # ------------------------------------------------------------ rule index
     def rule_na(self, meta, c):
