@@ -793,8 +793,8 @@ class ToAst:
     def ruleset_decl(self, meta, children):
         sc = self.scenario_decl(meta, children)
         rs = A.RulesetDecl(sc.span, sc.name, cites=sc.cites, note=sc.note, title=sc.title)
-        for attr in ("turns", "turns_span", "sequence", "options", "limits", "setup", "setup_cites", "overrides",
-                     "setup_blocks", "uses"):
+        for attr in ("turns", "turns_span", "turns_cites", "sequence", "options", "results", "limits", "setup",
+                     "setup_cites", "overrides", "setup_blocks", "uses"):
             setattr(rs, attr, getattr(sc, attr))
         return rs
 

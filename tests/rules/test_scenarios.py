@@ -299,15 +299,32 @@ def test_tournament_draws_are_allied_wins():
 
 
 @pytest.mark.rule("5.6.3")
-@pytest.mark.xfail(strict=True, reason="divergence: a game has no 'both players lose' result yet; "
-                                       "accepted peace terms end a tournament game as a draw")
 def test_tournament_peace_is_a_loss_for_both():
-    """5.6.3: a game ended by accepted peace terms is lost by both players."""
+    """5.6.3: a game ended by accepted peace terms is lost by both players:
+    no winner, and not a draw either (a draw would go to the Allies, 5.6.2)."""
     pos = tournament_position()
     pos.set("vp", 12)
     pos.run("offer_peace_terms", "cp", answers=["accept the peace terms: yes"])
-    result = pos.s["result"]
-    assert result is not None and result.get("losers") == ["ap", "cp"]
+    outcome = pos.game.outcome
+    assert outcome is not None and outcome.winner is None and outcome.result == "both_lose"
+    assert "5.6.3" in outcome.rules
+    # Outside a tournament the same acceptance is a plain draw (16.5.2).
+    plain = Position("campaign")
+    plain.set("vp", 12)
+    plain.run("offer_peace_terms", "cp", answers=["accept the peace terms: yes"])
+    assert plain.game.outcome.winner is None and plain.game.outcome.result is None
+
+
+def test_tournament_games_count_both_player_losses():
+    """simulate counts the tournament's both-lose games apart from draws."""
+    from pogdsl.sim import simulate
+
+    from .harness import ROOT
+
+    summary = simulate(TOURNAMENT, games=4, seed=3, root=ROOT, workers=1)
+    assert summary["failed"] == 0
+    kinds = summary.get("result_kinds", {})
+    assert set(kinds) >= {"both_lose"}
 
 
 # ------------------------------------------------------------------ 5.7 historical
