@@ -665,6 +665,17 @@ _SEALED = ("format", "scenario", "scenario_key", "seed", "options", "sources_dig
            "decisions", "state", "hash")
 
 
+def _encodable(data) -> bool:
+    """Whether every text of a loaded JSON value is real text: JSON lets a
+    file write half of a surrogate pair (\\ud800) alone, which Python reads
+    into a string that no encoding can write."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def save_seal(data: dict) -> str:
     """A digest of every field of a save but the seal itself: a field edited
     by hand (turn, over, seed, options, ...) no longer matches it."""
@@ -756,6 +767,9 @@ def read_save_data(path: str | Path, under_current_rules: bool = False) -> dict:
         hint = " (the file looks truncated)" if cut or err.pos >= len(text.rstrip()) - 1 else ""
         raise BadSave(f"{path} is not a valid saved game: bad JSON at line {err.lineno} column {err.colno}: "
                       f"{err.msg}{hint}") from None
+    if not _encodable(data):
+        raise BadSave(f"{path} is not a valid saved game: it holds a lone surrogate escape (\\ud800 to \\udfff), "
+                      "which is no character")
     if not isinstance(data, dict) or "format" not in data:
         raise BadSave(f"{path} is not a pogdsl saved game (no \"format\" field)")
     old = data["format"] in SAVE_FORMATS_OLD

@@ -115,6 +115,20 @@ def test_a_save_with_a_huge_number_is_refused_in_one_line(tmp_path):
                                                 else run_cli(*args))
 
 
+def test_a_save_holding_half_a_surrogate_pair_is_refused_in_one_line(tmp_path):
+    """JSON may write \\ud800 alone (found by benchmarks/fuzz.py): no
+    character, so no seal or hash can be worked out of it."""
+    path = _save(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    data = json.loads(text)
+    path.write_text(text.replace(f'"scenario": "{data["scenario"]}"', '"scenario": "toy\\ud800"', 1),
+                    encoding="utf-8")
+    with pytest.raises(BadSave, match="lone surrogate"):
+        read_save_data(path)
+    assert "lone surrogate" in one_line_error(run_cli("play", "toy", "--root", TOY, "--load", path))
+    assert "lone surrogate" in one_line_error(run_cli("replay", path, "--root", TOY))
+
+
 @pytest.mark.parametrize("depth", [40, 100_000])
 def test_a_deeply_nested_save_is_refused_in_one_line(tmp_path, depth):
     path = tmp_path / "deep.json"
