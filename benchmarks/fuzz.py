@@ -24,7 +24,8 @@ is a finding.  A mutated save that *loads* although its JSON differs from
 the original is counted too ("accepted-changed", by field): not a crash, but
 a change the verification did not see.
 
-Every case has a time limit (SIGALRM; a hang is a finding) and the worker
+Every case has a time limit (CPU time, SIGPROF, with a wall-clock backstop for
+a case that blocks; a hang is a finding) and the worker
 processes a memory limit (RLIMIT_AS), so a runaway becomes a MemoryError
 finding instead of taking the machine down.  Case i of a run with seed S is
 built from (S, i) alone: `--only KIND:I` runs one case again.  Each finding
@@ -68,6 +69,25 @@ class Hang(BaseException):
 
 def _alarm(signum, frame):
     raise Hang()
+
+
+# A case's limit is on the CPU time it burns (ITIMER_PROF), so that a busy
+# machine does not turn a slow case into a "hang"; a case that waits without
+# burning CPU (a read that blocks) is stopped by the wall clock, after
+# WAIT_FACTOR times as long.
+WAIT_FACTOR = 6
+
+
+def _arm(timeout: float) -> None:
+    signal.signal(signal.SIGPROF, _alarm)
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_PROF, timeout)
+    signal.setitimer(signal.ITIMER_REAL, timeout * WAIT_FACTOR)
+
+
+def _disarm() -> None:
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 # ----------------------------------------------------------------- hostile pieces
@@ -355,8 +375,7 @@ def run_case(task) -> dict:
     timeout = SOURCE_TIMEOUT if kind == "source" else RECORD_TIMEOUT
     start = time.perf_counter()
     outcome, tb = "ok", None
-    signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, timeout)
+    _arm(timeout)
     try:
         if kind == "source":
             run_source(corpus("source"), data, info["which"], info["library"])
@@ -370,16 +389,16 @@ def run_case(task) -> dict:
                 for f in folder.iterdir():
                     f.unlink()
                 folder.rmdir()
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        _disarm()
     except Hang:
-        outcome, tb = "hang", f"no result after {timeout:.0f} s"
+        outcome, tb = "hang", f"no result after {timeout:.0f} s of CPU time (or {timeout * WAIT_FACTOR:.0f} s waiting)"
     except BaseException as err:  # noqa: BLE001 - every escape is a finding
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        _disarm()
         if isinstance(err, KeyboardInterrupt):
             raise
         outcome, tb = "traceback", traceback.format_exc(limit=-12)
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        _disarm()
     out = {"kind": kind, "index": index, "outcome": outcome, "seconds": time.perf_counter() - start}
     if tb is not None:
         out["traceback"] = tb
