@@ -34,34 +34,104 @@ def cmd_simulate(args) -> int:
     except BackendMissing as err:
         _err(str(err))
         return EXIT_USAGE
+    from ..sim.records import output_problem
+
     chosen = options_from(args)
-    try:
-        open_scenario(args.scenario, args.root, options=chosen)
-    except ScenarioError as err:
-        if err.text:
-            print(err.text, file=sys.stderr)
-        _err(err.message)
-        return EXIT_ERRORS
+    outs = []
+    if args.out:
+        outs.append(args.out)
+        if args.against:
+            outs.append(against_path(args.out))
+    for path in outs:
+        problem = output_problem(path)
+        if problem:
+            _err(problem)
+            return EXIT_USAGE
+    opened = {}
+    for spec in [args.scenario] + ([args.against] if args.against else []):
+        try:
+            opened[spec] = open_scenario(spec, args.root, options=chosen)
+        except ScenarioError as err:
+            if err.text:
+                print(err.text, file=sys.stderr)
+            _err(err.message)
+            return EXIT_ERRORS
 
-    bar = None
-    if args.progress or (args.progress is None and sys.stderr.isatty()):
-        from tqdm import tqdm
+    summaries = []
+    for spec, out in zip(opened, outs or [None] * len(opened)):
+        summaries.append(_run(spec, opened[spec], out, chosen, args))
+    if args.against:
+        from ..sim.compare import compare
 
-        bar = tqdm(total=args.games, unit="game", file=sys.stderr, desc=f"simulate {args.scenario}",
-                   dynamic_ncols=True)
-    try:
-        summary = simulate(args.scenario, games=args.games, seed=args.seed, root=args.root,
-                           workers=args.workers, max_steps=args.max_steps, max_decisions=args.max_decisions,
-                           backend=args.backend, progress=bar.update if bar else None, options=chosen)
-    finally:
-        if bar:
-            bar.close()
+        world = opened[args.scenario].world
+        titles = {s.key: str(getattr(s.data.title, "text", s.data.title) or s.key) for s in world.sides}
+        differences = compare(summaries[0], summaries[1], titles)
+        if args.json:
+            print(json.dumps({"base": summaries[0], "variant": summaries[1], "differences": differences}))
+        else:
+            for s in summaries:
+                print_summary(s, args)
+                print()
+            print_differences(args.scenario, args.against, summaries, differences)
+        for path in outs:
+            print(f"records: {path}", file=sys.stderr)
+        return EXIT_ERRORS if any(s["failed"] for s in summaries) else EXIT_OK
 
+    summary = summaries[0]
     if args.json:
         print(json.dumps(summary))
     else:
         print_summary(summary, args)
+        if outs:
+            print(f"  records: {outs[0]} (pogdsl report {outs[0]} summarises them again)")
     return EXIT_ERRORS if summary["failed"] else EXIT_OK
+
+
+def against_path(out: str) -> str:
+    """Where the variant's records go with --against: FILE-against.EXT."""
+    from pathlib import Path
+
+    p = Path(out)
+    return str(p.with_name(p.stem + "-against" + p.suffix))
+
+
+def _run(spec: str, opened, out, chosen: dict, args) -> dict:
+    from ..sim import simulate
+    from ..sim.records import RecordWriter, card_labels
+
+    writer = None
+    if out:
+        try:
+            writer = RecordWriter(out, card_labels(opened.world), spec, opened.options_text(), args.seed)
+        except OSError as err:
+            from ..errors import UsageError
+
+            raise UsageError(f"cannot write {out}: {err.strerror or err}") from None
+    bar = None
+    if args.progress or (args.progress is None and sys.stderr.isatty()):
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.games, unit="game", file=sys.stderr, desc=f"simulate {spec}",
+                   dynamic_ncols=True)
+    try:
+        return simulate(spec, games=args.games, seed=args.seed, root=args.root,
+                        workers=args.workers, max_steps=args.max_steps, max_decisions=args.max_decisions,
+                        backend=args.backend, progress=bar.update if bar else None, options=chosen,
+                        on_results=writer.write if writer else None)
+    finally:
+        if bar:
+            bar.close()
+        if writer:
+            writer.close()
+
+
+def print_differences(base: str, variant: str, summaries: list[dict], differences: list[dict]) -> None:
+    print(f"{variant} against {base}, on the same {summaries[0]['games']} seeds "
+          f"({summaries[1]['finished']} and {summaries[0]['finished']} games finished):")
+    for d in differences:
+        print(f"  {d['text']}")
+    if not differences:
+        print("  nothing to compare (no game finished)")
 
 
 def print_summary(s: dict, args) -> None:
@@ -71,27 +141,46 @@ def print_summary(s: dict, args) -> None:
     if s.get("options"):
         print("  options: " + ", ".join(f"{k}={v}" for k, v in s["options"].items()), file=out)
     if s["finished"]:
+        from ..sim.stats import proportion
+
         kinds = s.get("result_kinds") or {}
         width = max(len(k) for k in [*s["results"], *kinds])
-        for side, n in s["results"].items():
+        cis = s.get("win_intervals") or {}
+
+        def line(name, n, ci):
+            ci = ci or proportion(n, s["finished"])
             rate = 100.0 * n / s["finished"]
-            print(f"  {side:<{width}}  {n:>6}  {rate:5.1f}%  {'#' * round(rate / 2.5)}", file=out)
+            interval = f"95% CI {100 * ci['low']:5.1f} to {100 * ci['high']:5.1f}%"
+            print(f"  {name:<{width}}  {n:>6}  {rate:5.1f}%  ({interval})  {'#' * round(rate / 2.5)}", file=out)
+
+        for side, n in s["results"].items():
+            line(side, n, cis.get(side))
         if kinds:
             print("  results the scenario declares:", file=out)
             for kind, n in kinds.items():
-                rate = 100.0 * n / s["finished"]
-                print(f"  {kind:<{width}}  {n:>6}  {rate:5.1f}%  {'#' * round(rate / 2.5)}", file=out)
+                line(kind, n, (s.get("result_intervals") or {}).get(kind))
         if s["reasons"]:
-            print("  endings: " + ", ".join(f"{k or '(no reason)'} {v}" for k, v in s["reasons"].items()), file=out)
-        print(f"  {s['mean_decisions']} decisions and {s['mean_turns']} turns a game on average", file=out)
+            print("  endings:", file=out)
+            rw = max(len(k or "(no reason)") for k in s["reasons"])
+            for k, n in s["reasons"].items():
+                ci = (s.get("reason_intervals") or {}).get(k) or proportion(n, s["finished"])
+                print(f"    {k or '(no reason)':<{rw}}  {n:>6}  {100.0 * n / s['finished']:5.1f}%  "
+                      f"(95% CI {100 * ci['low']:.1f} to {100 * ci['high']:.1f}%)", file=out)
+        for key, label in (("final_vp", "final VP"), ("turns", "last turn"), ("decisions_per_game", "decisions")):
+            d = s.get(key)
+            if d:
+                print(f"  {label:<10} {describe(d)}", file=out)
+        if not s.get("turns"):
+            print(f"  {s['mean_decisions']} decisions and {s['mean_turns']} turns a game on average", file=out)
     events = s.get("card_events") or {}
     if events:
         played = sum(1 for v in events.values() if v["played"])
         print(f"  card events: {played} of the {len(events)} written played at least once "
               f"({sum(v['played'] for v in events.values())} plays; --json gives them per card)", file=out)
     rate = s["decisions_per_second"]
-    print(f"  {s['decisions']} decisions in {s['seconds']:.2f} s"
-          + (f": {rate:,.0f} decisions/s" if rate else ""), file=out)
+    if s["seconds"] is not None:
+        print(f"  {s['decisions']} decisions in {s['seconds']:.2f} s"
+              + (f": {rate:,.0f} decisions/s" if rate else ""), file=out)
     if s["failures"]:
         print(f"failures ({len(s['failures'])}):", file=out)
         for f in s["failures"][:20]:
@@ -99,9 +188,26 @@ def print_summary(s: dict, args) -> None:
         if len(s["failures"]) > 20:
             print(f"  ... and {len(s['failures']) - 20} more (see --json)", file=out)
         first = s["failures"][0]
-        chosen = "".join(f" --option {k}={v}" for k, v in options_from(args).items())
-        print(f"replay one with: pogdsl play {args.scenario} --seed {first['seed']} --ap random --cp random"
-              + chosen + (f" --root {args.root}" if args.root else ""), file=out)
+        chosen = "".join(f" --option {k}={v}" for k, v in (s.get("options") or {}).items())
+        root = getattr(args, "root", None)
+        print(f"replay one with: pogdsl play {s['scenario']} --seed {first['seed']} --ap random --cp random"
+              + chosen + (f" --root {root}" if root else ""), file=out)
+
+
+SPARKS = " ▁▂▃▄▅▆▇█"
+
+
+def describe(d: dict) -> str:
+    """One line for a distribution: mean, five numbers, a histogram as a
+    sparkline between the least and the greatest value."""
+    def num(x):
+        return f"{x:g}" if isinstance(x, int) else f"{x:.4g}"
+
+    top = max(b["count"] for b in d["histogram"]) or 1
+    spark = "".join(SPARKS[0 if not b["count"] else max(1, round(8 * b["count"] / top))] for b in d["histogram"])
+    return (f"mean {num(d['mean'])} (sd {num(d['sd'])});  min {num(d['min'])}, q1 {num(d['q1'])}, "
+            f"median {num(d['median'])}, q3 {num(d['q3'])}, max {num(d['max'])};  "
+            f"{num(d['min'])} |{spark}| {num(d['max'])}")
 
 
 def register(sub) -> None:
@@ -139,6 +245,15 @@ def register(sub) -> None:
                    help="where games run: local (a process pool, the default), ray or dask (an existing "
                         "cluster from $RAY_ADDRESS / $DASK_SCHEDULER_ADDRESS, else a local one; needs the "
                         "pogdsl[ray] or pogdsl[dask] extra)")
+    p.add_argument("--out", metavar="FILE",
+                   help="write one record per game to FILE as games finish: JSON lines (FILE.jsonl), or CSV if "
+                        "FILE ends in .csv; each with its seed, winner, result, reason, final VP, VP by turn, last "
+                        "turn, decisions, card events and failure (see docs/playing.rst); `pogdsl report FILE` "
+                        "summarises them again; with --against the variant's go to FILE-against.EXT")
+    p.add_argument("--against", metavar="VARIANT",
+                   help="also play the scenario VARIANT on the same seeds (same --games, --seed, --option) and "
+                        "report each difference, VARIANT minus SCENARIO, with its 95%% interval and whether it "
+                        "is significant; --json then prints {\"base\", \"variant\", \"differences\"}")
     add_option_argument(p, "; every game plays with them, and the same --seed and options give the same games")
     add_root_option(p)
     p.set_defaults(func=cmd_simulate)

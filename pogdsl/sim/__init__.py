@@ -59,6 +59,7 @@ def play_random(opened, seed: int, *, max_steps: int | None = None,
     result = {"seed": seed, "winner": None, "reason": None, "decisions": 0, "turn": None, "hash": None,
               "error": None, "kind": None}
     game.samplers = agents  # random players answer inside run(), without listing (runtime/sampling.py)
+    game.vp_by_turn = []  # the interpreter appends the VP at the end of each turn
     game.max_decisions = max_decisions
     try:
         d = game.run()
@@ -85,6 +86,15 @@ def play_random(opened, seed: int, *, max_steps: int | None = None,
     result["decisions"] = game.s["decisions"]
     result["events"] = dict(game.events_played)
     result["turn"] = game.s["turn"]
+    # The VP track ("vp", when the scenario has one) at the end of each turn
+    # played, the last entry being the VP the game ended with (also when it
+    # ended inside a turn).
+    final_vp = _vp(game.s["vars"].get("vp"))
+    by_turn = [_vp(v) for v in game.vp_by_turn]
+    if final_vp is not None and game.s["turn"] is not None and len(by_turn) < game.s["turn"] - game.w.first_turn + 1:
+        by_turn.append(final_vp)
+    result["final_vp"] = final_vp
+    result["vp_by_turn"] = by_turn if final_vp is not None else []
     try:
         result["hash"] = game.state_hash()
     except Exception as err:  # noqa: BLE001 - a state that cannot be hashed fails this game, not the run
@@ -92,6 +102,10 @@ def play_random(opened, seed: int, *, max_steps: int | None = None,
             result.update(winner=None, reason=None, kind="internal",
                           error=f"the final state cannot be hashed: {type(err).__name__}: {err}")
     return result
+
+
+def _vp(value):
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 # Allocations between two collections of the youngest generation while games
@@ -163,10 +177,13 @@ def batches(games: int, workers: int) -> list[list[int]]:
 
 def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, workers: int | None = None,
              max_steps: int | None = None, max_decisions: int = DEFAULT_MAX_DECISIONS,
-             backend: str = "local", progress=None, options: dict[str, str] | None = None) -> dict:
+             backend: str = "local", progress=None, options: dict[str, str] | None = None,
+             on_results=None) -> dict:
     """Run `games` random games and summarise them.  `progress(n)` is called
-    with the number of games each finished batch held.  `options` sets the
-    scenario's options (NAME → value as typed) for every game."""
+    with the number of games each finished batch held, `on_results(list)`
+    with the results of each finished batch (as they come, to write them
+    down).  `options` sets the scenario's options (NAME → value as typed)
+    for every game."""
     from ..opening import open_scenario
 
     # compile once here: errors (and unknown options) are reported before any work
@@ -180,6 +197,8 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
 
     def take(batch):
         results.extend(batch)
+        if on_results:
+            on_results(batch)
         if progress:
             progress(len(batch))
 
@@ -223,6 +242,11 @@ def summarise(opened, spec: str, seed: int, results: list[dict], seconds: float)
     decisions = sum(r["decisions"] for r in results)
     digest = hashlib.sha256("".join(r["hash"] for r in results).encode()).hexdigest()
     n = len(finished)
+    from .stats import distribution, proportion
+
+    rates = {**{s: wins.get(s, 0) for s in sides}, "draw": wins.get("draw", 0)}
+    kind_counts = {**{k: kinds.get(k, 0) for k in declared}, **{k: v for k, v in kinds.items() if k not in declared}}
+    vps = [r["final_vp"] for r in finished if r.get("final_vp") is not None]
     return {
         "scenario": spec,
         "seed": seed,
@@ -237,14 +261,23 @@ def summarise(opened, spec: str, seed: int, results: list[dict], seconds: float)
                     **{k: v for k, v in wins.items() if k not in sides and k != "draw"}},
         # Games that ended as a declared result: each counted once under its
         # name (a graded win counts for its side in `results` too).
-        **({"result_kinds": {**{k: kinds.get(k, 0) for k in declared},
-                             **{k: v for k, v in kinds.items() if k not in declared}}} if declared or kinds else {}),
+        **({"result_kinds": kind_counts} if declared or kinds else {}),
         "win_rates": {k: round(v / n, 4) for k, v in
                       {**{s: wins.get(s, 0) for s in sides}, "draw": wins.get("draw", 0)}.items()} if n else {},
         "reasons": dict(sorted(reasons.items())),
         "mean_decisions": round(sum(r["decisions"] for r in finished) / n, 2) if n else None,
         "mean_turns": round(sum(r["turn"] for r in finished) / n, 2) if n else None,
         "digest": digest,
+        # The same counts, each with its rate and 95% Wilson interval
+        # ({"count", "rate", "low", "high"}, of the finished games).
+        "win_intervals": {k: proportion(v, n) for k, v in rates.items()} if n else {},
+        "result_intervals": {k: proportion(v, n) for k, v in kind_counts.items()} if n else {},
+        "reason_intervals": {k: proportion(v, n) for k, v in sorted(reasons.items())} if n else {},
+        # Distributions over the finished games: mean, sd, min, q1, median,
+        # q3, max and a histogram [{"low", "high", "count"}].
+        "final_vp": distribution(vps),
+        "turns": distribution([r["turn"] for r in finished]),
+        "decisions_per_game": distribution([r["decisions"] for r in finished]),
         "failures": [{"game": r["game"], "seed": r["seed"], "kind": r["kind"], "error": r["error"]}
                      for r in results if r["error"] is not None],
         "card_events": card_events(opened.world, results),
