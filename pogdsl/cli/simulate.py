@@ -47,10 +47,10 @@ def cmd_simulate(args) -> int:
         if problem:
             _err(problem)
             return EXIT_USAGE
-    opened = {}
+    opened = []
     for spec in [args.scenario] + ([args.against] if args.against else []):
         try:
-            opened[spec] = open_scenario(spec, args.root, options=chosen)
+            opened.append((spec, open_scenario(spec, args.root, options=chosen)))
         except ScenarioError as err:
             if err.text:
                 print(err.text, file=sys.stderr)
@@ -58,12 +58,12 @@ def cmd_simulate(args) -> int:
             return EXIT_ERRORS
 
     summaries = []
-    for spec, out in zip(opened, outs or [None] * len(opened)):
-        summaries.append(_run(spec, opened[spec], out, chosen, args))
+    for (spec, scenario), out in zip(opened, outs or [None] * len(opened)):
+        summaries.append(_run(spec, scenario, out, chosen, args))
     if args.against:
         from ..sim.compare import compare
 
-        world = opened[args.scenario].world
+        world = opened[0][1].world
         titles = {s.key: str(getattr(s.data.title, "text", s.data.title) or s.key) for s in world.sides}
         differences = compare(summaries[0], summaries[1], titles)
         if args.json:

@@ -33,6 +33,10 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    if k == 0:
+        return (0.0, min(1.0, centre + half))
+    if k == n:
+        return (max(0.0, centre - half), 1.0)
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
