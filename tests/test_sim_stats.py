@@ -292,3 +292,13 @@ def test_compare_of_a_scenario_with_itself_shows_no_difference():
 def test_against_an_unknown_scenario_is_an_error():
     proc = cli("simulate", "toy_rules", "--root", RULES, "--against", "no_such", "--games", "2", "--workers", "1")
     assert proc.returncode == 2 and "no_such" in proc.stderr and proc.stdout == ""
+
+
+def test_compare_writes_the_variants_records_beside_the_base(tmp_path):
+    out = tmp_path / "games.jsonl"
+    proc = cli("simulate", "toy_rules", "--root", RULES, "--against", GUNS, "--games", "6", "--seed", "2",
+               "--workers", "1", "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    base, variant = read_records(out), read_records(tmp_path / "games-against.jsonl")
+    assert [r["seed"] for r in base] == [r["seed"] for r in variant]
+    assert base[0]["scenario"] == "toy_rules" and variant[0]["scenario"] == str(GUNS)

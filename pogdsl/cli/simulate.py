@@ -132,6 +132,8 @@ def print_differences(base: str, variant: str, summaries: list[dict], difference
         print(f"  {d['text']}")
     if not differences:
         print("  nothing to compare (no game finished)")
+    elif min(s["finished"] for s in summaries) < 30:
+        print("  (fewer than 30 games: the intervals of the means are rough; play more games)")
 
 
 def print_summary(s: dict, args) -> None:
