@@ -302,3 +302,36 @@ def test_compare_writes_the_variants_records_beside_the_base(tmp_path):
     base, variant = read_records(out), read_records(tmp_path / "games-against.jsonl")
     assert [r["seed"] for r in base] == [r["seed"] for r in variant]
     assert base[0]["scenario"] == "toy_rules" and variant[0]["scenario"] == str(GUNS)
+
+
+def test_out_in_a_missing_folder_is_refused_before_playing(tmp_path):
+    path = tmp_path / "no" / "such" / "games.jsonl"
+    proc = cli("simulate", "toy_rules", "--root", RULES, "--games", "2", "--workers", "1", "--out", path)
+    assert proc.returncode == 2 and "does not exist" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and proc.stdout == ""
+
+
+def test_report_of_an_empty_file(tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    proc = cli("report", empty, "--root", RULES)
+    assert proc.returncode == 1 and "no records" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_compare_counts_declared_results():
+    """A result the scenarios declare (the tournament's both_lose) is compared too."""
+    from pogdsl.sim.compare import compare
+
+    def summary(counts, both_lose):
+        from pogdsl.sim.stats import proportion
+
+        n = sum(counts.values()) + both_lose
+        return {"finished": n, "win_intervals": {k: proportion(v, n) for k, v in counts.items()},
+                "result_intervals": {"both_lose": proportion(both_lose, n)}}
+
+    diffs = compare(summary({"ap": 50, "cp": 50, "draw": 0}, 0),
+                    summary({"ap": 40, "cp": 40, "draw": 0}, 20), {"ap": "Allies", "cp": "Centrals"})
+    lose = {d["key"]: d for d in diffs}["result:both_lose"]
+    assert lose["difference"] == pytest.approx(0.2) and lose["significant"]
+    assert lose["text"].startswith("games end as both_lose 20.0 points more often")

@@ -43,6 +43,19 @@ def compare(base: dict, variant: dict, titles: dict[str, str]) -> list[dict]:
                         "variant": round(k2 / n2, 4), "difference": round(d, 4), "low": round(low, 4),
                         "high": round(high, 4), "unit": "proportion", "significant": significant,
                         "text": f"{change} (95% CI {_interval_points(low, high)}): {verdict}"})
+        kinds = list(base.get("result_intervals") or {})
+        kinds += [k for k in variant.get("result_intervals") or {} if k not in kinds]
+        for kind in kinds:  # the results the scenarios declare (both_lose...)
+            k1 = (base.get("result_intervals") or {}).get(kind, {"count": 0})["count"]
+            k2 = (variant.get("result_intervals") or {}).get(kind, {"count": 0})["count"]
+            d, low, high = newcombe(k1, n1, k2, n2)
+            significant, verdict = _verdict(low, high)
+            change = (f"games end as {kind} as often" if d == 0 else
+                      f"games end as {kind} {_points(d)} points {'more' if d > 0 else 'less'} often")
+            out.append({"key": f"result:{kind}", "what": f"result {kind}", "base": round(k1 / n1, 4),
+                        "variant": round(k2 / n2, 4), "difference": round(d, 4), "low": round(low, 4),
+                        "high": round(high, 4), "unit": "proportion", "significant": significant,
+                        "text": f"{change} (95% CI {_interval_points(low, high)}): {verdict}"})
     for key, what, phrase in (("final_vp", "mean final VP", ("the final VP is", "higher", "lower", "")),
                               ("turns", "mean last turn", ("games last", "longer", "shorter", " turns")),
                               ("decisions_per_game", "mean decisions", ("games take", "more", "fewer",

@@ -202,7 +202,7 @@ def read_records(path) -> list[dict]:
                 raise RecordError(f"line {i}: not JSON ({err.msg})") from None
             out.append(check_record(rec, i))
     if not out:
-        raise RecordError(f"{path} holds no records")
+        raise RecordError("no records (the file is empty)")
     first = out[0]
     for i, rec in enumerate(out[1:], start=2):
         if rec["scenario"] != first["scenario"] or rec["options"] != first["options"]:
