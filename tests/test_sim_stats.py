@@ -23,8 +23,9 @@ RULES = REPO / "tests" / "fixtures" / "toy_rules"
 GUNS = REPO / "tests" / "fixtures" / "toy_stats" / "toy_rules_guns.pog"
 
 
-def cli(*args, cwd: Path = REPO):
+def cli(*args, cwd: Path = REPO, env_extra: dict | None = None):
     env = dict(os.environ)
+    env.update(env_extra or {})
     env.pop("POGDSL_HOME", None)
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     proc = subprocess.run([sys.executable, "-m", "pogdsl.cli", *map(str, args)], cwd=cwd, env=env,
@@ -335,3 +336,11 @@ def test_compare_counts_declared_results():
     lose = {d["key"]: d for d in diffs}["result:both_lose"]
     assert lose["difference"] == pytest.approx(0.2) and lose["significant"]
     assert lose["text"].startswith("games end as both_lose 20.0 points more often")
+
+
+def test_histogram_falls_back_to_ascii_where_the_output_cannot_print_bars():
+    proc = cli("simulate", "toy_rules", "--root", RULES, "--games", "10", "--workers", "1",
+               env_extra={"PYTHONIOENCODING": "ascii"})
+    assert proc.returncode == 0, proc.stderr
+    line = next(x for x in proc.stdout.splitlines() if x.strip().startswith("final VP"))
+    assert line.isascii() and "|" in line

@@ -197,6 +197,15 @@ def print_summary(s: dict, args) -> None:
 
 
 SPARKS = " ▁▂▃▄▅▆▇█"
+ASCII_SPARKS = " .:-=+*%#"  # where standard output cannot print the bars
+
+
+def _sparks() -> str:
+    try:
+        SPARKS.encode(sys.stdout.encoding or "ascii")
+        return SPARKS
+    except (UnicodeEncodeError, LookupError):
+        return ASCII_SPARKS
 
 
 def describe(d: dict) -> str:
@@ -206,7 +215,8 @@ def describe(d: dict) -> str:
         return f"{x:g}" if isinstance(x, int) else f"{x:.4g}"
 
     top = max(b["count"] for b in d["histogram"]) or 1
-    spark = "".join(SPARKS[0 if not b["count"] else max(1, round(8 * b["count"] / top))] for b in d["histogram"])
+    sparks = _sparks()
+    spark = "".join(sparks[0 if not b["count"] else max(1, round(8 * b["count"] / top))] for b in d["histogram"])
     return (f"mean {num(d['mean'])} (sd {num(d['sd'])});  min {num(d['min'])}, q1 {num(d['q1'])}, "
             f"median {num(d['median'])}, q3 {num(d['q3'])}, max {num(d['max'])};  "
             f"{num(d['min'])} |{spark}| {num(d['max'])}")
