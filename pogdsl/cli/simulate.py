@@ -228,7 +228,9 @@ def register(sub) -> None:
     p = sub.add_parser(
         "simulate", help="play many games with random agents and summarise who wins",
         description="Play N games of SCENARIO with random agents on a local process pool and print the win "
-                    "counts, how games ended, and decisions per second. Game i uses a seed derived from --seed "
+                    "rates of each side and of draws, each declared result and each way the games ended, each "
+                    "with its 95% Wilson interval; the distribution (mean, quartiles, histogram) of the final "
+                    "VP, the last turn and the decisions per game; and decisions per second. Game i uses a seed derived from --seed "
                     "and i, so the same --seed gives the same results (apart from timings) with any number of "
                     "workers. Random players answer without listing every option: they try options in a random order "
                     "until one is legal, which picks as a uniform (or weighted) draw from the list would. "
