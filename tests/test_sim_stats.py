@@ -344,3 +344,17 @@ def test_histogram_falls_back_to_ascii_where_the_output_cannot_print_bars():
     assert proc.returncode == 0, proc.stderr
     line = next(x for x in proc.stdout.splitlines() if x.strip().startswith("final VP"))
     assert line.isascii() and "|" in line
+
+
+def test_failed_games_are_recorded_with_their_failure_and_reported_alike(tmp_path):
+    out = tmp_path / "dead.jsonl"
+    proc = cli("simulate", "dead_end", "--root", RULES, "--games", "10", "--workers", "1", "--json", "--out", out)
+    assert proc.returncode == 1  # some games reach a dead end
+    summary = last_json(proc)
+    recs = read_records(out)
+    failed = [r for r in recs if r["error"] is not None]
+    assert len(failed) == summary["failed"] > 0
+    assert all(r["kind"] == "dead_end" and r["final_vp"] is None and r["winner"] is None for r in failed)
+    assert [r["seed"] for r in failed] == [f["seed"] for f in summary["failures"]]
+    again = last_json(cli("report", out, "--root", RULES, "--json"))
+    assert without_timings(again) == without_timings(summary)

@@ -88,13 +88,18 @@ def play_random(opened, seed: int, *, max_steps: int | None = None,
     result["turn"] = game.s["turn"]
     # The VP track ("vp", when the scenario has one) at the end of each turn
     # played, the last entry being the VP the game ended with (also when it
-    # ended inside a turn).
+    # ended inside a turn); a game that failed has no final VP, only those
+    # of the turns it completed.
     final_vp = _vp(game.s["vars"].get("vp"))
     by_turn = [_vp(v) for v in game.vp_by_turn]
-    if final_vp is not None and game.s["turn"] is not None and len(by_turn) < game.s["turn"] - game.w.first_turn + 1:
+    if final_vp is None:
+        by_turn = []
+    elif result["error"] is not None:
+        final_vp = None
+    elif game.s["turn"] is not None and len(by_turn) < game.s["turn"] - game.w.first_turn + 1:
         by_turn.append(final_vp)
     result["final_vp"] = final_vp
-    result["vp_by_turn"] = by_turn if final_vp is not None else []
+    result["vp_by_turn"] = by_turn
     try:
         result["hash"] = game.state_hash()
     except Exception as err:  # noqa: BLE001 - a state that cannot be hashed fails this game, not the run
