@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 from .common import whole_number
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_option_argument, add_root_option, options_from
@@ -49,23 +50,72 @@ def cmd_simulate(args) -> int:
 
         bar = tqdm(total=args.games, unit="game", file=sys.stderr, desc=f"simulate {args.scenario}",
                    dynamic_ncols=True)
+    played: list[dict] = []
     try:
         summary = simulate(args.scenario, games=args.games, seed=args.seed, root=args.root,
                            workers=args.workers, max_steps=args.max_steps, max_decisions=args.max_decisions,
-                           backend=args.backend, progress=bar.update if bar else None, options=chosen)
+                           backend=args.backend, progress=bar.update if bar else None, options=chosen,
+                           on_game=played.append if args.plot else None)
     finally:
         if bar:
             bar.close()
 
+    if summary.get("interrupted"):
+        _ignore_ctrl_c()  # a second Ctrl-C while the games finished are summarised changes nothing
+    written = []
+    if args.plot and played:
+        from ..sim.plots import plot_records
+
+        played.sort(key=lambda r: r["game"])  # (they come in the order they finished)
+        records = [record_of(r, args.scenario, summary.get("options") or {}) for r in played]
+        written = plot_records(records, args.plot, label=args.scenario)
+        summary["plots"] = [str(p) for p in written]
     if args.json:
         print(json.dumps(summary))
     else:
         print_summary(summary, args)
+        if args.plot:
+            print_plots(played, written)
+    if summary.get("interrupted"):
+        return 130  # as a shell reports a command stopped by Ctrl-C
     return EXIT_ERRORS if summary["failed"] else EXIT_OK
+
+
+def _ignore_ctrl_c() -> None:
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def record_of(result: dict, scenario: str, options: dict) -> dict:
+    """A game's result as a per-game record (the schema of docs/playing.rst):
+    the fields a result lacks are null (or empty)."""
+    return {"seed": result["seed"], "winner": result.get("winner"),
+            "result": result.get("result"), "reason": result.get("reason"), "final_vp": result.get("final_vp"),
+            "turn": result.get("turn"), "decisions": result.get("decisions"),
+            "vp_by_turn": list(result.get("vp_by_turn") or []), "events": dict(result.get("events") or {}),
+            "error": result.get("error"), "kind": result.get("kind"), "hash": result.get("hash"),
+            "scenario": scenario, "options": dict(options)}
+
+
+def print_plots(played: list[dict], written: list) -> None:
+    if not written:
+        print("plots: none (no game finished)")
+        return
+    print("plots:")
+    for path in written:
+        print(f"  {path}")
+    if not any(r.get("final_vp") is not None for r in played):
+        print("  (the games' results carry no VP: the final VP and VP-over-turns figures are left out)")
 
 
 def print_summary(s: dict, args) -> None:
     out = sys.stdout
+    if s.get("interrupted"):
+        print(f"interrupted (Ctrl-C): the summary is of the {s['games']} of {s['games_asked']} games "
+              "finished before", file=out)
     print(f"{s['scenario']}: {s['games']} games, seed {s['seed']}: {s['finished']} finished, "
           f"{s['failed']} failed", file=out)
     if s.get("options"):
@@ -117,7 +167,8 @@ def register(sub) -> None:
                     "A game that reaches a dead end (a choice with no legal option), runs more than "
                     "--max-steps steps without a decision, or more than --max-decisions decisions is reported as "
                     "a failure with its seed.",
-        epilog="Exit status: 0 all games finished, 1 some failed (or the sources have errors), 2 wrong usage.")
+        epilog="Exit status: 0 all games finished, 1 some failed (or the sources have errors), 2 wrong usage, "
+               "130 stopped by Ctrl-C (after printing the summary of the games finished).")
     p.add_argument("scenario", metavar="SCENARIO", help="scenario name or .pog file; NAME+RULESET applies a rule set to scenario NAME")
     p.add_argument("--games", "-n", type=whole_number, default=100, metavar="N", help="how many games (default 100)")
     p.add_argument("--seed", type=whole_number, default=0, help="the run's seed (default 0)")
@@ -139,6 +190,9 @@ def register(sub) -> None:
                    help="where games run: local (a process pool, the default), ray or dask (an existing "
                         "cluster from $RAY_ADDRESS / $DASK_SCHEDULER_ADDRESS, else a local one; needs the "
                         "pogdsl[ray] or pogdsl[dask] extra)")
+    p.add_argument("--plot", type=Path, default=None, metavar="DIR",
+                   help="write figures of the games to folder DIR (created if needed), each as PNG and SVG: "
+                        "who won by the turn the game ended, the final VP, and VP over turns")
     add_option_argument(p, "; every game plays with them, and the same --seed and options give the same games")
     add_root_option(p)
     p.set_defaults(func=cmd_simulate)
