@@ -126,11 +126,11 @@ def test_interrupted_in_one_process_the_games_finished_are_summarised(monkeypatc
 
 
 def test_progress_and_each_game_come_one_game_at_a_time_from_the_pool():
-    steps, games = [], []
+    steps, groups = [], []
     summary = sim.simulate("toy", games=7, seed=2, root=TOY, workers=2, progress=steps.append,
-                           on_game=games.append)
-    assert steps == [1] * 7
-    assert sorted(g["game"] for g in games) == list(range(7))
+                           on_results=groups.append)
+    assert steps == [1] * 7 and [len(g) for g in groups] == [1] * 7
+    assert sorted(g[0]["game"] for g in groups) == list(range(7))
     assert summary["interrupted"] is False and "games_asked" not in summary
     # the same games as in one process
     alone = sim.simulate("toy", games=7, seed=2, root=TOY, workers=1)

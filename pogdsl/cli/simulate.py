@@ -55,7 +55,7 @@ def cmd_simulate(args) -> int:
         summary = simulate(args.scenario, games=args.games, seed=args.seed, root=args.root,
                            workers=args.workers, max_steps=args.max_steps, max_decisions=args.max_decisions,
                            backend=args.backend, progress=bar.update if bar else None, options=chosen,
-                           on_game=played.append if args.plot else None)
+                           on_results=played.extend if args.plot else None)
     finally:
         if bar:
             bar.close()

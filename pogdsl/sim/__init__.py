@@ -187,11 +187,11 @@ def batches(games: int, workers: int) -> list[list[int]]:
 def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, workers: int | None = None,
              max_steps: int | None = None, max_decisions: int = DEFAULT_MAX_DECISIONS,
              backend: str = "local", progress=None, options: dict[str, str] | None = None,
-             on_game=None) -> dict:
-    """Run `games` random games and summarise them.  `progress(n)` is called
-    as games finish, with how many did (1 a call, except on Ray and Dask
-    which report a batch at a time); `on_game(result)` with each game's
-    result as it finishes (in the order they finish).  `options` sets the
+             on_results=None) -> dict:
+    """Run `games` random games and summarise them.  As games finish (in the
+    order they finish), `progress(n)` is called with how many did and
+    `on_results(list)` with their results: one game a call, except on Ray
+    and Dask, which report a batch at a time.  `options` sets the
     scenario's options (NAME → value as typed) for every game.
 
     Ctrl-C (KeyboardInterrupt) stops the run within about a second: no worker
@@ -209,8 +209,8 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
 
     def take(result):
         results.append(result)
-        if on_game:
-            on_game(result)
+        if on_results:
+            on_results([result])
         if progress:
             progress(1)
 
@@ -222,9 +222,8 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
         if backend in ("ray", "dask"):
             for batch in (_run_ray if backend == "ray" else _run_dask)(tasks_of(batches(games, workers))):
                 results.extend(batch)
-                for r in batch:
-                    if on_game:
-                        on_game(r)
+                if on_results:
+                    on_results(batch)
                 if progress:
                     progress(len(batch))
         elif workers <= 1 or games <= 1:
