@@ -172,3 +172,12 @@ def test_simulate_plot_writes_the_figures_and_prints_their_paths(tmp_path):
     summary = json.loads(proc.stdout.splitlines()[-1])
     assert summary["plots"][:2] == [str(folder / "win-by-turn.png"), str(folder / "win-by-turn.svg")]
     assert (folder / "win-by-turn.svg").read_text() == svg  # the same games, the same figure
+
+
+def test_simulate_refuses_a_plot_folder_it_cannot_write_before_playing(tmp_path):
+    taken = tmp_path / "a file"
+    taken.write_text("not a folder")
+    proc = run_cli("simulate", "toy", "--root", TOY, "--games", "2", "--workers", "1", "--plot", taken / "plots")
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"pogdsl simulate: error: --plot {taken / 'plots'}: {taken} is a file, not a folder"
+    assert proc.stdout == ""  # no game played

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -35,6 +36,11 @@ def cmd_simulate(args) -> int:
     except BackendMissing as err:
         _err(str(err))
         return EXIT_USAGE
+    if args.plot is not None:
+        problem = plot_folder_problem(args.plot)
+        if problem:
+            _err(problem)
+            return EXIT_USAGE
     chosen = options_from(args)
     try:
         open_scenario(args.scenario, args.root, options=chosen)
@@ -79,6 +85,23 @@ def cmd_simulate(args) -> int:
     if summary.get("interrupted"):
         return 130  # as a shell reports a command stopped by Ctrl-C
     return EXIT_ERRORS if summary["failed"] else EXIT_OK
+
+
+def plot_folder_problem(folder: Path) -> str | None:
+    """Why figures cannot be written into `folder`, found before any game is
+    played; None when they can."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        return "--plot needs matplotlib, which is not installed: pip install matplotlib"
+    for parent in (folder, *folder.parents):
+        if parent.exists():
+            if not parent.is_dir():
+                return f"--plot {folder}: {parent} is a file, not a folder"
+            if not os.access(parent, os.W_OK):
+                return f"--plot {folder}: {parent} cannot be written to"
+            return None
+    return None
 
 
 def _ignore_ctrl_c() -> None:
