@@ -164,8 +164,10 @@ def test_csv_records_flatten_events_and_report_the_same(recorded, tmp_path):
     assert without_timings(again) == without_timings(summary)
 
 
-def test_records_are_written_as_batches_finish(tmp_path):
-    """A run stopped after its first batch keeps that batch's games on disk."""
+def test_records_are_written_as_games_finish(tmp_path):
+    """A run stopped (Ctrl-C) after its first game keeps that game on disk:
+    records are written and flushed a game at a time, and the summary is of
+    the games written."""
     from pogdsl.opening import open_scenario
 
     opened = open_scenario("toy_rules", RULES)
@@ -175,11 +177,11 @@ def test_records_are_written_as_batches_finish(tmp_path):
     def stop(n):
         raise KeyboardInterrupt
 
-    with pytest.raises(KeyboardInterrupt):
-        simulate("toy_rules", games=8, seed=9, root=RULES, workers=1, on_results=writer.write, progress=stop)
-    kept = out.read_text().splitlines()  # before closing: flushed per batch
+    summary = simulate("toy_rules", games=8, seed=9, root=RULES, workers=1, on_results=writer.write, progress=stop)
+    kept = out.read_text().splitlines()  # before closing: flushed per game
     writer.close()
-    assert 0 < len(kept) < 8
+    assert summary["interrupted"] and summary["games_asked"] == 8
+    assert 0 < len(kept) < 8 and len(kept) == summary["games"]
     assert [json.loads(x)["game"] for x in kept] == list(range(len(kept)))
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
 
 from .common import whole_number
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_option_argument, add_root_option, options_from
@@ -36,6 +38,11 @@ def cmd_simulate(args) -> int:
         return EXIT_USAGE
     from ..sim.records import output_problem
 
+    if args.plot is not None:
+        problem = plot_folder_problem(args.plot)
+        if problem:
+            _err(problem)
+            return EXIT_USAGE
     chosen = options_from(args)
     outs = []
     if args.out:
@@ -57,33 +64,69 @@ def cmd_simulate(args) -> int:
             _err(err.message)
             return EXIT_ERRORS
 
-    summaries = []
+    summaries, played = [], []
     for (spec, scenario), out in zip(opened, outs or [None] * len(opened)):
-        summaries.append(_run(spec, scenario, out, chosen, args))
-    if args.against:
+        summary, records = _run(spec, scenario, out, chosen, args)
+        summaries.append(summary)
+        played.append(records)
+        if summary.get("interrupted"):
+            break  # Ctrl-C: the variant (if any) is not played
+    interrupted = any(s.get("interrupted") for s in summaries)
+    if interrupted:
+        _ignore_ctrl_c()  # a second Ctrl-C while the games finished are summarised changes nothing
+
+    if args.against and not interrupted:
         from ..sim.compare import compare
 
         world = opened[0][1].world
         titles = {s.key: str(getattr(s.data.title, "text", s.data.title) or s.key) for s in world.sides}
         differences = compare(summaries[0], summaries[1], titles)
+        written = []
+        if args.plot and any(played):
+            from ..sim.plots import plot_comparison
+
+            written = plot_comparison(played[0], played[1], args.plot, labels=(args.scenario, args.against))
         if args.json:
-            print(json.dumps({"base": summaries[0], "variant": summaries[1], "differences": differences}))
+            out = {"base": summaries[0], "variant": summaries[1], "differences": differences}
+            if args.plot:
+                out["plots"] = [str(p) for p in written]
+            print(json.dumps(out))
         else:
             for s in summaries:
                 print_summary(s, args)
                 print()
             print_differences(args.scenario, args.against, summaries, differences)
+            if args.plot:
+                print_plots(played[0] + played[1], written)
         for path in outs:
             print(f"records: {path}", file=sys.stderr)
         return EXIT_ERRORS if any(s["failed"] for s in summaries) else EXIT_OK
 
     summary = summaries[0]
+    written = []
+    if args.plot and played[0]:
+        from ..sim.plots import plot_records
+
+        written = plot_records(played[0], args.plot, label=args.scenario)
+        summary["plots"] = [str(p) for p in written]
     if args.json:
-        print(json.dumps(summary))
+        if len(summaries) == 2:  # Ctrl-C while the variant was played: nothing is compared
+            print(json.dumps({"base": summary, "variant": summaries[1], "differences": None}))
+        else:
+            print(json.dumps(summary))
     else:
         print_summary(summary, args)
         if outs:
             print(f"  records: {outs[0]} (pogdsl report {outs[0]} summarises them again)")
+        if args.plot:
+            print_plots(played[0], written)
+        if args.against:  # stopped by Ctrl-C: the comparison is not made
+            if len(summaries) == 2:
+                print()
+                print_summary(summaries[1], args)
+            print(f"(interrupted: {args.against} was not played to the end, nothing is compared)")
+    if interrupted:
+        return 130  # as a shell reports a command stopped by Ctrl-C
     return EXIT_ERRORS if summary["failed"] else EXIT_OK
 
 
@@ -95,18 +138,31 @@ def against_path(out: str) -> str:
     return str(p.with_name(p.stem + "-against" + p.suffix))
 
 
-def _run(spec: str, opened, out, chosen: dict, args) -> dict:
+def _run(spec: str, opened, out, chosen: dict, args) -> tuple[dict, list[dict]]:
+    """Play one scenario's games: its summary, and (with --plot) its per-game
+    records in game order (with --out they are also written, game by game,
+    as they finish)."""
     from ..sim import simulate
-    from ..sim.records import RecordWriter, card_labels
+    from ..sim.records import RecordWriter, card_labels, to_record
 
+    labels = card_labels(opened.world)
+    options = opened.options_text()
     writer = None
     if out:
         try:
-            writer = RecordWriter(out, card_labels(opened.world), spec, opened.options_text(), args.seed)
+            writer = RecordWriter(out, labels, spec, options, args.seed)
         except OSError as err:
             from ..errors import UsageError
 
             raise UsageError(f"cannot write {out}: {err.strerror or err}") from None
+    played: list[dict] = []
+
+    def on_results(results: list[dict]) -> None:
+        if writer:
+            writer.write(results)
+        if args.plot:
+            played.extend(results)
+
     bar = None
     if args.progress or (args.progress is None and sys.stderr.isatty()):
         from tqdm import tqdm
@@ -114,15 +170,17 @@ def _run(spec: str, opened, out, chosen: dict, args) -> dict:
         bar = tqdm(total=args.games, unit="game", file=sys.stderr, desc=f"simulate {spec}",
                    dynamic_ncols=True)
     try:
-        return simulate(spec, games=args.games, seed=args.seed, root=args.root,
-                        workers=args.workers, max_steps=args.max_steps, max_decisions=args.max_decisions,
-                        backend=args.backend, progress=bar.update if bar else None, options=chosen,
-                        on_results=writer.write if writer else None)
+        summary = simulate(spec, games=args.games, seed=args.seed, root=args.root,
+                           workers=args.workers, max_steps=args.max_steps, max_decisions=args.max_decisions,
+                           backend=args.backend, progress=bar.update if bar else None, options=chosen,
+                           on_results=on_results if (writer or args.plot) else None)
     finally:
         if bar:
             bar.close()
         if writer:
             writer.close()
+    played.sort(key=lambda r: r["game"])  # (they come in the order they finished)
+    return summary, [to_record(r, labels, spec, options, args.seed) for r in played]
 
 
 def print_differences(base: str, variant: str, summaries: list[dict], differences: list[dict]) -> None:
@@ -136,8 +194,47 @@ def print_differences(base: str, variant: str, summaries: list[dict], difference
         print("  (fewer than 30 games: the intervals of the means are rough; play more games)")
 
 
+def plot_folder_problem(folder: Path) -> str | None:
+    """Why figures cannot be written into `folder`, found before any game is
+    played; None when they can."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        return "--plot needs matplotlib, which is not installed: pip install matplotlib"
+    for parent in (folder, *folder.parents):
+        if parent.exists():
+            if not parent.is_dir():
+                return f"--plot {folder}: {parent} is a file, not a folder"
+            if not os.access(parent, os.W_OK):
+                return f"--plot {folder}: {parent} cannot be written to"
+            return None
+    return None
+
+
+def _ignore_ctrl_c() -> None:
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def print_plots(played: list[dict], written: list) -> None:
+    if not written:
+        print("plots: none (no game finished)")
+        return
+    print("plots:")
+    for path in written:
+        print(f"  {path}")
+    if not any(r.get("final_vp") is not None for r in played):
+        print("  (the games' results carry no VP: the final VP and VP-over-turns figures are left out)")
+
+
 def print_summary(s: dict, args) -> None:
     out = sys.stdout
+    if s.get("interrupted"):
+        print(f"interrupted (Ctrl-C): the summary is of the {s['games']} of {s['games_asked']} games "
+              "finished before", file=out)
     print(f"{s['scenario']}: {s['games']} games, seed {s['seed']}: {s['finished']} finished, "
           f"{s['failed']} failed", file=out)
     if s.get("options"):
@@ -237,7 +334,8 @@ def register(sub) -> None:
                     "A game that reaches a dead end (a choice with no legal option), runs more than "
                     "--max-steps steps without a decision, or more than --max-decisions decisions is reported as "
                     "a failure with its seed.",
-        epilog="Exit status: 0 all games finished, 1 some failed (or the sources have errors), 2 wrong usage.")
+        epilog="Exit status: 0 all games finished, 1 some failed (or the sources have errors), 2 wrong usage, "
+               "130 stopped by Ctrl-C (after printing the summary of the games finished).")
     p.add_argument("scenario", metavar="SCENARIO", help="scenario name or .pog file; NAME+RULESET applies a rule set to scenario NAME")
     p.add_argument("--games", "-n", type=whole_number, default=100, metavar="N", help="how many games (default 100)")
     p.add_argument("--seed", type=whole_number, default=0, help="the run's seed (default 0)")
@@ -268,6 +366,9 @@ def register(sub) -> None:
                    help="also play the scenario VARIANT on the same seeds (same --games, --seed, --option) and "
                         "report each difference, VARIANT minus SCENARIO, with its 95%% interval and whether it "
                         "is significant; --json then prints {\"base\", \"variant\", \"differences\"}")
+    p.add_argument("--plot", type=Path, default=None, metavar="DIR",
+                   help="write figures of the games to folder DIR (created if needed), each as PNG and SVG: "
+                        "who won by the turn the game ended, the final VP, and VP over turns")
     add_option_argument(p, "; every game plays with them, and the same --seed and options give the same games")
     add_root_option(p)
     p.set_defaults(func=cmd_simulate)

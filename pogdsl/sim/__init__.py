@@ -7,9 +7,13 @@ failed or not, can be played again on its own, move for move: the agents
 answer inside the interpreter without listing the options
 (runtime/sampling.py), and draw the same way from a listed decision.
 
-Games are grouped in batches; a batch is one task for a worker, which builds
-the scenario's world once and keeps it.  The local process pool is the
-default; Ray and Dask run the same tasks on a cluster when asked.
+On the local process pool (the default) every game is a task of its own, so
+progress advances game by game and a worker that finishes early takes the next
+game; a worker builds the scenario's world once (it inherits the one this
+process opened, or opens it on its first game) and keeps it.  Ctrl-C stops the
+pool at once: its workers ignore SIGINT and are terminated, and the games
+finished so far are summarised.  Ray and Dask run batches of games on a
+cluster when asked.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import gc
 import hashlib
 import math
 import os
+import signal
 import time
 from collections import Counter
 from contextlib import contextmanager
@@ -161,18 +166,36 @@ _collector_depth = 0  # how many collector_set_for_games are open in this proces
 def run_batch(task: tuple) -> list[dict]:
     """A worker's task: (scenario, root, base seed, game numbers, max steps,
     max decisions, options as (NAME, VALUE) pairs) → one result per game.
-    The worker builds the world with those options."""
+    The worker builds the world with those options (once a process:
+    open_scenario keeps it)."""
+    return list(iter_batch(task))
+
+
+def iter_batch(task: tuple):
+    """The results of run_batch's task, one as each game ends."""
     from ..opening import open_scenario
 
     spec, root, base, indices, max_steps, max_decisions, options = task
     opened = open_scenario(spec, Path(root) if root else None, options=dict(options))
-    out = []
     with collector_set_for_games():
         for i in indices:
             r = play_random(opened, game_seed(base, i), max_steps=max_steps, max_decisions=max_decisions)
             r["game"] = i
-            out.append(r)
-    return out
+            yield r
+
+
+def _pool_worker_start() -> None:
+    """Each worker of the local pool, as it starts: Ctrl-C reaches the whole
+    process group, but stopping is the parent's business (it terminates the
+    workers), so a worker ignores SIGINT; and it plays all its games inside
+    one collector setting (collector_set_for_games), as one process does."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _worker_collector
+    _worker_collector = collector_set_for_games()
+    _worker_collector.__enter__()  # for the process's lifetime: it ends with the pool
+
+
+_worker_collector = None
 
 
 def batches(games: int, workers: int) -> list[list[int]]:
@@ -184,11 +207,15 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
              max_steps: int | None = None, max_decisions: int = DEFAULT_MAX_DECISIONS,
              backend: str = "local", progress=None, options: dict[str, str] | None = None,
              on_results=None) -> dict:
-    """Run `games` random games and summarise them.  `progress(n)` is called
-    with the number of games each finished batch held, `on_results(list)`
-    with the results of each finished batch (as they come, to write them
-    down).  `options` sets the scenario's options (NAME → value as typed)
-    for every game."""
+    """Run `games` random games and summarise them.  As games finish (in the
+    order they finish), `progress(n)` is called with how many did and
+    `on_results(list)` with their results: one game a call, except on Ray
+    and Dask, which report a batch at a time.  `options` sets the
+    scenario's options (NAME → value as typed) for every game.
+
+    Ctrl-C (KeyboardInterrupt) stops the run within about a second: no worker
+    is left behind, and the summary is of the games finished so far, with
+    "interrupted": true."""
     from ..opening import open_scenario
 
     # compile once here: errors (and unknown options) are reported before any work
@@ -196,37 +223,75 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
     given = tuple(sorted((options or {}).items()))
     workers = workers or os.cpu_count() or 1
     root_text = str(Path(root).resolve()) if root is not None else None
-    tasks = [(spec, root_text, seed, b, max_steps, max_decisions, given) for b in batches(games, workers)]
     start = time.perf_counter()
     results: list[dict] = []
 
-    def take(batch):
-        results.extend(batch)
+    def take(result):
+        results.append(result)
         if on_results:
-            on_results(batch)
+            on_results([result])
         if progress:
-            progress(len(batch))
+            progress(1)
 
-    if backend == "ray":
-        for batch in _run_ray(tasks):
-            take(batch)
-    elif backend == "dask":
-        for batch in _run_dask(tasks):
-            take(batch)
-    elif workers <= 1 or len(tasks) <= 1:
-        with collector_set_for_games():  # once for every batch (each run_batch's own then changes nothing)
-            for t in tasks:
-                take(run_batch(t))
-    else:
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+    def tasks_of(groups):
+        return [(spec, root_text, seed, g, max_steps, max_decisions, given) for g in groups]
 
-        with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
-            futures = [pool.submit(run_batch, t) for t in tasks]
-            for f in as_completed(futures):
-                take(f.result())
+    interrupted = False
+    try:
+        if backend in ("ray", "dask"):
+            for batch in (_run_ray if backend == "ray" else _run_dask)(tasks_of(batches(games, workers))):
+                results.extend(batch)
+                if on_results:
+                    on_results(batch)
+                if progress:
+                    progress(len(batch))
+        elif workers <= 1 or games <= 1:
+            with collector_set_for_games():  # once for every batch (each batch's own then changes nothing)
+                for t in tasks_of(batches(games, workers)):
+                    for r in iter_batch(t):
+                        take(r)
+        else:
+            _run_local_pool(tasks_of([i] for i in range(games)), min(workers, games), take)
+    except KeyboardInterrupt:
+        interrupted = True
     seconds = time.perf_counter() - start
     results.sort(key=lambda r: r["game"])
-    return summarise(opened, spec, seed, results, seconds)
+    summary = summarise(opened, spec, seed, results, seconds)
+    summary["interrupted"] = interrupted
+    if interrupted:
+        summary["games_asked"] = games
+    return summary
+
+
+def _run_local_pool(tasks, workers: int, take) -> None:
+    """The tasks on a pool of `workers` processes, one game a task, each
+    result given to `take` as it comes.  On KeyboardInterrupt (or any other
+    error here) the workers are terminated before it goes on: a game being
+    played is abandoned, none is waited for, and no process stays behind.
+    A second Ctrl-C while they are being stopped is ignored."""
+    import multiprocessing
+
+    pool = multiprocessing.get_context().Pool(workers, initializer=_pool_worker_start)
+    finished = False
+    try:
+        for batch in pool.imap_unordered(run_batch, tasks, chunksize=1):
+            for r in batch:
+                take(r)
+        finished = True
+    finally:
+        import threading
+
+        main = threading.current_thread() is threading.main_thread()  # (only it may set a handler)
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            if finished:
+                pool.close()
+            else:
+                pool.terminate()
+            pool.join()
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
 
 
 def summarise(opened, spec: str, seed: int, results: list[dict], seconds: float) -> dict:

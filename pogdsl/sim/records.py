@@ -92,8 +92,9 @@ def _label_order(label: str):
 
 
 class RecordWriter:
-    """Writes records to a .jsonl (or .csv) file as games finish: each batch
-    is flushed, so a run stopped early keeps the games it played."""
+    """Writes records to a .jsonl (or .csv) file as games finish: each call
+    of write (one game a call on the local pool, a batch on Ray or Dask) is
+    flushed, so a run stopped early keeps the games it played."""
 
     def __init__(self, path, labels: dict[str, str], scenario: str, options: dict, run_seed: int | None):
         self.path = path
