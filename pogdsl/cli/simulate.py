@@ -368,7 +368,8 @@ def register(sub) -> None:
                         "is significant; --json then prints {\"base\", \"variant\", \"differences\"}")
     p.add_argument("--plot", type=Path, default=None, metavar="DIR",
                    help="write figures of the games to folder DIR (created if needed), each as PNG and SVG: "
-                        "who won by the turn the game ended, the final VP, and VP over turns")
+                        "who won by the turn the game ended, the final VP, and VP over turns (with --against, the base "
+                        "and the variant side by side); `pogdsl report FILE --plot DIR` draws them from saved records")
     add_option_argument(p, "; every game plays with them, and the same --seed and options give the same games")
     add_root_option(p)
     p.set_defaults(func=cmd_simulate)
