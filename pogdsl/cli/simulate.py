@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
 
 from .common import whole_number
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_option_argument, add_root_option, options_from
@@ -34,64 +36,250 @@ def cmd_simulate(args) -> int:
     except BackendMissing as err:
         _err(str(err))
         return EXIT_USAGE
+    from ..sim.records import output_problem
+
+    if args.plot is not None:
+        problem = plot_folder_problem(args.plot)
+        if problem:
+            _err(problem)
+            return EXIT_USAGE
     chosen = options_from(args)
-    try:
-        open_scenario(args.scenario, args.root, options=chosen)
-    except ScenarioError as err:
-        if err.text:
-            print(err.text, file=sys.stderr)
-        _err(err.message)
-        return EXIT_ERRORS
+    outs = []
+    if args.out:
+        outs.append(args.out)
+        if args.against:
+            outs.append(against_path(args.out))
+    for path in outs:
+        problem = output_problem(path)
+        if problem:
+            _err(problem)
+            return EXIT_USAGE
+    opened = []
+    for spec in [args.scenario] + ([args.against] if args.against else []):
+        try:
+            opened.append((spec, open_scenario(spec, args.root, options=chosen)))
+        except ScenarioError as err:
+            if err.text:
+                print(err.text, file=sys.stderr)
+            _err(err.message)
+            return EXIT_ERRORS
+
+    summaries, played = [], []
+    for (spec, scenario), out in zip(opened, outs or [None] * len(opened)):
+        summary, records = _run(spec, scenario, out, chosen, args)
+        summaries.append(summary)
+        played.append(records)
+        if summary.get("interrupted"):
+            break  # Ctrl-C: the variant (if any) is not played
+    interrupted = any(s.get("interrupted") for s in summaries)
+    if interrupted:
+        _ignore_ctrl_c()  # a second Ctrl-C while the games finished are summarised changes nothing
+
+    if args.against and not interrupted:
+        from ..sim.compare import compare
+
+        world = opened[0][1].world
+        titles = {s.key: str(getattr(s.data.title, "text", s.data.title) or s.key) for s in world.sides}
+        differences = compare(summaries[0], summaries[1], titles)
+        written = []
+        if args.plot and any(played):
+            from ..sim.plots import plot_comparison
+
+            written = plot_comparison(played[0], played[1], args.plot, labels=(args.scenario, args.against))
+        if args.json:
+            out = {"base": summaries[0], "variant": summaries[1], "differences": differences}
+            if args.plot:
+                out["plots"] = [str(p) for p in written]
+            print(json.dumps(out))
+        else:
+            for s in summaries:
+                print_summary(s, args)
+                print()
+            print_differences(args.scenario, args.against, summaries, differences)
+            if args.plot:
+                print_plots(played[0] + played[1], written)
+        for path in outs:
+            print(f"records: {path}", file=sys.stderr)
+        return EXIT_ERRORS if any(s["failed"] for s in summaries) else EXIT_OK
+
+    summary = summaries[0]
+    written = []
+    if args.plot and played[0]:
+        from ..sim.plots import plot_records
+
+        written = plot_records(played[0], args.plot, label=args.scenario)
+        summary["plots"] = [str(p) for p in written]
+    if args.json:
+        if len(summaries) == 2:  # Ctrl-C while the variant was played: nothing is compared
+            print(json.dumps({"base": summary, "variant": summaries[1], "differences": None}))
+        else:
+            print(json.dumps(summary))
+    else:
+        print_summary(summary, args)
+        if outs:
+            print(f"  records: {outs[0]} (pogdsl report {outs[0]} summarises them again)")
+        if args.plot:
+            print_plots(played[0], written)
+        if args.against:  # stopped by Ctrl-C: the comparison is not made
+            if len(summaries) == 2:
+                print()
+                print_summary(summaries[1], args)
+            print(f"(interrupted: {args.against} was not played to the end, nothing is compared)")
+    if interrupted:
+        return 130  # as a shell reports a command stopped by Ctrl-C
+    return EXIT_ERRORS if summary["failed"] else EXIT_OK
+
+
+def against_path(out: str) -> str:
+    """Where the variant's records go with --against: FILE-against.EXT."""
+    from pathlib import Path
+
+    p = Path(out)
+    return str(p.with_name(p.stem + "-against" + p.suffix))
+
+
+def _run(spec: str, opened, out, chosen: dict, args) -> tuple[dict, list[dict]]:
+    """Play one scenario's games: its summary, and (with --plot) its per-game
+    records in game order (with --out they are also written, game by game,
+    as they finish)."""
+    from ..sim import simulate
+    from ..sim.records import RecordWriter, card_labels, to_record
+
+    labels = card_labels(opened.world)
+    options = opened.options_text()
+    writer = None
+    if out:
+        try:
+            writer = RecordWriter(out, labels, spec, options, args.seed)
+        except OSError as err:
+            from ..errors import UsageError
+
+            raise UsageError(f"cannot write {out}: {err.strerror or err}") from None
+    played: list[dict] = []
+
+    def on_results(results: list[dict]) -> None:
+        if writer:
+            writer.write(results)
+        if args.plot:
+            played.extend(results)
 
     bar = None
     if args.progress or (args.progress is None and sys.stderr.isatty()):
         from tqdm import tqdm
 
-        bar = tqdm(total=args.games, unit="game", file=sys.stderr, desc=f"simulate {args.scenario}",
+        bar = tqdm(total=args.games, unit="game", file=sys.stderr, desc=f"simulate {spec}",
                    dynamic_ncols=True)
     try:
-        summary = simulate(args.scenario, games=args.games, seed=args.seed, root=args.root,
+        summary = simulate(spec, games=args.games, seed=args.seed, root=args.root,
                            workers=args.workers, max_steps=args.max_steps, max_decisions=args.max_decisions,
-                           backend=args.backend, progress=bar.update if bar else None, options=chosen)
+                           backend=args.backend, progress=bar.update if bar else None, options=chosen,
+                           on_results=on_results if (writer or args.plot) else None)
     finally:
         if bar:
             bar.close()
+        if writer:
+            writer.close()
+    played.sort(key=lambda r: r["game"])  # (they come in the order they finished)
+    return summary, [to_record(r, labels, spec, options, args.seed) for r in played]
 
-    if args.json:
-        print(json.dumps(summary))
-    else:
-        print_summary(summary, args)
-    return EXIT_ERRORS if summary["failed"] else EXIT_OK
+
+def print_differences(base: str, variant: str, summaries: list[dict], differences: list[dict]) -> None:
+    print(f"{variant} against {base}, on the same {summaries[0]['games']} seeds "
+          f"({summaries[1]['finished']} and {summaries[0]['finished']} games finished):")
+    for d in differences:
+        print(f"  {d['text']}")
+    if not differences:
+        print("  nothing to compare (no game finished)")
+    elif min(s["finished"] for s in summaries) < 30:
+        print("  (fewer than 30 games: the intervals of the means are rough; play more games)")
+
+
+def plot_folder_problem(folder: Path) -> str | None:
+    """Why figures cannot be written into `folder`, found before any game is
+    played; None when they can."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        return "--plot needs matplotlib, which is not installed: pip install matplotlib"
+    for parent in (folder, *folder.parents):
+        if parent.exists():
+            if not parent.is_dir():
+                return f"--plot {folder}: {parent} is a file, not a folder"
+            if not os.access(parent, os.W_OK):
+                return f"--plot {folder}: {parent} cannot be written to"
+            return None
+    return None
+
+
+def _ignore_ctrl_c() -> None:
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def print_plots(played: list[dict], written: list) -> None:
+    if not written:
+        print("plots: none (no game finished)")
+        return
+    print("plots:")
+    for path in written:
+        print(f"  {path}")
+    if not any(r.get("final_vp") is not None for r in played):
+        print("  (the games' results carry no VP: the final VP and VP-over-turns figures are left out)")
 
 
 def print_summary(s: dict, args) -> None:
     out = sys.stdout
+    if s.get("interrupted"):
+        print(f"interrupted (Ctrl-C): the summary is of the {s['games']} of {s['games_asked']} games "
+              "finished before", file=out)
     print(f"{s['scenario']}: {s['games']} games, seed {s['seed']}: {s['finished']} finished, "
           f"{s['failed']} failed", file=out)
     if s.get("options"):
         print("  options: " + ", ".join(f"{k}={v}" for k, v in s["options"].items()), file=out)
     if s["finished"]:
+        from ..sim.stats import proportion
+
         kinds = s.get("result_kinds") or {}
         width = max(len(k) for k in [*s["results"], *kinds])
-        for side, n in s["results"].items():
+        cis = s.get("win_intervals") or {}
+
+        def line(name, n, ci):
+            ci = ci or proportion(n, s["finished"])
             rate = 100.0 * n / s["finished"]
-            print(f"  {side:<{width}}  {n:>6}  {rate:5.1f}%  {'#' * round(rate / 2.5)}", file=out)
+            interval = f"95% CI {100 * ci['low']:5.1f} to {100 * ci['high']:5.1f}%"
+            print(f"  {name:<{width}}  {n:>6}  {rate:5.1f}%  ({interval})  {'#' * round(rate / 2.5)}", file=out)
+
+        for side, n in s["results"].items():
+            line(side, n, cis.get(side))
         if kinds:
             print("  results the scenario declares:", file=out)
             for kind, n in kinds.items():
-                rate = 100.0 * n / s["finished"]
-                print(f"  {kind:<{width}}  {n:>6}  {rate:5.1f}%  {'#' * round(rate / 2.5)}", file=out)
+                line(kind, n, (s.get("result_intervals") or {}).get(kind))
         if s["reasons"]:
-            print("  endings: " + ", ".join(f"{k or '(no reason)'} {v}" for k, v in s["reasons"].items()), file=out)
-        print(f"  {s['mean_decisions']} decisions and {s['mean_turns']} turns a game on average", file=out)
+            print("  endings:", file=out)
+            rw = max(len(k or "(no reason)") for k in s["reasons"])
+            for k, n in s["reasons"].items():
+                ci = (s.get("reason_intervals") or {}).get(k) or proportion(n, s["finished"])
+                print(f"    {k or '(no reason)':<{rw}}  {n:>6}  {100.0 * n / s['finished']:5.1f}%  "
+                      f"(95% CI {100 * ci['low']:.1f} to {100 * ci['high']:.1f}%)", file=out)
+        for key, label in (("final_vp", "final VP"), ("turns", "last turn"), ("decisions_per_game", "decisions")):
+            d = s.get(key)
+            if d:
+                print(f"  {label:<10} {describe(d)}", file=out)
+        if not s.get("turns"):
+            print(f"  {s['mean_decisions']} decisions and {s['mean_turns']} turns a game on average", file=out)
     events = s.get("card_events") or {}
     if events:
         played = sum(1 for v in events.values() if v["played"])
         print(f"  card events: {played} of the {len(events)} written played at least once "
               f"({sum(v['played'] for v in events.values())} plays; --json gives them per card)", file=out)
     rate = s["decisions_per_second"]
-    print(f"  {s['decisions']} decisions in {s['seconds']:.2f} s"
-          + (f": {rate:,.0f} decisions/s" if rate else ""), file=out)
+    if s["seconds"] is not None:
+        print(f"  {s['decisions']} decisions in {s['seconds']:.2f} s"
+              + (f": {rate:,.0f} decisions/s" if rate else ""), file=out)
     if s["failures"]:
         print(f"failures ({len(s['failures'])}):", file=out)
         for f in s["failures"][:20]:
@@ -99,9 +287,36 @@ def print_summary(s: dict, args) -> None:
         if len(s["failures"]) > 20:
             print(f"  ... and {len(s['failures']) - 20} more (see --json)", file=out)
         first = s["failures"][0]
-        chosen = "".join(f" --option {k}={v}" for k, v in options_from(args).items())
-        print(f"replay one with: pogdsl play {args.scenario} --seed {first['seed']} --ap random --cp random"
-              + chosen + (f" --root {args.root}" if args.root else ""), file=out)
+        chosen = "".join(f" --option {k}={v}" for k, v in (s.get("options") or {}).items())
+        root = getattr(args, "root", None)
+        print(f"replay one with: pogdsl play {s['scenario']} --seed {first['seed']} --ap random --cp random"
+              + chosen + (f" --root {root}" if root else ""), file=out)
+
+
+SPARKS = " ▁▂▃▄▅▆▇█"
+ASCII_SPARKS = " .:-=+*%#"  # where standard output cannot print the bars
+
+
+def _sparks() -> str:
+    try:
+        SPARKS.encode(sys.stdout.encoding or "ascii")
+        return SPARKS
+    except (UnicodeEncodeError, LookupError):
+        return ASCII_SPARKS
+
+
+def describe(d: dict) -> str:
+    """One line for a distribution: mean, five numbers, a histogram as a
+    sparkline between the least and the greatest value."""
+    def num(x):
+        return f"{x:g}" if isinstance(x, int) else f"{x:.4g}"
+
+    top = max(b["count"] for b in d["histogram"]) or 1
+    sparks = _sparks()
+    spark = "".join(sparks[0 if not b["count"] else max(1, round(8 * b["count"] / top))] for b in d["histogram"])
+    return (f"mean {num(d['mean'])} (sd {num(d['sd'])});  min {num(d['min'])}, q1 {num(d['q1'])}, "
+            f"median {num(d['median'])}, q3 {num(d['q3'])}, max {num(d['max'])};  "
+            f"{num(d['min'])} |{spark}| {num(d['max'])}")
 
 
 def register(sub) -> None:
@@ -110,14 +325,17 @@ def register(sub) -> None:
     p = sub.add_parser(
         "simulate", help="play many games with random agents and summarise who wins",
         description="Play N games of SCENARIO with random agents on a local process pool and print the win "
-                    "counts, how games ended, and decisions per second. Game i uses a seed derived from --seed "
+                    "rates of each side and of draws, each declared result and each way the games ended, each "
+                    "with its 95% Wilson interval; the distribution (mean, quartiles, histogram) of the final "
+                    "VP, the last turn and the decisions per game; and decisions per second. Game i uses a seed derived from --seed "
                     "and i, so the same --seed gives the same results (apart from timings) with any number of "
                     "workers. Random players answer without listing every option: they try options in a random order "
                     "until one is legal, which picks as a uniform (or weighted) draw from the list would. "
                     "A game that reaches a dead end (a choice with no legal option), runs more than "
                     "--max-steps steps without a decision, or more than --max-decisions decisions is reported as "
                     "a failure with its seed.",
-        epilog="Exit status: 0 all games finished, 1 some failed (or the sources have errors), 2 wrong usage.")
+        epilog="Exit status: 0 all games finished, 1 some failed (or the sources have errors), 2 wrong usage, "
+               "130 stopped by Ctrl-C (after printing the summary of the games finished).")
     p.add_argument("scenario", metavar="SCENARIO", help="scenario name or .pog file; NAME+RULESET applies a rule set to scenario NAME")
     p.add_argument("--games", "-n", type=whole_number, default=100, metavar="N", help="how many games (default 100)")
     p.add_argument("--seed", type=whole_number, default=0, help="the run's seed (default 0)")
@@ -139,6 +357,19 @@ def register(sub) -> None:
                    help="where games run: local (a process pool, the default), ray or dask (an existing "
                         "cluster from $RAY_ADDRESS / $DASK_SCHEDULER_ADDRESS, else a local one; needs the "
                         "pogdsl[ray] or pogdsl[dask] extra)")
+    p.add_argument("--out", metavar="FILE",
+                   help="write one record per game to FILE as games finish: JSON lines (FILE.jsonl), or CSV if "
+                        "FILE ends in .csv; each with its seed, winner, result, reason, final VP, VP by turn, last "
+                        "turn, decisions, card events and failure (see docs/playing.rst); `pogdsl report FILE` "
+                        "summarises them again; with --against the variant's go to FILE-against.EXT")
+    p.add_argument("--against", metavar="VARIANT",
+                   help="also play the scenario VARIANT on the same seeds (same --games, --seed, --option) and "
+                        "report each difference, VARIANT minus SCENARIO, with its 95%% interval and whether it "
+                        "is significant; --json then prints {\"base\", \"variant\", \"differences\"}")
+    p.add_argument("--plot", type=Path, default=None, metavar="DIR",
+                   help="write figures of the games to folder DIR (created if needed), each as PNG and SVG: "
+                        "who won by the turn the game ended, the final VP, and VP over turns (with --against, the base "
+                        "and the variant side by side); `pogdsl report FILE --plot DIR` draws them from saved records")
     add_option_argument(p, "; every game plays with them, and the same --seed and options give the same games")
     add_root_option(p)
     p.set_defaults(func=cmd_simulate)

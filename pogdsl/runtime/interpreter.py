@@ -106,6 +106,9 @@ class Game:
         # key → count), for `pogdsl simulate`: not part of the state, so an
         # undo does not take a play back.
         self.events_played: dict[str, int] = {}
+        # When a list (set by `pogdsl simulate`), the value of the state var
+        # "vp" (None if there is none) is appended at the end of each turn.
+        self.vp_by_turn: list | None = None
         # Values are pure functions of the state: while options are listed the
         # state does not change, so each value is computed once per offer.
         self.memo: dict | None = None
@@ -247,11 +250,15 @@ class Game:
                 self.push_code(f"phase:{name}", [])
                 self.emit("phase_started", (w.names[name],))
             elif s["turn"] < w.last_turn:
+                if self.vp_by_turn is not None:
+                    self.vp_by_turn.append(s["vars"].get("vp"))
                 s["turn"] += 1
                 self.touch("turn")
                 l["phase"] = 0
                 self.emit("turn_started", (s["turn"],))
             else:
+                if self.vp_by_turn is not None:
+                    self.vp_by_turn.append(s["vars"].get("vp"))
                 frame["pc"] = 4
                 s["phase"] = None
                 self.emit("turns_ended", ())

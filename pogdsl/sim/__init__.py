@@ -7,9 +7,13 @@ failed or not, can be played again on its own, move for move: the agents
 answer inside the interpreter without listing the options
 (runtime/sampling.py), and draw the same way from a listed decision.
 
-Games are grouped in batches; a batch is one task for a worker, which builds
-the scenario's world once and keeps it.  The local process pool is the
-default; Ray and Dask run the same tasks on a cluster when asked.
+On the local process pool (the default) every game is a task of its own, so
+progress advances game by game and a worker that finishes early takes the next
+game; a worker builds the scenario's world once (it inherits the one this
+process opened, or opens it on its first game) and keeps it.  Ctrl-C stops the
+pool at once: its workers ignore SIGINT and are terminated, and the games
+finished so far are summarised.  Ray and Dask run batches of games on a
+cluster when asked.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import gc
 import hashlib
 import math
 import os
+import signal
 import time
 from collections import Counter
 from contextlib import contextmanager
@@ -59,6 +64,7 @@ def play_random(opened, seed: int, *, max_steps: int | None = None,
     result = {"seed": seed, "winner": None, "reason": None, "decisions": 0, "turn": None, "hash": None,
               "error": None, "kind": None}
     game.samplers = agents  # random players answer inside run(), without listing (runtime/sampling.py)
+    game.vp_by_turn = []  # the interpreter appends the VP at the end of each turn
     game.max_decisions = max_decisions
     try:
         d = game.run()
@@ -85,6 +91,20 @@ def play_random(opened, seed: int, *, max_steps: int | None = None,
     result["decisions"] = game.s["decisions"]
     result["events"] = dict(game.events_played)
     result["turn"] = game.s["turn"]
+    # The VP track ("vp", when the scenario has one) at the end of each turn
+    # played, the last entry being the VP the game ended with (also when it
+    # ended inside a turn); a game that failed has no final VP, only those
+    # of the turns it completed.
+    final_vp = _vp(game.s["vars"].get("vp"))
+    by_turn = [_vp(v) for v in game.vp_by_turn]
+    if final_vp is None:
+        by_turn = []
+    elif result["error"] is not None:
+        final_vp = None
+    elif game.s["turn"] is not None and len(by_turn) < game.s["turn"] - game.w.first_turn + 1:
+        by_turn.append(final_vp)
+    result["final_vp"] = final_vp
+    result["vp_by_turn"] = by_turn
     try:
         result["hash"] = game.state_hash()
     except Exception as err:  # noqa: BLE001 - a state that cannot be hashed fails this game, not the run
@@ -92,6 +112,10 @@ def play_random(opened, seed: int, *, max_steps: int | None = None,
             result.update(winner=None, reason=None, kind="internal",
                           error=f"the final state cannot be hashed: {type(err).__name__}: {err}")
     return result
+
+
+def _vp(value):
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 # Allocations between two collections of the youngest generation while games
@@ -142,18 +166,36 @@ _collector_depth = 0  # how many collector_set_for_games are open in this proces
 def run_batch(task: tuple) -> list[dict]:
     """A worker's task: (scenario, root, base seed, game numbers, max steps,
     max decisions, options as (NAME, VALUE) pairs) → one result per game.
-    The worker builds the world with those options."""
+    The worker builds the world with those options (once a process:
+    open_scenario keeps it)."""
+    return list(iter_batch(task))
+
+
+def iter_batch(task: tuple):
+    """The results of run_batch's task, one as each game ends."""
     from ..opening import open_scenario
 
     spec, root, base, indices, max_steps, max_decisions, options = task
     opened = open_scenario(spec, Path(root) if root else None, options=dict(options))
-    out = []
     with collector_set_for_games():
         for i in indices:
             r = play_random(opened, game_seed(base, i), max_steps=max_steps, max_decisions=max_decisions)
             r["game"] = i
-            out.append(r)
-    return out
+            yield r
+
+
+def _pool_worker_start() -> None:
+    """Each worker of the local pool, as it starts: Ctrl-C reaches the whole
+    process group, but stopping is the parent's business (it terminates the
+    workers), so a worker ignores SIGINT; and it plays all its games inside
+    one collector setting (collector_set_for_games), as one process does."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _worker_collector
+    _worker_collector = collector_set_for_games()
+    _worker_collector.__enter__()  # for the process's lifetime: it ends with the pool
+
+
+_worker_collector = None
 
 
 def batches(games: int, workers: int) -> list[list[int]]:
@@ -163,10 +205,17 @@ def batches(games: int, workers: int) -> list[list[int]]:
 
 def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, workers: int | None = None,
              max_steps: int | None = None, max_decisions: int = DEFAULT_MAX_DECISIONS,
-             backend: str = "local", progress=None, options: dict[str, str] | None = None) -> dict:
-    """Run `games` random games and summarise them.  `progress(n)` is called
-    with the number of games each finished batch held.  `options` sets the
-    scenario's options (NAME → value as typed) for every game."""
+             backend: str = "local", progress=None, options: dict[str, str] | None = None,
+             on_results=None) -> dict:
+    """Run `games` random games and summarise them.  As games finish (in the
+    order they finish), `progress(n)` is called with how many did and
+    `on_results(list)` with their results: one game a call, except on Ray
+    and Dask, which report a batch at a time.  `options` sets the
+    scenario's options (NAME → value as typed) for every game.
+
+    Ctrl-C (KeyboardInterrupt) stops the run within about a second: no worker
+    is left behind, and the summary is of the games finished so far, with
+    "interrupted": true."""
     from ..opening import open_scenario
 
     # compile once here: errors (and unknown options) are reported before any work
@@ -174,35 +223,75 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
     given = tuple(sorted((options or {}).items()))
     workers = workers or os.cpu_count() or 1
     root_text = str(Path(root).resolve()) if root is not None else None
-    tasks = [(spec, root_text, seed, b, max_steps, max_decisions, given) for b in batches(games, workers)]
     start = time.perf_counter()
     results: list[dict] = []
 
-    def take(batch):
-        results.extend(batch)
+    def take(result):
+        results.append(result)
+        if on_results:
+            on_results([result])
         if progress:
-            progress(len(batch))
+            progress(1)
 
-    if backend == "ray":
-        for batch in _run_ray(tasks):
-            take(batch)
-    elif backend == "dask":
-        for batch in _run_dask(tasks):
-            take(batch)
-    elif workers <= 1 or len(tasks) <= 1:
-        with collector_set_for_games():  # once for every batch (each run_batch's own then changes nothing)
-            for t in tasks:
-                take(run_batch(t))
-    else:
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+    def tasks_of(groups):
+        return [(spec, root_text, seed, g, max_steps, max_decisions, given) for g in groups]
 
-        with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
-            futures = [pool.submit(run_batch, t) for t in tasks]
-            for f in as_completed(futures):
-                take(f.result())
+    interrupted = False
+    try:
+        if backend in ("ray", "dask"):
+            for batch in (_run_ray if backend == "ray" else _run_dask)(tasks_of(batches(games, workers))):
+                results.extend(batch)
+                if on_results:
+                    on_results(batch)
+                if progress:
+                    progress(len(batch))
+        elif workers <= 1 or games <= 1:
+            with collector_set_for_games():  # once for every batch (each batch's own then changes nothing)
+                for t in tasks_of(batches(games, workers)):
+                    for r in iter_batch(t):
+                        take(r)
+        else:
+            _run_local_pool(tasks_of([i] for i in range(games)), min(workers, games), take)
+    except KeyboardInterrupt:
+        interrupted = True
     seconds = time.perf_counter() - start
     results.sort(key=lambda r: r["game"])
-    return summarise(opened, spec, seed, results, seconds)
+    summary = summarise(opened, spec, seed, results, seconds)
+    summary["interrupted"] = interrupted
+    if interrupted:
+        summary["games_asked"] = games
+    return summary
+
+
+def _run_local_pool(tasks, workers: int, take) -> None:
+    """The tasks on a pool of `workers` processes, one game a task, each
+    result given to `take` as it comes.  On KeyboardInterrupt (or any other
+    error here) the workers are terminated before it goes on: a game being
+    played is abandoned, none is waited for, and no process stays behind.
+    A second Ctrl-C while they are being stopped is ignored."""
+    import multiprocessing
+
+    pool = multiprocessing.get_context().Pool(workers, initializer=_pool_worker_start)
+    finished = False
+    try:
+        for batch in pool.imap_unordered(run_batch, tasks, chunksize=1):
+            for r in batch:
+                take(r)
+        finished = True
+    finally:
+        import threading
+
+        main = threading.current_thread() is threading.main_thread()  # (only it may set a handler)
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            if finished:
+                pool.close()
+            else:
+                pool.terminate()
+            pool.join()
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
 
 
 def summarise(opened, spec: str, seed: int, results: list[dict], seconds: float) -> dict:
@@ -223,6 +312,11 @@ def summarise(opened, spec: str, seed: int, results: list[dict], seconds: float)
     decisions = sum(r["decisions"] for r in results)
     digest = hashlib.sha256("".join(r["hash"] for r in results).encode()).hexdigest()
     n = len(finished)
+    from .stats import distribution, proportion
+
+    rates = {**{s: wins.get(s, 0) for s in sides}, "draw": wins.get("draw", 0)}
+    kind_counts = {**{k: kinds.get(k, 0) for k in declared}, **{k: v for k, v in kinds.items() if k not in declared}}
+    vps = [r["final_vp"] for r in finished if r.get("final_vp") is not None]
     return {
         "scenario": spec,
         "seed": seed,
@@ -237,14 +331,23 @@ def summarise(opened, spec: str, seed: int, results: list[dict], seconds: float)
                     **{k: v for k, v in wins.items() if k not in sides and k != "draw"}},
         # Games that ended as a declared result: each counted once under its
         # name (a graded win counts for its side in `results` too).
-        **({"result_kinds": {**{k: kinds.get(k, 0) for k in declared},
-                             **{k: v for k, v in kinds.items() if k not in declared}}} if declared or kinds else {}),
+        **({"result_kinds": kind_counts} if declared or kinds else {}),
         "win_rates": {k: round(v / n, 4) for k, v in
                       {**{s: wins.get(s, 0) for s in sides}, "draw": wins.get("draw", 0)}.items()} if n else {},
         "reasons": dict(sorted(reasons.items())),
         "mean_decisions": round(sum(r["decisions"] for r in finished) / n, 2) if n else None,
         "mean_turns": round(sum(r["turn"] for r in finished) / n, 2) if n else None,
         "digest": digest,
+        # The same counts, each with its rate and 95% Wilson interval
+        # ({"count", "rate", "low", "high"}, of the finished games).
+        "win_intervals": {k: proportion(v, n) for k, v in rates.items()} if n else {},
+        "result_intervals": {k: proportion(v, n) for k, v in kind_counts.items()} if n else {},
+        "reason_intervals": {k: proportion(v, n) for k, v in sorted(reasons.items())} if n else {},
+        # Distributions over the finished games: mean, sd, min, q1, median,
+        # q3, max and a histogram [{"low", "high", "count"}].
+        "final_vp": distribution(vps),
+        "turns": distribution([r["turn"] for r in finished]),
+        "decisions_per_game": distribution([r["decisions"] for r in finished]),
         "failures": [{"game": r["game"], "seed": r["seed"], "kind": r["kind"], "error": r["error"]}
                      for r in results if r["error"] is not None],
         "card_events": card_events(opened.world, results),

@@ -1,0 +1,87 @@
+"""`pogdsl report FILE`: summarise saved per-game records again, without playing."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_root_option
+
+
+def _err(text: str) -> None:
+    print(f"pogdsl report: error: {text}", file=sys.stderr)
+
+
+def cmd_report(args) -> int:
+    from ..opening import ScenarioError, open_scenario
+    from ..sim import TIMING_FIELDS, summarise
+    from ..sim.records import RecordError, card_labels, read_records, to_result
+    from .simulate import plot_folder_problem, print_plots, print_summary
+
+    path = Path(args.file)
+    if args.plot is not None:
+        problem = plot_folder_problem(args.plot)
+        if problem:
+            _err(problem)
+            return EXIT_USAGE
+    if not path.is_file():
+        _err(f"{args.file} is {'a directory' if path.is_dir() else 'not a file'}: give a records file "
+             "written by `pogdsl simulate --out`")
+        return EXIT_USAGE
+    try:
+        records = read_records(path)
+    except RecordError as err:
+        _err(f"{args.file}: {err}")
+        return EXIT_ERRORS
+    except OSError as err:
+        _err(f"cannot read {args.file}: {err.strerror or err}")
+        return EXIT_USAGE
+    first = records[0]
+    try:
+        opened = open_scenario(first["scenario"], args.root, options=first["options"])
+    except ScenarioError as err:
+        if err.text:
+            print(err.text, file=sys.stderr)
+        _err(f"{args.file}: its scenario: {err.message}")
+        return EXIT_ERRORS
+    keys = {label: key for key, label in card_labels(opened.world).items()}
+    results = [to_result(rec, keys, i) for i, rec in enumerate(records)]
+    seeds = {rec.get("run_seed") for rec in records}
+    summary = summarise(opened, first["scenario"], seeds.pop() if len(seeds) == 1 else None, results, 0.0)
+    for k in TIMING_FIELDS:  # records keep no timings
+        summary[k] = None
+    summary["interrupted"] = False  # (the same keys as simulate's; nothing is played here)
+    written = []
+    if args.plot is not None:
+        from ..sim.plots import plot_records
+
+        written = plot_records(records, args.plot, label=first["scenario"])
+        summary["plots"] = [str(p) for p in written]
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print_summary(summary, args)
+        if args.plot is not None:
+            print_plots(records, written)
+    return EXIT_OK
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "report", help="summarise the per-game records of `pogdsl simulate --out` again, without playing",
+        description="Read FILE (JSON lines, or CSV if it ends in .csv), as written by `pogdsl simulate --out "
+                    "FILE`, and print the same summary as simulate (win rates with their 95% intervals, endings, "
+                    "final VP, game length, card events; --json the same JSON), without playing any game; "
+                    "with --plot DIR, its figures too. "
+                    "The scenario named in the records is compiled (not played) for its sides and cards.",
+        epilog="Exit status: 0 done, 1 the file is not a records file (the first bad line is named), "
+               "2 wrong usage.")
+    p.add_argument("file", metavar="FILE", help="a records file written by `pogdsl simulate --out`")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object, as simulate --json")
+    p.add_argument("--plot", type=Path, default=None, metavar="DIR",
+                   help="also write the records' figures to folder DIR (created if needed), each as PNG and SVG, "
+                        "as `pogdsl simulate --plot` does: who won by the turn the game ended, the final VP, "
+                        "and VP over turns")
+    add_root_option(p)
+    p.set_defaults(func=cmd_report)
