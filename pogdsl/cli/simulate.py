@@ -1,4 +1,4 @@
-"""`pogdsl simulate`: many games with random agents, in parallel."""
+"""`pogdsl simulate`: many games with random agents (or mcts:N for a side), in parallel."""
 
 from __future__ import annotations
 
@@ -36,12 +36,16 @@ def cmd_simulate(args) -> int:
         return EXIT_USAGE
     chosen = options_from(args)
     try:
-        open_scenario(args.scenario, args.root, options=chosen)
+        opened = open_scenario(args.scenario, args.root, options=chosen)
     except ScenarioError as err:
         if err.text:
             print(err.text, file=sys.stderr)
         _err(err.message)
         return EXIT_ERRORS
+    agents = agents_from(args, [s.key for s in opened.world.sides])
+    if isinstance(agents, str):
+        _err(agents)
+        return EXIT_USAGE
 
     bar = None
     if args.progress or (args.progress is None and sys.stderr.isatty()):
@@ -52,7 +56,8 @@ def cmd_simulate(args) -> int:
     try:
         summary = simulate(args.scenario, games=args.games, seed=args.seed, root=args.root,
                            workers=args.workers, max_steps=args.max_steps, max_decisions=args.max_decisions,
-                           backend=args.backend, progress=bar.update if bar else None, options=chosen)
+                           backend=args.backend, progress=bar.update if bar else None, options=chosen,
+                           agents=agents)
     finally:
         if bar:
             bar.close()
@@ -64,10 +69,42 @@ def cmd_simulate(args) -> int:
     return EXIT_ERRORS if summary["failed"] else EXIT_OK
 
 
+SIMULATE_AGENTS = ("random", "mcts")  # players that need no terminal and no file
+
+
+def agents_from(args, sides: list[str]) -> dict[str, str] | str:
+    """SIDE → agent spec from --ap, --cp and --agent SIDE=SPEC (the sides not
+    named play at random), or the one-line message of a usage error."""
+    from ..agents import make_agent
+
+    given = [("ap", args.ap)] if args.ap else []
+    given += [("cp", args.cp)] if args.cp else []
+    for item in args.agent or []:
+        side, eq, spec = item.partition("=")
+        if not eq:
+            return f"--agent takes SIDE=SPEC, not '{item}'"
+        given.append((side.strip(), spec.strip()))
+    agents = {}
+    for side, spec in given:
+        if side not in sides:
+            return f"this scenario has no side '{side}' (sides: {', '.join(sides)})"
+        if spec.partition(":")[0].strip().lower() not in SIMULATE_AGENTS:
+            return f"simulate plays with random or mcts:N agents, not '{spec}'"
+        try:
+            make_agent(spec, side, 0)
+        except ValueError as err:
+            return str(err)
+        if spec.strip().lower() != "random":
+            agents[side] = spec.strip()
+    return agents
+
+
 def print_summary(s: dict, args) -> None:
     out = sys.stdout
     print(f"{s['scenario']}: {s['games']} games, seed {s['seed']}: {s['finished']} finished, "
           f"{s['failed']} failed", file=out)
+    if s.get("agents"):
+        print("  players: " + ", ".join(f"{k} {v}" for k, v in s["agents"].items()), file=out)
     if s.get("options"):
         print("  options: " + ", ".join(f"{k}={v}" for k, v in s["options"].items()), file=out)
     if s["finished"]:
@@ -100,7 +137,9 @@ def print_summary(s: dict, args) -> None:
             print(f"  ... and {len(s['failures']) - 20} more (see --json)", file=out)
         first = s["failures"][0]
         chosen = "".join(f" --option {k}={v}" for k, v in options_from(args).items())
-        print(f"replay one with: pogdsl play {args.scenario} --seed {first['seed']} --ap random --cp random"
+        who = s.get("agents") or {"ap": "random", "cp": "random"}
+        print(f"replay one with: pogdsl play {args.scenario} --seed {first['seed']} "
+              + " ".join(f"--agent {k}={v}" if k not in ("ap", "cp") else f"--{k} {v}" for k, v in who.items())
               + chosen + (f" --root {args.root}" if args.root else ""), file=out)
 
 
@@ -135,6 +174,13 @@ def register(sub) -> None:
                         f"else {DEFAULT_MAX_STEPS:,})")
     p.add_argument("--max-decisions", type=whole_number, default=DEFAULT_MAX_DECISIONS, metavar="N",
                    help=f"a game with more than N decisions fails (default {DEFAULT_MAX_DECISIONS:,})")
+    p.add_argument("--ap", metavar="AGENT",
+                   help="player for side ap: random (the default) | mcts:N (N random playouts a decision: "
+                        "stronger, and about N times slower a decision) | mcts:N:D (each playout cut after D "
+                        "decisions, default 30); seeded from each game's seed and the side, as `play --seed` is")
+    p.add_argument("--cp", metavar="AGENT", help="player for side cp (same choices as --ap)")
+    p.add_argument("--agent", metavar="SIDE=AGENT", action="append",
+                   help="player for any side, e.g. --agent ap=mcts:100 (repeatable)")
     p.add_argument("--backend", choices=BACKENDS, default="local",
                    help="where games run: local (a process pool, the default), ray or dask (an existing "
                         "cluster from $RAY_ADDRESS / $DASK_SCHEDULER_ADDRESS, else a local one; needs the "

@@ -48,22 +48,35 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def play_random(opened, seed: int, *, max_steps: int | None = None,
-                max_decisions: int = DEFAULT_MAX_DECISIONS) -> dict:
+                max_decisions: int = DEFAULT_MAX_DECISIONS, agents: dict[str, str] | None = None) -> dict:
     """One game with random agents, as a plain result (never raises for a
-    problem of the game: it is reported in "error")."""
-    from ..agents import RandomAgent, agent_seed
+    problem of the game: it is reported in "error").  `agents` gives a side
+    another player by its spec (`mcts:200`, agents.make_agent), seeded from
+    the game's seed and its side as `play --seed` seeds it."""
+    from types import SimpleNamespace
+
+    from ..agents import RandomAgent, agent_seed, make_agent
 
     world = opened.world
-    agents = {s.key: RandomAgent(agent_seed(seed, s.key)) for s in world.sides}
+    players = {s.key: make_agent(agents[s.key], s.key, seed) if agents and s.key in agents
+               else RandomAgent(agent_seed(seed, s.key)) for s in world.sides}
     game = opened.new_game(seed, log=False, step_budget=max_steps)
     result = {"seed": seed, "winner": None, "reason": None, "decisions": 0, "turn": None, "hash": None,
               "error": None, "kind": None}
-    game.samplers = agents  # random players answer inside run(), without listing (runtime/sampling.py)
+    # random players answer inside run(), without listing (runtime/sampling.py); the others are asked
+    game.samplers = {k: a for k, a in players.items() if isinstance(a, RandomAgent)}
     game.max_decisions = max_decisions
     try:
         d = game.run()
-        if d is not None:
-            raise GameError(f"a decision for '{d.by}', which is not a side")
+        session = SimpleNamespace(game=game)
+        while d is not None:
+            agent = players.get(str(d.by))
+            if agent is None or isinstance(agent, RandomAgent):
+                raise GameError(f"a decision for '{d.by}', which is not a side")
+            if game.s["decisions"] >= max_decisions:
+                raise DecisionBudgetExceeded(f"more than {max_decisions} decisions and the game is not over",
+                                             None, d.rules)
+            d = game.choose(agent.choose(session, d))
         outcome = game.outcome
         result.update(winner=outcome.winner, reason=outcome.reason)
         if outcome.result is not None:
@@ -141,16 +154,19 @@ _collector_depth = 0  # how many collector_set_for_games are open in this proces
 
 def run_batch(task: tuple) -> list[dict]:
     """A worker's task: (scenario, root, base seed, game numbers, max steps,
-    max decisions, options as (NAME, VALUE) pairs) → one result per game.
+    max decisions, options as (NAME, VALUE) pairs[, agents as (SIDE, SPEC)
+    pairs]) → one result per game.
     The worker builds the world with those options."""
     from ..opening import open_scenario
 
-    spec, root, base, indices, max_steps, max_decisions, options = task
+    spec, root, base, indices, max_steps, max_decisions, options, *more = task
+    agents = dict(more[0]) if more else None  # (SIDE, SPEC) pairs: the sides not played at random
     opened = open_scenario(spec, Path(root) if root else None, options=dict(options))
     out = []
     with collector_set_for_games():
         for i in indices:
-            r = play_random(opened, game_seed(base, i), max_steps=max_steps, max_decisions=max_decisions)
+            r = play_random(opened, game_seed(base, i), max_steps=max_steps, max_decisions=max_decisions,
+                            agents=agents)
             r["game"] = i
             out.append(r)
     return out
@@ -163,10 +179,12 @@ def batches(games: int, workers: int) -> list[list[int]]:
 
 def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, workers: int | None = None,
              max_steps: int | None = None, max_decisions: int = DEFAULT_MAX_DECISIONS,
-             backend: str = "local", progress=None, options: dict[str, str] | None = None) -> dict:
+             backend: str = "local", progress=None, options: dict[str, str] | None = None,
+             agents: dict[str, str] | None = None) -> dict:
     """Run `games` random games and summarise them.  `progress(n)` is called
     with the number of games each finished batch held.  `options` sets the
-    scenario's options (NAME → value as typed) for every game."""
+    scenario's options (NAME → value as typed) for every game; `agents` a
+    player other than random for some sides (SIDE → spec, e.g. "mcts:200")."""
     from ..opening import open_scenario
 
     # compile once here: errors (and unknown options) are reported before any work
@@ -174,7 +192,9 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
     given = tuple(sorted((options or {}).items()))
     workers = workers or os.cpu_count() or 1
     root_text = str(Path(root).resolve()) if root is not None else None
-    tasks = [(spec, root_text, seed, b, max_steps, max_decisions, given) for b in batches(games, workers)]
+    players = tuple(sorted((agents or {}).items()))
+    tasks = [(spec, root_text, seed, b, max_steps, max_decisions, given, *((players,) if players else ()))
+             for b in batches(games, workers)]
     start = time.perf_counter()
     results: list[dict] = []
 
@@ -202,7 +222,10 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
                 take(f.result())
     seconds = time.perf_counter() - start
     results.sort(key=lambda r: r["game"])
-    return summarise(opened, spec, seed, results, seconds)
+    summary = summarise(opened, spec, seed, results, seconds)
+    if players:
+        summary["agents"] = {s.key: (agents or {}).get(s.key, "random") for s in opened.world.sides}
+    return summary
 
 
 def summarise(opened, spec: str, seed: int, results: list[dict], seconds: float) -> dict:
