@@ -1,5 +1,6 @@
-"""A player that looks ahead: flat Monte Carlo tree search over the engine's
-own legal options, with random playouts.
+"""A player that looks ahead: flat Monte Carlo search over the engine's
+own legal options, with random playouts: a search tree one level deep (the
+options of the decision at hand), the options chosen for playouts by UCB1.
 
 It knows nothing of any game beyond what the sources declare.  At each
 decision with more than one option it runs N playouts (`mcts:N`).  Each
@@ -28,6 +29,7 @@ game every time, whether played by `play` or by `simulate`.
 from __future__ import annotations
 
 import math
+import time
 
 from ..runtime import rng
 from ..runtime.builtins import value_of
@@ -60,7 +62,8 @@ class MctsAgent(Agent):
         self.seed = seed
         self.state = rng.seed_state(seed)
         self.label = f"mcts:{playouts}" + (f":{depth}" if depth != DEFAULT_DEPTH else "")
-        self.stats: dict[str, int] = {"decisions": 0, "playouts": 0}
+        # decisions it looked ahead for, playouts played, seconds spent: its speed
+        self.stats: dict[str, float] = {"decisions": 0, "playouts": 0, "seconds": 0.0}
 
     def choose(self, session, decision):
         game = session.game
@@ -72,6 +75,7 @@ class MctsAgent(Agent):
     def pick(self, game, side: str) -> int:
         """The 0-based index of the option to take at GAME's pending decision
         for SIDE."""
+        start = time.perf_counter()
         n = len(game.s["pending"]["options"])
         visits = [0] * n
         totals = [0.0] * n
@@ -90,6 +94,7 @@ class MctsAgent(Agent):
             visits[option] += 1
         self.stats["decisions"] += 1
         self.stats["playouts"] += self.playouts
+        self.stats["seconds"] += time.perf_counter() - start
         return max(range(n), key=lambda i: (visits[i], totals[i] / visits[i] if visits[i] else 0.0, -i))
 
     def playout(self, game, side: str, option: int) -> float:
