@@ -213,6 +213,9 @@ def test_simulate_takes_an_mcts_player(capsys):
 
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["agents"] == {"ap": "mcts:5", "cp": "random"} and summary["finished"] == 3
+    speed = summary["agent_speed"]
+    assert list(speed) == ["ap"] and speed["ap"]["decisions"] == 3 * 12  # two choices a turn, six turns
+    assert speed["ap"]["decisions_per_second"] > 0
 
 
 @pytest.mark.parametrize("command", ["simulate", "play"])

@@ -105,6 +105,10 @@ def print_summary(s: dict, args) -> None:
           f"{s['failed']} failed", file=out)
     if s.get("agents"):
         print("  players: " + ", ".join(f"{k} {v}" for k, v in s["agents"].items()), file=out)
+        for side, v in (s.get("agent_speed") or {}).items():
+            if v["decisions_per_second"]:
+                print(f"  {side} looked ahead at {v['decisions']} decisions in {v['seconds']:.1f} s: "
+                      f"{v['decisions_per_second']:,.1f} decisions/s", file=out)
     if s.get("options"):
         print("  options: " + ", ".join(f"{k}={v}" for k, v in s["options"].items()), file=out)
     if s["finished"]:

@@ -96,6 +96,10 @@ def play_random(opened, seed: int, *, max_steps: int | None = None,
     except Exception as err:  # noqa: BLE001 - a bug of the interpreter: report it with its seed, go on
         result.update(error=f"internal error: {type(err).__name__}: {err}", kind="internal")
     result["decisions"] = game.s["decisions"]
+    looked = {k: a.stats for k, a in players.items() if getattr(a, "stats", None)}
+    if looked:  # the look-ahead players' decisions and the seconds they took
+        result["agent_stats"] = {k: {"decisions": v["decisions"], "seconds": round(v["seconds"], 3)}
+                                 for k, v in looked.items()}
     result["events"] = dict(game.events_played)
     result["turn"] = game.s["turn"]
     try:
@@ -225,6 +229,16 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
     summary = summarise(opened, spec, seed, results, seconds)
     if players:
         summary["agents"] = {s.key: (agents or {}).get(s.key, "random") for s in opened.world.sides}
+        speed = {}
+        for r in results:
+            for side, st in (r.get("agent_stats") or {}).items():
+                total = speed.setdefault(side, {"decisions": 0, "seconds": 0.0})
+                total["decisions"] += st["decisions"]
+                total["seconds"] += st["seconds"]
+        # each look-ahead player's own speed: the decisions it searched (more than one option) a second
+        summary["agent_speed"] = {side: {**v, "seconds": round(v["seconds"], 3),
+                                         "decisions_per_second": round(v["decisions"] / v["seconds"], 2)
+                                         if v["seconds"] > 0 else None} for side, v in speed.items()}
     return summary
 
 
