@@ -247,3 +247,20 @@ def test_the_campaign_declares_an_evaluation():
     from pogdsl.agents.mcts import score
 
     assert score(game, "ap") == score(game, "cp") == 0.5  # VP 10: even
+
+
+def test_a_campaign_determinization_keeps_the_piles():
+    """The same, on the Campaign's real piles (hands of 7, the Mobilization
+    deck, cards in play) a few rounds in."""
+    opened = open_scenario("campaign")
+    game = _at_decision(opened, 5, "ap", skip=12)
+    before = game.s["piles"]
+    assert before["hand:cp"] and before["draw:cp"]
+    for seed in range(3):
+        _, other = determinize(game, "ap", rng.seed_state(seed))
+        after = other.s["piles"]
+        assert {k: len(v) for k, v in after.items()} == {k: len(v) for k, v in before.items()}
+        assert sorted(c for v in after.values() for c in v) == sorted(c for v in before.values() for c in v)
+        assert sorted(after["hand:cp"] + after["draw:cp"]) == sorted(before["hand:cp"] + before["draw:cp"])
+        assert after["hand:ap"] == before["hand:ap"] and view(other, "ap") == view(game, "ap")
+        assert other.decision().options == game.decision().options  # ap's own decision is unchanged
