@@ -5,6 +5,9 @@ An agent spec, as the command line gives it:
   human           a person at the terminal
   random          random choices, seeded from the game's seed and the side
   random:SEED     random choices from SEED
+  mcts:N          looks ahead: N random playouts a decision (agents/mcts.py),
+                  seeded from the game's seed and the side; mcts:N:D cuts
+                  each playout after D decisions (default 30)
   script:FILE     the FILE's decision lines for that side, in order
 """
 
@@ -17,6 +20,7 @@ from ..runtime.errors import GameError, IllegalOption
 from ..runtime.record import derive_seed
 from .base import AGAIN, QUIT, Again, Agent, Stop
 from .human import HumanAgent, format_log_entry
+from .mcts import MctsAgent
 from .random_agent import RandomAgent
 from .scripted import ScriptedAgent, ScriptExhausted
 
@@ -25,6 +29,7 @@ __all__ = [
     "QUIT",
     "Agent",
     "HumanAgent",
+    "MctsAgent",
     "RandomAgent",
     "ScriptExhausted",
     "ScriptedAgent",
@@ -34,7 +39,7 @@ __all__ = [
     "play",
 ]
 
-AGENT_SPECS = "human | random | random:SEED | script:FILE"
+AGENT_SPECS = "human | random | random:SEED | mcts:N | mcts:N:D | script:FILE"
 
 
 def agent_seed(game_seed: int, side: str) -> int:
@@ -60,6 +65,12 @@ def make_agent(spec: str, side: str, game_seed: int, **human_options) -> Agent:
             return RandomAgent(parse_whole(arg))
         except NumberError as err:
             raise ValueError(f"random:SEED needs a whole number: {err}") from None
+    if kind == "mcts":
+        from .mcts import parse_spec
+
+        if not arg:
+            raise ValueError("mcts needs its number of playouts a decision: mcts:N, e.g. mcts:200")
+        return parse_spec(arg, agent_seed(game_seed, side))
     if kind == "script" and arg:
         return ScriptedAgent.from_file(arg, side)
     raise ValueError(f"unknown agent '{spec}' for {side}: use {AGENT_SPECS}")

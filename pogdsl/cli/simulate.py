@@ -1,4 +1,4 @@
-"""`pogdsl simulate`: many games with random agents, in parallel."""
+"""`pogdsl simulate`: many games with random agents (or mcts:N for a side), in parallel."""
 
 from __future__ import annotations
 
@@ -63,6 +63,11 @@ def cmd_simulate(args) -> int:
                 print(err.text, file=sys.stderr)
             _err(err.message)
             return EXIT_ERRORS
+    agents = agents_from(args, [s.key for s in opened[0][1].world.sides])
+    if isinstance(agents, str):
+        _err(agents)
+        return EXIT_USAGE
+    args.agents_chosen = agents
 
     summaries, played = [], []
     for (spec, scenario), out in zip(opened, outs or [None] * len(opened)):
@@ -173,7 +178,8 @@ def _run(spec: str, opened, out, chosen: dict, args) -> tuple[dict, list[dict]]:
         summary = simulate(spec, games=args.games, seed=args.seed, root=args.root,
                            workers=args.workers, max_steps=args.max_steps, max_decisions=args.max_decisions,
                            backend=args.backend, progress=bar.update if bar else None, options=chosen,
-                           on_results=on_results if (writer or args.plot) else None)
+                           on_results=on_results if (writer or args.plot) else None,
+                           agents=getattr(args, "agents_chosen", None))
     finally:
         if bar:
             bar.close()
@@ -230,6 +236,36 @@ def print_plots(played: list[dict], written: list) -> None:
         print("  (the games' results carry no VP: the final VP and VP-over-turns figures are left out)")
 
 
+SIMULATE_AGENTS = ("random", "mcts")  # players that need no terminal and no file
+
+
+def agents_from(args, sides: list[str]) -> dict[str, str] | str:
+    """SIDE → agent spec from --ap, --cp and --agent SIDE=SPEC (the sides not
+    named play at random), or the one-line message of a usage error."""
+    from ..agents import make_agent
+
+    given = [("ap", args.ap)] if args.ap else []
+    given += [("cp", args.cp)] if args.cp else []
+    for item in args.agent or []:
+        side, eq, spec = item.partition("=")
+        if not eq:
+            return f"--agent takes SIDE=SPEC, not '{item}'"
+        given.append((side.strip(), spec.strip()))
+    agents = {}
+    for side, spec in given:
+        if side not in sides:
+            return f"this scenario has no side '{side}' (sides: {', '.join(sides)})"
+        if spec.partition(":")[0].strip().lower() not in SIMULATE_AGENTS:
+            return f"simulate plays with random or mcts:N agents, not '{spec}'"
+        try:
+            make_agent(spec, side, 0)
+        except ValueError as err:
+            return str(err)
+        if spec.strip().lower() != "random":
+            agents[side] = spec.strip()
+    return agents
+
+
 def print_summary(s: dict, args) -> None:
     out = sys.stdout
     if s.get("interrupted"):
@@ -237,6 +273,12 @@ def print_summary(s: dict, args) -> None:
               "finished before", file=out)
     print(f"{s['scenario']}: {s['games']} games, seed {s['seed']}: {s['finished']} finished, "
           f"{s['failed']} failed", file=out)
+    if s.get("agents"):
+        print("  players: " + ", ".join(f"{k} {v}" for k, v in s["agents"].items()), file=out)
+        for side, v in (s.get("agent_speed") or {}).items():
+            if v["decisions_per_second"]:
+                print(f"  {side} looked ahead at {v['decisions']} decisions in {v['seconds']:.1f} s: "
+                      f"{v['decisions_per_second']:,.1f} decisions/s", file=out)
     if s.get("options"):
         print("  options: " + ", ".join(f"{k}={v}" for k, v in s["options"].items()), file=out)
     if s["finished"]:
@@ -289,7 +331,9 @@ def print_summary(s: dict, args) -> None:
         first = s["failures"][0]
         chosen = "".join(f" --option {k}={v}" for k, v in (s.get("options") or {}).items())
         root = getattr(args, "root", None)
-        print(f"replay one with: pogdsl play {s['scenario']} --seed {first['seed']} --ap random --cp random"
+        who = s.get("agents") or {"ap": "random", "cp": "random"}
+        print(f"replay one with: pogdsl play {s['scenario']} --seed {first['seed']} "
+              + " ".join(f"--agent {k}={v}" if k not in ("ap", "cp") else f"--{k} {v}" for k, v in who.items())
               + chosen + (f" --root {root}" if root else ""), file=out)
 
 
@@ -353,6 +397,13 @@ def register(sub) -> None:
                         f"else {DEFAULT_MAX_STEPS:,})")
     p.add_argument("--max-decisions", type=whole_number, default=DEFAULT_MAX_DECISIONS, metavar="N",
                    help=f"a game with more than N decisions fails (default {DEFAULT_MAX_DECISIONS:,})")
+    p.add_argument("--ap", metavar="AGENT",
+                   help="player for side ap: random (the default) | mcts:N (N random playouts a decision: "
+                        "stronger, and about N times slower a decision) | mcts:N:D (each playout cut after D "
+                        "decisions, default 30); seeded from each game's seed and the side, as `play --seed` is")
+    p.add_argument("--cp", metavar="AGENT", help="player for side cp (same choices as --ap)")
+    p.add_argument("--agent", metavar="SIDE=AGENT", action="append",
+                   help="player for any side, e.g. --agent ap=mcts:100 (repeatable)")
     p.add_argument("--backend", choices=BACKENDS, default="local",
                    help="where games run: local (a process pool, the default), ray or dask (an existing "
                         "cluster from $RAY_ADDRESS / $DASK_SCHEDULER_ADDRESS, else a local one; needs the "

@@ -53,23 +53,36 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def play_random(opened, seed: int, *, max_steps: int | None = None,
-                max_decisions: int = DEFAULT_MAX_DECISIONS) -> dict:
+                max_decisions: int = DEFAULT_MAX_DECISIONS, agents: dict[str, str] | None = None) -> dict:
     """One game with random agents, as a plain result (never raises for a
-    problem of the game: it is reported in "error")."""
-    from ..agents import RandomAgent, agent_seed
+    problem of the game: it is reported in "error").  `agents` gives a side
+    another player by its spec (`mcts:200`, agents.make_agent), seeded from
+    the game's seed and its side as `play --seed` seeds it."""
+    from types import SimpleNamespace
+
+    from ..agents import RandomAgent, agent_seed, make_agent
 
     world = opened.world
-    agents = {s.key: RandomAgent(agent_seed(seed, s.key)) for s in world.sides}
+    players = {s.key: make_agent(agents[s.key], s.key, seed) if agents and s.key in agents
+               else RandomAgent(agent_seed(seed, s.key)) for s in world.sides}
     game = opened.new_game(seed, log=False, step_budget=max_steps)
     result = {"seed": seed, "winner": None, "reason": None, "decisions": 0, "turn": None, "hash": None,
               "error": None, "kind": None}
-    game.samplers = agents  # random players answer inside run(), without listing (runtime/sampling.py)
+    # random players answer inside run(), without listing (runtime/sampling.py); the others are asked
+    game.samplers = {k: a for k, a in players.items() if isinstance(a, RandomAgent)}
     game.vp_by_turn = []  # the interpreter appends the VP at the end of each turn
     game.max_decisions = max_decisions
     try:
         d = game.run()
-        if d is not None:
-            raise GameError(f"a decision for '{d.by}', which is not a side")
+        session = SimpleNamespace(game=game)
+        while d is not None:
+            agent = players.get(str(d.by))
+            if agent is None or isinstance(agent, RandomAgent):
+                raise GameError(f"a decision for '{d.by}', which is not a side")
+            if game.s["decisions"] >= max_decisions:
+                raise DecisionBudgetExceeded(f"more than {max_decisions} decisions and the game is not over",
+                                             None, d.rules)
+            d = game.choose(agent.choose(session, d))
         outcome = game.outcome
         result.update(winner=outcome.winner, reason=outcome.reason)
         if outcome.result is not None:
@@ -89,6 +102,10 @@ def play_random(opened, seed: int, *, max_steps: int | None = None,
     except Exception as err:  # noqa: BLE001 - a bug of the interpreter: report it with its seed, go on
         result.update(error=f"internal error: {type(err).__name__}: {err}", kind="internal")
     result["decisions"] = game.s["decisions"]
+    looked = {k: a.stats for k, a in players.items() if getattr(a, "stats", None)}
+    if looked:  # the look-ahead players' decisions and the seconds they took
+        result["agent_stats"] = {k: {"decisions": v["decisions"], "seconds": round(v["seconds"], 3)}
+                                 for k, v in looked.items()}
     result["events"] = dict(game.events_played)
     result["turn"] = game.s["turn"]
     # The VP track ("vp", when the scenario has one) at the end of each turn
@@ -165,9 +182,9 @@ _collector_depth = 0  # how many collector_set_for_games are open in this proces
 
 def run_batch(task: tuple) -> list[dict]:
     """A worker's task: (scenario, root, base seed, game numbers, max steps,
-    max decisions, options as (NAME, VALUE) pairs) → one result per game.
-    The worker builds the world with those options (once a process:
-    open_scenario keeps it)."""
+    max decisions, options as (NAME, VALUE) pairs[, agents as (SIDE, SPEC)
+    pairs]) → one result per game.  The worker builds the world with those
+    options (once a process: open_scenario keeps it)."""
     return list(iter_batch(task))
 
 
@@ -175,11 +192,13 @@ def iter_batch(task: tuple):
     """The results of run_batch's task, one as each game ends."""
     from ..opening import open_scenario
 
-    spec, root, base, indices, max_steps, max_decisions, options = task
+    spec, root, base, indices, max_steps, max_decisions, options, *more = task
+    agents = dict(more[0]) if more else None  # (SIDE, SPEC) pairs: the sides not played at random
     opened = open_scenario(spec, Path(root) if root else None, options=dict(options))
     with collector_set_for_games():
         for i in indices:
-            r = play_random(opened, game_seed(base, i), max_steps=max_steps, max_decisions=max_decisions)
+            r = play_random(opened, game_seed(base, i), max_steps=max_steps, max_decisions=max_decisions,
+                            agents=agents)
             r["game"] = i
             yield r
 
@@ -206,12 +225,13 @@ def batches(games: int, workers: int) -> list[list[int]]:
 def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, workers: int | None = None,
              max_steps: int | None = None, max_decisions: int = DEFAULT_MAX_DECISIONS,
              backend: str = "local", progress=None, options: dict[str, str] | None = None,
-             on_results=None) -> dict:
+             on_results=None, agents: dict[str, str] | None = None) -> dict:
     """Run `games` random games and summarise them.  As games finish (in the
     order they finish), `progress(n)` is called with how many did and
     `on_results(list)` with their results: one game a call, except on Ray
     and Dask, which report a batch at a time.  `options` sets the
-    scenario's options (NAME → value as typed) for every game.
+    scenario's options (NAME → value as typed) for every game; `agents` a
+    player other than random for some sides (SIDE → spec, e.g. "mcts:200").
 
     Ctrl-C (KeyboardInterrupt) stops the run within about a second: no worker
     is left behind, and the summary is of the games finished so far, with
@@ -223,6 +243,7 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
     given = tuple(sorted((options or {}).items()))
     workers = workers or os.cpu_count() or 1
     root_text = str(Path(root).resolve()) if root is not None else None
+    players = tuple(sorted((agents or {}).items()))
     start = time.perf_counter()
     results: list[dict] = []
 
@@ -234,7 +255,8 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
             progress(1)
 
     def tasks_of(groups):
-        return [(spec, root_text, seed, g, max_steps, max_decisions, given) for g in groups]
+        return [(spec, root_text, seed, g, max_steps, max_decisions, given, *((players,) if players else ()))
+                for g in groups]
 
     interrupted = False
     try:
@@ -260,6 +282,18 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
     summary["interrupted"] = interrupted
     if interrupted:
         summary["games_asked"] = games
+    if players:
+        summary["agents"] = {s.key: (agents or {}).get(s.key, "random") for s in opened.world.sides}
+        speed = {}
+        for r in results:
+            for side, st in (r.get("agent_stats") or {}).items():
+                total = speed.setdefault(side, {"decisions": 0, "seconds": 0.0})
+                total["decisions"] += st["decisions"]
+                total["seconds"] += st["seconds"]
+        # each look-ahead player's own speed: the decisions it searched (more than one option) a second
+        summary["agent_speed"] = {side: {**v, "seconds": round(v["seconds"], 3),
+                                         "decisions_per_second": round(v["decisions"] / v["seconds"], 2)
+                                         if v["seconds"] > 0 else None} for side, v in speed.items()}
     return summary
 
 
