@@ -178,17 +178,23 @@ def resolve_scenario(spec: str, root: Path | None = None, by_name: bool = False)
     else:
         scenario = comp.base.get("scenario", spec)
         if scenario is None:
-            from .diagnostics import did_you_mean
-
-            names = sorted(comp.base.decls["scenario"])
-            hint = did_you_mean(spec, names)
             if not comp.loaded.files:  # not one .pog file: nothing declares a scenario
                 raise UsageError(f"unknown scenario '{spec}': no .pog file found in the rules/, cards/ or "
                                  f"scenarios/ of {comp.root}; {no_library_hint(comp.root)}")
-            raise UsageError(f"unknown scenario '{spec}'" + (f" ({hint})" if hint else "")
-                             + (f"; known scenarios: {', '.join(names)}" if names else ""))
+            raise unknown_scenario(comp, spec)
     program = compile_scenario_program(comp, scenario)
     return comp, program
+
+
+def unknown_scenario(comp, name: str) -> "UsageError":
+    """The one-line error for a scenario name the project does not declare,
+    with the nearest name and the known ones."""
+    from .diagnostics import did_you_mean
+
+    names = sorted(comp.base.decls["scenario"])
+    hint = did_you_mean(name, names)
+    return UsageError(f"unknown scenario '{name}'" + (f" ({hint})" if hint else "")
+                      + (f"; known scenarios: {', '.join(names)}" if names else ""))
 
 
 def _composed(comp: Compilation, spec: str) -> A.ScenarioDecl:
@@ -200,10 +206,7 @@ def _composed(comp: Compilation, spec: str) -> A.ScenarioDecl:
     name, *rulesets = [part.strip() for part in spec.split("+")]
     parent = comp.base.get("scenario", name)
     if parent is None:
-        names = sorted(comp.base.decls["scenario"])
-        hint = did_you_mean(name, names)
-        raise UsageError(f"unknown scenario '{name}'" + (f" ({hint})" if hint else "")
-                         + (f"; known scenarios: {', '.join(names)}" if names else ""))
+        raise unknown_scenario(comp, name)
     known = sorted(comp.base.decls["ruleset"])
     for r in rulesets:
         if r not in comp.base.decls["ruleset"]:

@@ -9,16 +9,11 @@ from .common import EXIT_ERRORS, EXIT_OK, add_root_option, print_diagnostics
 
 def scenario_program(comp, name: str):
     """The program scenario NAME plays, from an already loaded project."""
-    from ..compiler import compile_scenario_program
-    from ..diagnostics import did_you_mean
-    from ..errors import UsageError
+    from ..compiler import compile_scenario_program, unknown_scenario
 
     scenario = comp.base.get("scenario", name)
     if scenario is None:
-        names = sorted(comp.base.decls["scenario"])
-        hint = did_you_mean(name, names)
-        raise UsageError(f"unknown scenario '{name}'" + (f" ({hint})" if hint else "")
-                         + (f"; known scenarios: {', '.join(names)}" if names else ""))
+        raise unknown_scenario(comp, name)
     return compile_scenario_program(comp, scenario)
 
 
