@@ -87,6 +87,8 @@ CODES: dict[str, str] = {
     "E0602": "rule number cited for conflicting things",
     "E0603": "duplicate rule index entry",
     "W0604": "rule-like block cites no rule",
+    "E0605": "citation names an unknown rulebook",
+    "E0606": "`same_as` names a rule the main rulebook does not list",
     # reachability and data flow
     "W0701": "flag read but never written",
     "W0702": "phase never reached",

@@ -68,3 +68,12 @@ def digits_key(text: str) -> int | None:
     if not is_digits(text) or len(text.lstrip("0")) > MAX_DIGITS:
         return None
     return int(text)
+
+
+def rule_number_key(number: str) -> list:
+    """Sort key of a rule number as a citation shows it: the main rulebook's
+    bare numbers (`9.2`, `12.4.3`, numerically) before another rulebook's
+    (`soe 10.1`), grouped by rulebook name."""
+    book, _, bare = str(number).strip().rpartition(" ")
+    parts = [(0, int(p), "") if digits_key(p) is not None else (1, 0, p) for p in bare.split(".")]
+    return [(1, book.strip(), "") if book else (0, 0, "")] + parts

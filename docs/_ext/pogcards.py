@@ -82,7 +82,6 @@ def catalogue_lines(scenario: str = "campaign", root: Path = PROJECT_DIR) -> lis
     tests = root / "tests"
     report = catalogue(program, tests if tests.is_dir() else None)
     decls = {f"{d.side.text.upper()} {d.number}": d for d in program.all("card")}
-    index = program.rule_index
     s = report["summary"]
     out = [f"{s['cards']} cards in scenario ``{report['scenario']}``: {s['events']} with their event written, "
            f"{s['tested']} named by a test.", ""]
@@ -125,7 +124,7 @@ def catalogue_lines(scenario: str = "campaign", root: Path = PROJECT_DIR) -> lis
         if card["rules"]:
             titled = []
             for number in sorted(card["rules"], key=rule_key):
-                entry = index.get(number)
+                entry = program.rule_entry(number)  # `soe 12.4.6`: another rulebook's rule
                 titled.append(f"{number} {escape(entry.title)}" if entry is not None and entry.title else number)
             out.append(f":Rules cited: {'; '.join(titled)}")
         out.append(f":Source: {literal(_relative(card['location'], root))}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..numbers import digits_key
+from ..numbers import rule_number_key
 from .common import EXIT_ERRORS, EXIT_OK, add_root_option, print_diagnostics
 
 
@@ -21,7 +21,7 @@ def card_rules(decl) -> dict:
 
 
 def rule_key(number: str):
-    return [(0, int(p), "") if digits_key(p) is not None else (1, 0, p) for p in number.split(".")]
+    return rule_number_key(number)
 
 
 def all_rules(cites: dict) -> list[str]:

@@ -47,7 +47,6 @@ def render(base, variant, changes) -> str:
         counts[c.change] = counts.get(c.change, 0) + 1
     order = ("replaced", "edited", "added", "removed")
     lines = [head + ", ".join(f"{counts[k]} {k}" for k in order if k in counts)]
-    index = {**base.rule_index, **variant.rule_index}
     width = max(len(f"{c.kind} {c.name}" + (f" '{c.title}'" if c.title else "")) for c in changes)
     group = object()
     for c in changes:
@@ -57,7 +56,7 @@ def render(base, variant, changes) -> str:
             if rule is None:
                 lines.append("no rule cited")
             else:
-                entry = index.get(rule)
+                entry = variant.rule_entry(rule) or base.rule_entry(rule)
                 title = entry.title if entry is not None and entry.title else ""
                 lines.append(f"{rule}  {title}".rstrip())
         what = f"{c.kind} {c.name}" + (f" '{c.title}'" if c.title else "")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..numbers import digits_key
+from ..numbers import rule_number_key
 from .common import EXIT_ERRORS, EXIT_OK, add_root_option, print_diagnostics
 
 
@@ -123,7 +123,7 @@ def _report_tests(args, report, index, leaves, program) -> int:
 
 
 def _rule_key(number: str):
-    return [(0, int(p), "") if digits_key(p) is not None else (1, 0, p) for p in number.split(".")]
+    return rule_number_key(number)
 
 
 def _leaf_rules(index) -> list[str]:

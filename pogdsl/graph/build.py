@@ -72,7 +72,7 @@ class GraphBuilder:
     def cite(self, nid: str, number: str) -> None:
         rid = node_id("rule", number)
         if rid not in self.g:
-            entry = self.p.rule_index.get(number)
+            entry = self.p.rule_entry(number)
             self.g.add_node(rid, kind="rule", name=number, title=entry.title if entry else None,
                             not_applicable=entry.not_applicable if entry else None,
                             file=entry.span.file if entry else None, line=entry.span.line if entry else None,
@@ -85,10 +85,14 @@ class GraphBuilder:
     # ------------------------------------------------------------ build
     def build(self) -> nx.MultiDiGraph:
         p = self.p
-        for entry in p.rule_index.values():
-            self.g.add_node(node_id("rule", entry.number), kind="rule", name=entry.number, title=entry.title,
-                            not_applicable=entry.not_applicable, file=entry.span.file, line=entry.span.line,
-                            span=str(entry.span), cites=[])
+        books = p.rulebooks or ({None: p.rule_index} if p.rule_index else {})
+        for book, index in books.items():
+            shown = None if book == p.main_rulebook else book  # a main-rulebook rule is its bare number
+            for entry in index.values():
+                number = A.citation_text(shown, entry.number)
+                self.g.add_node(node_id("rule", number), kind="rule", name=number, title=entry.title,
+                                not_applicable=entry.not_applicable, file=entry.span.file, line=entry.span.line,
+                                span=str(entry.span), cites=[])
         for area in ENGINE_AREAS:
             self.g.add_node(node_id("engine", area), kind="engine", name=area, cites=[])
         for name, event in EVENTS.items():

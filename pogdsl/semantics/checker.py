@@ -1263,19 +1263,41 @@ class Checker:
         self.cited = collect_citations(self.p)
 
     def check_citations(self) -> None:
-        index = self.p.rule_index
-        if not index:
+        """Each citation against its rulebook's index: a bare number against the
+        main rulebook's, `soe 12.4.6` against rulebook soe's."""
+        p = self.p
+        if not p.rule_index and not p.rulebooks:
             return
-        for number, spans in self.cited.items():
+        for text, spans in self.cited.items():
+            book, number = A.split_citation(text)
+            if book is not None and book != p.main_rulebook and book not in p.rulebooks:
+                known = sorted(p.rulebooks)
+                hint = did_you_mean(book, known)
+                for span in spans:
+                    self.r.error("E0605", f"unknown rulebook '{book}' in the citation '{text}'", span,
+                                 f"{hint} (known rulebooks: {', '.join(known)})" if hint
+                                 else f"known rulebooks: {', '.join(known) or 'none'}")
+                continue
+            index = p.rulebook_index(book)
+            where = "the rule index" if book is None or book == p.main_rulebook else f"rulebook {book}"
             entry = index.get(number)
             if entry is None:
                 hint = did_you_mean(number, index)
                 for span in spans:
-                    self.r.error("E0601", f"rule {number} is not in the rule index", span, hint)
+                    self.r.error("E0601", f"rule {number} is not in {where}", span, hint)
             elif entry.not_applicable is not None:
-                self.r.error("E0602", f"rule {number} is cited here but the rule index says it does not apply "
+                self.r.error("E0602", f"rule {text} is cited here but {where} says it does not apply "
                              f"({entry.not_applicable})", spans[0], notes=[("marked not applicable here", entry.span)],
                              hint="remove the not_applicable mark or cite another rule")
+        for book, index in p.rulebooks.items():
+            for entry in index.values():
+                if entry.same_as is None:
+                    continue
+                if entry.same_as.number not in p.rule_index:
+                    self.r.error("E0606", f"rule {entry.number} of rulebook {book} is said to be the same as rule "
+                                 f"{entry.same_as.number}, which is not in the main rule index"
+                                 + (f" ({p.main_rulebook})" if p.main_rulebook else ""), entry.same_as.span,
+                                 did_you_mean(entry.same_as.number, p.rule_index))
 
     RULE_LIKE = ("procedure", "phase", "sequence", "restriction", "modifier", "trigger", "table", "value",
                  "choice")

@@ -10,12 +10,16 @@ from .model import Program
 
 
 def collect_citations(program: Program) -> dict[str, list[A.Span]]:
-    """Rule number → the spans of every `cites` naming it, in source order."""
+    """Rule number → the spans of every `cites` naming it, in source order.
+    A number of another rulebook than the main one is keyed as it is shown,
+    `soe 12.4.6`; one naming the main rulebook (`pog_deluxe 12.4.3`) is keyed
+    by its bare number."""
     cited: dict[str, list[A.Span]] = defaultdict(list)
+    main = program.main_rulebook
 
     def note(cites):
         for c in cites:
-            cited[c.number].append(c.span)
+            cited[c.rule if main is not None and c.rulebook == main else c.number].append(c.span)
 
     def block(b: A.Block | None):
         if b is None:

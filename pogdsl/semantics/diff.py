@@ -29,7 +29,7 @@ from typing import Any
 import attrs
 from attrs import define, field
 
-from ..numbers import digits_key
+from ..numbers import rule_number_key
 from ..syntax import ast as A
 from .model import DECL_KINDS, Program
 
@@ -373,7 +373,7 @@ def _block_cites(program: Program, block) -> list[str]:
 
 
 def rule_key(number: str):
-    return [(0, int(p), "") if digits_key(p) is not None else (1, 0, p) for p in number.split(".")]
+    return rule_number_key(number)
 
 
 def first_rule(change: Change) -> str | None:

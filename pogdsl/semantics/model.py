@@ -8,6 +8,8 @@ derived from its base by applying the scenario's `replace`/`add`/`remove`
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import copy
 
 from attrs import define, field
@@ -56,7 +58,14 @@ class Program:
     decls: dict[str, dict[str, A.Decl]] = field(factory=lambda: {k: {} for k in DECL_KINDS})
     connections: list[A.Connection] = field(factory=list)
     enum_members: dict[str, tuple[str, A.Name]] = field(factory=dict)
+    # The main rulebook's index (the one declared in rules/, which bare
+    # citations name): rule number → entry.
     rule_index: dict[str, A.RuleEntry] = field(factory=dict)
+    # Every rulebook's index, the main one included: rulebook name → rule
+    # number → entry.  A variant's own rulebook (`rulebook soe …` beside its
+    # scenario) is cited as `cites soe 12.4.6`.
+    rulebooks: dict[str, dict[str, A.RuleEntry]] = field(factory=dict)
+    main_rulebook: str | None = None
     scenario: A.ScenarioDecl | None = None
     # The library a scenario's program was derived from (None for a library).
     library: "Program | None" = None
@@ -71,6 +80,18 @@ class Program:
 
     def all(self, kind: str) -> list:
         return list(self.decls[kind].values())
+
+    def rule_entry(self, citation: str) -> A.RuleEntry | None:
+        """The index entry a citation names (`12.4.3`, `soe 12.4.6`), None if
+        its rulebook or number is unknown."""
+        book, number = A.split_citation(citation)
+        return self.rulebook_index(book).get(number)
+
+    def rulebook_index(self, book: str | None) -> dict[str, A.RuleEntry]:
+        """The index of rulebook BOOK (the main one for None); empty if unknown."""
+        if book is None or book == self.main_rulebook:
+            return self.rule_index
+        return self.rulebooks.get(book, {})
 
     def card_by_name(self, name: str) -> A.CardDecl | None:
         for card in self.decls["card"].values():
@@ -105,6 +126,8 @@ class Program:
         other.connections = list(self.connections)
         other.enum_members = dict(self.enum_members)
         other.rule_index = dict(self.rule_index)
+        other.rulebooks = {k: dict(v) for k, v in self.rulebooks.items()}
+        other.main_rulebook = self.main_rulebook
         other.scenario = self.scenario
         other.library = self.library or self
         other.edited_at = dict(self.edited_at)
@@ -145,6 +168,7 @@ def _check_global_clashes(program: Program, reporter: Reporter) -> None:
 def build_program(modules: list[A.Module], reporter: Reporter) -> Program:
     """Collect declarations from every module, reporting duplicates."""
     program = Program()
+    rulebooks: list[tuple[A.Module, A.RulebookDecl]] = []
     for module in modules:
         for decl in module.decls:
             if isinstance(decl, A.EnumDecl):
@@ -156,20 +180,36 @@ def build_program(modules: list[A.Module], reporter: Reporter) -> Program:
                     else:
                         program.enum_members[member.text] = (decl.key, member)
             if isinstance(decl, A.RulebookDecl):
-                for entry in decl.entries:
-                    if entry.number in program.rule_index:
-                        first = program.rule_index[entry.number]
-                        reporter.error("E0603", f"rule {entry.number} is listed twice in the rule index",
-                                       entry.span, notes=[("first listed here", first.span)])
-                    else:
-                        program.rule_index[entry.number] = entry
+                rulebooks.append((module, decl))
             _add(program, decl, reporter)
             if isinstance(decl, A.CardDecl):
                 for nested in decl.nested:
                     _add(program, nested, reporter)
         program.connections.extend(module.connections)
+    _index_rulebooks(program, rulebooks, reporter)
     _check_global_clashes(program, reporter)
     return program
+
+
+def _index_rulebooks(program: Program, rulebooks: list, reporter: Reporter) -> None:
+    """One index per rulebook; the main one (bare citations) is the first
+    declared under a rules/ folder, else the first declared."""
+    main = next((d for m, d in rulebooks if "rules" in Path(m.path).parts), None)
+    if main is None and rulebooks:
+        main = rulebooks[0][1]
+    for _, decl in rulebooks:
+        index = program.rulebooks.setdefault(decl.key, {})
+        for entry in decl.entries:
+            if entry.number in index:
+                first = index[entry.number]
+                where = "the rule index" if decl is main else f"rulebook {decl.key}"
+                reporter.error("E0603", f"rule {entry.number} is listed twice in {where}",
+                               entry.span, notes=[("first listed here", first.span)])
+            else:
+                index[entry.number] = entry
+    if main is not None:
+        program.main_rulebook = main.key
+        program.rule_index = program.rulebooks[main.key]
 
 
 def clone_decl(decl: A.Decl) -> A.Decl:

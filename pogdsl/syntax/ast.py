@@ -53,8 +53,37 @@ NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
 
 @define(frozen=True, slots=False)
 class Citation:
+    """One rule number a block cites.  `number` is the citation as it is shown
+    everywhere (graph nodes, logs, errors, `pogdsl rules`): the bare number for
+    the main rulebook (`12.4.3`), the rulebook's name, a space and the number
+    for another one (`soe 12.4.6`)."""
+
     number: str
     span: Span
+
+    @property
+    def rulebook(self) -> str | None:
+        """The rulebook named before the number, None for a bare number."""
+        return split_citation(self.number)[0]
+
+    @property
+    def rule(self) -> str:
+        """The number without its rulebook name."""
+        return split_citation(self.number)[1]
+
+
+def citation_text(rulebook: str | None, number: str) -> str:
+    """A citation as shown: `12.4.3` or `soe 12.4.6`."""
+    return f"{rulebook} {number}" if rulebook else number
+
+
+def split_citation(text: str) -> tuple[str | None, str]:
+    """`soe 12.4.6` → ("soe", "12.4.6"); `12.4.3` → (None, "12.4.3").  Also
+    reads a test marker's argument, so any run of spaces separates them."""
+    parts = str(text).split()
+    if len(parts) == 2:
+        return parts[0], parts[1]
+    return None, str(text).strip()
 
 
 @define(frozen=True, slots=False)
@@ -744,6 +773,9 @@ class RuleEntry:
     number: str
     title: str | None
     not_applicable: str | None
+    # `same_as N`: this rulebook's rule is the main rulebook's rule N (renumbered
+    # or restated), so covering N covers it.
+    same_as: Citation | None = None
 
 
 @node

@@ -158,7 +158,13 @@ class ToAst:
         return module
 
     def cites(self, meta, children):
-        return _Cites(A.Citation(t.value, self._tok_span(t)) for t in children)
+        return _Cites(children)
+
+    def citation(self, meta, children):
+        number = children[-1]
+        book = children[0].value if len(children) == 2 else None
+        span = self._span(meta) if book else self._tok_span(number)
+        return A.Citation(A.citation_text(book, number.value), span)
 
     def note(self, meta, children):
         return _Note(_unquote(children[0].value))
@@ -752,8 +758,7 @@ class ToAst:
                                        cites=cites))
 
     def scenario_remove_cites(self, meta, c):
-        cit = A.Citation(c[0].value, self._tok_span(c[0]))
-        return ("override", A.Override(self._span(meta), "remove_cites", rule=cit))
+        return ("override", A.Override(self._span(meta), "remove_cites", rule=c[0]))
 
     def scenario_decl(self, meta, children):
         rest, cites, note = self._extras(children)
@@ -802,14 +807,20 @@ class ToAst:
     def rule_na(self, meta, c):
         return ("na", _unquote(c[0].value))
 
+    def rule_same(self, meta, c):
+        return ("same", A.Citation(c[0].value, self._tok_span(c[0])))
+
     def rule_entry(self, meta, c):
-        title = na = None
+        title = na = same = None
         for item in c[1:]:
             if isinstance(item, tuple):
-                na = item[1]
+                if item[0] == "na":
+                    na = item[1]
+                else:
+                    same = item[1]
             else:
                 title = _unquote(item.value)
-        return A.RuleEntry(self._span(meta), c[0].value, title, na)
+        return A.RuleEntry(self._span(meta), c[0].value, title, na, same)
 
     def rulebook_decl(self, meta, children):
         rest, cites, note = self._extras(children)

@@ -230,7 +230,18 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
                              "(how to write to the publisher; nothing to play)")),
     ],
     "duplicate_rule_entry": [
-        (E, "E0603", 3, 3, "rule 4.2 is listed twice in the rule index"),
+        (E, "E0603", 5, 3, "rule 4.2 is listed twice in rulebook extra_rules"),
+    ],
+    "cite_other_rulebook": [],
+    "unknown_rulebook": [
+        (E, "E0605", 5, 23, "unknown rulebook 'variant_rule' in the citation 'variant_rule 10.1'"),
+    ],
+    "unknown_rule_in_rulebook": [
+        (E, "E0601", 5, 23, "rule 10.11 is not in rulebook variant_rules"),
+    ],
+    "same_as_missing_rule": [
+        (E, "E0606", 3, 32, "rule 10.1 of rulebook variant_rules is said to be the same as rule 4.3, which is "
+                            "not in the main rule index (mini)"),
     ],
     "block_without_cites": [
         (W, "W0604", 2, 11, "procedure 'uncited_step' cites no rule"),
@@ -281,7 +292,7 @@ EXPECTED_NOTES = {
     "name_clash": [("defined here", "project/rules/board.pog", 19, 9)],
     "duplicate_connection": [("first connected here", "project/rules/board.pog", 31, 3)],
     "duplicate_table_row": [("first row here", "cases/duplicate_table_row.pog", 5, 3)],
-    "duplicate_rule_entry": [("first listed here", "project/rules/index.pog", 13, 3)],
+    "duplicate_rule_entry": [("first listed here", "cases/duplicate_rule_entry.pog", 4, 3)],
     "add_existing": [("defined here", "project/rules/state.pog", 4, 6)],
     "not_applicable_rule": [("marked not applicable here", "project/rules/index.pog", 22, 3)],
 }
