@@ -156,10 +156,25 @@ def _chain(base: Program, scenario: A.ScenarioDecl) -> list[A.ScenarioDecl]:
     return chain
 
 
+def scenario_name(spec: str, by_name: bool = False) -> str:
+    """A scenario as a user names it, written the one way: a name cannot hold
+    `-`, so `suicide-of-europe` is `suicide_of_europe` (each part of a
+    composition `NAME+RULESET` too).  A path to a .pog file (or to anything
+    that exists, unless `by_name`) is left as it is.  Every place that takes a
+    scenario from a user goes through here (resolve_scenario, open_scenario,
+    `pogdsl diff`'s base)."""
+    spec = str(spec)
+    if not by_name and (spec.endswith(".pog") or Path(spec).exists()):
+        return spec
+    return spec.replace("-", "_")
+
+
 def resolve_scenario(spec: str, root: Path | None = None, by_name: bool = False) -> tuple[Compilation, Program]:
-    """SCENARIO as a user gives it: a scenario name, or a path to a .pog file
-    declaring one (checked together with the library).  `by_name`: SPEC is a
-    name only (as a save gives it), never looked for as a file."""
+    """SCENARIO as a user gives it: a scenario name (`-` read as `_`: see
+    `scenario_name`), or a path to a .pog file declaring one (checked together
+    with the library).  `by_name`: SPEC is a name only (as a save gives it),
+    never looked for as a file."""
+    spec = scenario_name(spec, by_name)
     path = Path(spec)
     extra = [path] if not by_name and (spec.endswith(".pog") or path.exists()) else None
     if extra and not path.exists():

@@ -106,10 +106,11 @@ def open_scenario(spec: str, root: Path | None = None, cache: bool = True,
     that option does not take, ScenarioError when the sources have errors or
     cannot be played.  `by_name`: SCENARIO is a name only (a save's), never
     looked for as a file."""
-    from .compiler import scenario_graph
+    from .compiler import scenario_graph, scenario_name
     from .diagnostics import render
     from .runtime.world import WorldError, build_world, option_values
 
+    spec = scenario_name(spec, by_name)  # `suicide-of-europe` is `suicide_of_europe`
     given = tuple(sorted((str(k), str(v)) for k, v in (options or {}).items()))
     key = (spec, str(Path(root).resolve()) if root is not None else None, given, by_name)
     if cache and key in _OPENED:

@@ -9,8 +9,9 @@ from .common import EXIT_ERRORS, EXIT_OK, add_root_option, print_diagnostics
 
 def scenario_program(comp, name: str):
     """The program scenario NAME plays, from an already loaded project."""
-    from ..compiler import compile_scenario_program, unknown_scenario
+    from ..compiler import compile_scenario_program, scenario_name, unknown_scenario
 
+    name = scenario_name(name, by_name=True)
     scenario = comp.base.get("scenario", name)
     if scenario is None:
         raise unknown_scenario(comp, name)

@@ -16,6 +16,7 @@ def _err(text: str) -> None:
 def cmd_play(args) -> int:
     from ..agents import make_agent, play
     from ..runtime.errors import BadSave, GameError
+    from ..compiler import scenario_name
     from ..opening import ScenarioError, open_scenario
     from ..runtime.record import Session, load_any, script_text, write_save
 
@@ -28,7 +29,7 @@ def cmd_play(args) -> int:
             if session.replayed_differs:
                 print(f"{args.load}: replayed under the current rules; the position differs from the saved one",
                       file=sys.stderr)
-            if args.scenario and args.scenario not in (session.opened.spec, session.opened.key):
+            if args.scenario and scenario_name(args.scenario) not in (session.opened.spec, session.opened.key):
                 _err(f"{args.load} is a game of '{session.opened.key}', not '{args.scenario}'")
                 return EXIT_USAGE
             if args.seed is not None and args.seed != session.game.s["seed"]:
@@ -89,8 +90,8 @@ def cmd_play(args) -> int:
         return EXIT_ERRORS
     for side, agent in agents.items():
         script = getattr(agent, "script", None)
-        if script is not None and script.scenario and script.scenario not in (session.opened.spec,
-                                                                              session.opened.key):
+        if script is not None and script.scenario and scenario_name(script.scenario) not in (
+                session.opened.spec, session.opened.key):
             _err(f"{script.path} is a script for scenario '{script.scenario}', not '{session.opened.key}'")
             return EXIT_USAGE
         played = session.opened.options_text()
