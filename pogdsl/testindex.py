@@ -2,6 +2,8 @@
 
 Tests say what they check with pytest markers whose first argument is a
 string, e.g. ``@pytest.mark.rule("12.4.3")`` or ``@pytest.mark.card("AP 33")``.
+A rule of a rulebook other than the main one is written as a citation shows
+it: the rulebook's name, a space, the number (``@pytest.mark.rule("soe 12.4.6")``).
 This module reads the test files with :mod:`ast` -- it never imports or runs
 them -- and maps every value of one marker to the tests carrying it::
 
@@ -100,6 +102,14 @@ def scan_source(source: str, path: str, marker: str) -> list[tuple[str, MarkedTe
     return found
 
 
+def marker_value(value: str) -> str:
+    """A marker's argument written the one way: surrounding space dropped and
+    inner runs of space made one, so ``rule("soe  12.4.6")`` and
+    ``rule("soe 12.4.6")`` (a rule of rulebook soe, as `cites soe 12.4.6`
+    shows it) name the same rule."""
+    return " ".join(str(value).split())
+
+
 def test_files(folder: Path) -> list[Path]:
     """The files pytest would collect by default under `folder`."""
     folder = Path(folder)
@@ -135,7 +145,7 @@ def marked_tests(folder: Path, marker: str, base: Path | None = None) -> dict[st
     skipped."""
     index: dict[str, list[MarkedTest]] = {}
     for value, test in scan_folder(folder, marker, base)[0]:
-        index.setdefault(value, []).append(test)
+        index.setdefault(marker_value(value), []).append(test)
     for tests in index.values():
         tests.sort(key=lambda t: (t.path, t.line))
     return index

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from attrs import define, field
 
-from .testindex import scan_folder
+from .testindex import marker_value, scan_folder
 
 _KEY = re.compile(r"^\s*([A-Za-z]+)\s*#?\s*(\d+)\s*$")
 
@@ -53,7 +53,7 @@ def scan_tests(folder: Path, relative_to: Path | None = None, name: str = "card"
     pairs, scan.unreadable = scan_folder(folder, name, relative_to)
     by_key: dict[str, set[str]] = {}
     for arg, test in pairs:
-        key = card_key(arg) if name == "card" else arg.strip()
+        key = card_key(arg) if name == "card" else marker_value(arg)
         if key is None:
             scan.bad.append(f"{test.id}: marker {name}({arg!r}) is not a card's side and number, "
                             "e.g. \"AP 33\"")

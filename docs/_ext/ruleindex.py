@@ -34,8 +34,11 @@ def rst_text(text: str) -> str:
 
 
 def chapter_of(number: str) -> str:
-    head = number.split(".")[0]
-    return head if head.isdigit() else number
+    """`12.4.3` → `12`; another rulebook's `soe 12.4.6` → `soe 12`."""
+    book, _, bare = number.rpartition(" ")
+    head = bare.split(".")[0]
+    chapter = head if head.isdigit() else bare
+    return f"{book} {chapter}" if book else chapter
 
 
 def rule_index_lines(scenario: str = "campaign", root: Path = PROJECT_DIR, limit: int = 4) -> list[str]:
@@ -56,7 +59,8 @@ def rule_index_lines(scenario: str = "campaign", root: Path = PROJECT_DIR, limit
     for number in rules:
         chapters.setdefault(chapter_of(number), []).append(number)
     for chapter, numbers in chapters.items():
-        title = f"Chapter {chapter}" if chapter.isdigit() else chapter
+        book, _, head = chapter.rpartition(" ")
+        title = (f"Chapter {head}" if head.isdigit() else head) + (f" of rulebook {book}" if book else "")
         out += [title, "-" * len(title), "",
                 ".. list-table::", "   :header-rows: 1", "   :widths: 10 30 25 35", "",
                 "   * - Rule", "     - Title", "     - Cited at", "     - Tests"]

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from ..numbers import rule_number_key
+from ..syntax.ast import citation_text, split_citation
 from .common import EXIT_ERRORS, EXIT_OK, add_root_option, print_diagnostics
 
 
@@ -17,7 +18,8 @@ def cmd_rules(args) -> int:
     if comp.reporter.errors:
         print_diagnostics(comp, False)
         return EXIT_ERRORS
-    cited = collect_citations(program)
+    cited_all = collect_citations(program)
+    cited = {n: spans for n, spans in cited_all.items() if _book(n) is None}
     index = program.rule_index
     report = {
         "scenario": program.scenario.key,
@@ -30,6 +32,10 @@ def cmd_rules(args) -> int:
         return _report_tests(args, report, index, leaves, program)
     uncovered = [n for n in leaves if n not in report["cited"] and n not in report["not_applicable"]]
     report["uncovered"] = uncovered
+    others = other_rulebooks(program, cited_all, report["cited"], report["not_applicable"])
+    if others:
+        report["main_rulebook"] = program.main_rulebook
+        report["rulebooks"] = others
     if args.json:
         print(json.dumps(report, indent=1))
         return EXIT_OK
@@ -42,7 +48,81 @@ def cmd_rules(args) -> int:
         print("not yet covered:")
         for number in uncovered:
             print(f"  {number:<12} {index[number].title or ''}")
+    for name, book in others.items():
+        _print_rulebook(name, book, program.main_rulebook)
     return EXIT_OK
+
+
+def _book(number: str) -> str | None:
+    return split_citation(number)[0]
+
+
+def used_rulebooks(program, cited) -> list[str]:
+    """The rulebooks other than the main one that PROGRAM cites, by name."""
+    return sorted({_book(n) for n in cited if _book(n) is not None and _book(n) in program.rulebooks})
+
+
+def other_rulebooks(program, cited, main_cited, main_na) -> dict:
+    """For each other rulebook the scenario cites: every rule of its index
+    with its status -- "cited" (where), "same" (as the main rule `same_as`,
+    with whether that one is covered), "not_applicable" (why), "uncovered",
+    or "parent" (a heading whose sub-rules say it all) -- in number order, and
+    the counts."""
+    out = {}
+    for name in used_rulebooks(program, cited):
+        index = program.rulebooks[name]
+        leaves = set(_leaf_rules(index))
+        rules, counts = {}, {"cited": 0, "same": 0, "not_applicable": 0, "uncovered": 0, "parent": 0}
+        for number in sorted(index, key=_rule_key):
+            entry = index[number]
+            where = [s.location for s in cited.get(citation_text(name, number), [])]
+            row = {"title": entry.title}
+            if where:
+                row.update(status="cited", cited=where)
+            elif entry.not_applicable is not None:
+                row.update(status="not_applicable", reason=entry.not_applicable)
+            elif entry.same_as is not None:
+                row.update(status="same")
+            elif number in leaves:
+                row.update(status="uncovered")
+            else:
+                row.update(status="parent")
+            if entry.same_as is not None:
+                same = entry.same_as.number
+                row["same_as"] = same
+                row["same_as_covered"] = same in main_cited or same in main_na
+            counts[row["status"]] += 1
+            rules[number] = row
+        decl = program.get("rulebook", name)
+        out[name] = {"title": decl.title if decl is not None else None, "counts": counts, "rules": rules,
+                     "uncovered": [n for n, r in rules.items() if r["status"] == "uncovered"]}
+    return out
+
+
+def _print_rulebook(name: str, book: dict, main: str | None) -> None:
+    c = book["counts"]
+    title = f" \"{book['title']}\"" if book["title"] else ""
+    print(f"rulebook {name}{title}: {c['cited']} cited, {c['same']} same as {main or 'the main rulebook'}, "
+          f"{c['not_applicable']} not applicable, {c['uncovered']} not yet covered")
+    for number, r in book["rules"].items():
+        status = r["status"]
+        if status == "cited":
+            where = r["cited"]
+            what = where[0] + (f" (+{len(where) - 1})" if len(where) > 1 else "")
+        elif status == "not_applicable":
+            what = f"not applicable: {r['reason']}"
+        elif status == "uncovered":
+            what = "not yet covered"
+        elif status == "parent":
+            what = "(its sub-rules)"
+        else:
+            what = ""
+        if "same_as" in r:
+            same = f"same as {main} {r['same_as']}" if main else f"same as {r['same_as']}"
+            if not r["same_as_covered"]:
+                same += ", not covered there"
+            what = f"{what}; {same}" if what else same
+        print(f"  {number:<12} {(r['title'] or ''):<44} {what}")
 
 
 def tests_folder(args) -> Path:
@@ -65,14 +145,24 @@ def rule_coverage(program, tests_dir: Path) -> dict:
     from ..testindex import marked_tests
 
     index = program.rule_index
-    cited = {n: [s.location for s in spans] for n, spans in collect_citations(program).items()}
+    every = collect_citations(program)
+    cited = {n: [s.location for s in spans] for n, spans in every.items()}
+    used = set(used_rulebooks(program, every))
     tests_dir = Path(tests_dir)
     marked = marked_tests(tests_dir, "rule", base=tests_dir.parent) if tests_dir.exists() else {}
+    # Another rulebook's numbers count where the scenario cites that rulebook
+    # (`soe 12.4.6`); a marker naming a rule no rulebook lists is unknown.
+    known = {n for n in marked if program.rule_entry(n) is not None}
+    marked = {n: t for n, t in marked.items() if _book(n) is None or _book(n) in used or n not in known}
     numbers = sorted(set(index) | set(cited) | set(marked), key=_rule_key)
-    rules = {n: {"title": index[n].title if n in index else None,
+
+    def entry(n):
+        return program.rule_entry(n) if _book(n) is None or _book(n) in used else None
+
+    rules = {n: {"title": entry(n).title if entry(n) is not None else None,
                  "cited": cited.get(n, []),
                  "tests": [t.id for t in marked.get(n, [])],
-                 "not_applicable": index[n].not_applicable if n in index else None} for n in numbers}
+                 "not_applicable": entry(n).not_applicable if entry(n) is not None else None} for n in numbers}
     leaves = _leaf_rules(index)
     missing = {}
     for n in leaves:
@@ -82,7 +172,7 @@ def rule_coverage(program, tests_dir: Path) -> dict:
         if lacks:
             missing[n] = lacks
     return {"rules": rules, "leaves": leaves, "missing": missing,
-            "unknown_in_tests": [n for n in sorted(marked, key=_rule_key) if n not in index]}
+            "unknown_in_tests": [n for n in sorted(marked, key=_rule_key) if n not in known]}
 
 
 def _report_tests(args, report, index, leaves, program) -> int:

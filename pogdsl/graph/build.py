@@ -85,14 +85,12 @@ class GraphBuilder:
     # ------------------------------------------------------------ build
     def build(self) -> nx.MultiDiGraph:
         p = self.p
-        books = p.rulebooks or ({None: p.rule_index} if p.rule_index else {})
-        for book, index in books.items():
-            shown = None if book == p.main_rulebook else book  # a main-rulebook rule is its bare number
-            for entry in index.values():
-                number = A.citation_text(shown, entry.number)
-                self.g.add_node(node_id("rule", number), kind="rule", name=number, title=entry.title,
-                                not_applicable=entry.not_applicable, file=entry.span.file, line=entry.span.line,
-                                span=str(entry.span), cites=[])
+        # The main rulebook's rules are all nodes; another rulebook's appear
+        # where something cites them (`cite`: node `rule:soe 12.4.6`).
+        for entry in p.rule_index.values():
+            self.g.add_node(node_id("rule", entry.number), kind="rule", name=entry.number, title=entry.title,
+                            not_applicable=entry.not_applicable, file=entry.span.file, line=entry.span.line,
+                            span=str(entry.span), cites=[])
         for area in ENGINE_AREAS:
             self.g.add_node(node_id("engine", area), kind="engine", name=area, cites=[])
         for name, event in EVENTS.items():
