@@ -231,13 +231,18 @@ def _leaf_rules(index) -> list[str]:
 def register(sub) -> None:
     p = sub.add_parser("rules", help="which rulebook numbers a scenario implements, and which tests check them",
                        description="List every rule number cited by SCENARIO's sources, with where, and the "
-                                   "rules the index marks not applicable.  With --tests, also the tests naming "
-                                   "each rule with @pytest.mark.rule(\"N\") (found by reading the test files, "
-                                   "not by running them).")
-    p.add_argument("scenario", metavar="SCENARIO")
+                                   "rules the index marks not applicable.  Then, for each other rulebook the "
+                                   "scenario cites (`cites soe 12.4.6`), every rule of that rulebook: cited "
+                                   "(where), the same as a main-rulebook rule (same_as), not applicable, or "
+                                   "not yet covered.  With --tests, also the tests naming "
+                                   "each rule with @pytest.mark.rule(\"N\") or rule(\"soe N\") (found by reading "
+                                   "the test files, not by running them).")
+    p.add_argument("scenario", metavar="SCENARIO", help="a scenario name (`-` reads as `_`) or a .pog file")
     p.add_argument("--json", action="store_true",
                    help='print {"cited": {rule: ["file:line", ...]}, "not_applicable": {rule: reason}, '
-                        '"uncovered": [...]}; with --tests: {"rules": {rule: {"title", "cited", "tests"}}, '
+                        '"uncovered": [...]}, the main rulebook\'s; with other rulebooks cited, also '
+                        '"main_rulebook" and "rulebooks": {name: {"title", "counts", "rules": {rule: {"title", '
+                        '"status", ...}}, "uncovered"}}; with --tests: {"rules": {rule: {"title", "cited", "tests"}}, '
                         '"not_applicable", "unknown_in_tests", "uncovered": {rule: ["source"|"test", ...]}}')
     p.add_argument("--uncovered", action="store_true",
                    help="also list leaf rules neither cited nor excluded; with --tests, leaf rules cited by "
