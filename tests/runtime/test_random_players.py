@@ -16,7 +16,7 @@ import pytest
 from pogdsl.runtime import builtins as B
 from pogdsl.sim import game_seed, play_random
 
-GAMES = 16
+GAMES = 24
 
 
 @pytest.fixture(scope="module")
@@ -77,3 +77,41 @@ def test_steps_to_the_enemy_vp_spaces_follow_the_map(campaign_scenario):
     assert steps("Lodz", "cp") == 0 and steps("Lodz", "ap") == 1
     assert steps("Posen", "ap") == 0 and steps("Posen", "cp") == 1
     assert steps("Paris", "ap") >= 2
+
+
+def test_combat_cards_are_kept_for_combat():
+    # 9.5.4: a combat card's event is played only in a combat it fits, so a
+    # player keeps it in hand for one rather than spend it on operations,
+    # redeployment or replacements.  With Wireless Intercepts (combat) and
+    # Oberost (not) in hand, both 2 OPS, a random Central Powers player spends
+    # Oberost far more often on those uses.
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
+    from harness import Position
+
+    from pogdsl.agents import RandomAgent
+
+    spent = Counter()
+    for seed in range(80):
+        pos = Position(empty=False)
+        combat, other = pos.card("cp", 2), pos.card("cp", 11)
+        assert combat.data.combat and not other.data.combat
+        pos.s["piles"]["hand:cp"] = [combat.index, other.index]
+        pos.game.samplers = {"cp": RandomAgent(seed), "ap": RandomAgent(seed + 1000)}
+        pos.game.invalidate()
+        pos.run("action_round", "cp")
+        use = pos.var("last_action", "cp")
+        hand = pos.s["piles"]["hand:cp"]
+        if use in ("ops", "sr", "rp"):
+            spent["combat" if combat.index not in hand else "other"] += 1
+    assert spent["other"] >= 3 * spent["combat"], spent
+    assert spent["other"] > 0
+
+
+def test_the_central_powers_reach_the_russian_capitulation_track(games):
+    # 16.4.3: Tsar Takes Command needs three Russian VP spaces held by the
+    # Central Powers.  Random armies that attack where they outnumber the
+    # defence and advance into the ground won take them in some games.
+    assert played_in(games, "cp 28") >= 1
