@@ -801,16 +801,44 @@ class Compiler:
 
         def values(g, l):
             saved = l.get(var, _MISSING)
-            for x in B.iterate(g, src(g, l)):
-                l[var] = x
-                if cond is None or cond(g, l):
-                    yield item(g, l)
-            _restore(l, var, saved)
+            try:
+                for x in B.iterate(g, src(g, l)):
+                    l[var] = x
+                    if cond is None or cond(g, l):
+                        yield item(g, l)
+            finally:
+                _restore(l, var, saved)
+
+        # any and all stop at their answer: written as loops that put the
+        # frame's binding of the loop name back however they stop (a generator
+        # abandoned half-way would leave the name bound in the frame, where a
+        # saved game would carry it)
+        def run_any(g, l):
+            saved = l.get(var, _MISSING)
+            try:
+                for x in B.iterate(g, src(g, l)):
+                    l[var] = x
+                    if (cond is None or cond(g, l)) and item(g, l):
+                        return True
+                return False
+            finally:
+                _restore(l, var, saved)
+
+        def run_all(g, l):
+            saved = l.get(var, _MISSING)
+            try:
+                for x in B.iterate(g, src(g, l)):
+                    l[var] = x
+                    if (cond is None or cond(g, l)) and not item(g, l):
+                        return False
+                return True
+            finally:
+                _restore(l, var, saved)
 
         if func == "any":
-            return lambda g, l: any(values(g, l))
+            return run_any
         if func == "all":
-            return lambda g, l: all(values(g, l))
+            return run_all
         if func == "count":
             return lambda g, l: sum(1 for v in values(g, l) if v)
         if func == "sum":

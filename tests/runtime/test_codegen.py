@@ -441,3 +441,25 @@ def test_one_line_values_are_written_in_place_unless_an_argument_would_be_worked
         assert "V_" not in fn.source
     else:
         assert called in fn.source
+
+
+@pytest.mark.parametrize("name, expected", [("some", True), ("every", True), ("evens", [2, 4]), ("many", 3)])
+def test_closure_corners_leave_the_frame_as_it_was(name, expected, monkeypatch):
+    """The closures (POGDSL_CLOSURES=1, and whatever code generation leaves
+    to them) bind a comprehension's name in the frame while they loop; `any`
+    and `all` stop at their answer, and must still put the frame back: a name
+    left bound there would be saved with the game, and the two runtimes'
+    saves would differ."""
+    from pogdsl.runtime import compile as C
+
+    compiler = C.Compiler.__new__(C.Compiler)
+    compiler.w, compiler.p = _FakeWorld(), type("P", (), {"decls": {"value": {"xs": None}}})()
+    compiler.codegen = compiler.direct_values = False
+    monkeypatch.setattr(C.B, "value_of", lambda g, n, args: [1, 2, 3, 4])
+    fn = compiler.expr(expression(name), set())
+    frame = {"x": "the frame's own x"}
+    assert fn(_FakeGame({}), frame) == expected
+    assert frame == {"x": "the frame's own x"}
+    frame = {}
+    fn(_FakeGame({}), frame)
+    assert frame == {}

