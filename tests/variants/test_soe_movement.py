@@ -579,3 +579,55 @@ def test_soe_11_2_12_level_0_serves_only_its_own_side():
     assert value(pos, "combat_trench") == 0
     assert value(pos, "level_zero", "Lemberg", "cp") is True
     assert value(pos, "entrenched", "Lemberg", "ap") is False
+
+
+# ---------------------------------------------------------------- 11.3.3 (optional)
+
+
+class OptionPosition(Position):
+    """A Position of a scenario played with options (`when option` blocks applied)."""
+
+    def __init__(self, scenario: str, **options):
+        from pogdsl.opening import open_scenario
+        from pogdsl.runtime.interpreter import Game
+        from rules.harness import ROOT
+
+        self.w = open_scenario(scenario, ROOT, options={k: str(v) for k, v in options.items()}).world
+        self.game = Game.new(self.w, seed=0)
+        self.s = self.game.s
+        self.asked = []
+        self.clear_board()
+
+
+def kut_cut_off(pos):
+    """A Turkish corps in Kut; Baghdad (a VP space) next door is the only
+    Central Powers space left on the Near East map."""
+    pos.s["at_war"]["tu"] = True
+    for name, s in pos.w.by_kind["space"].items():
+        if str(getattr(s.data.map, "key", s.data.map)) == "neareast":
+            pos.control(name, "cp" if name in ("Baghdad", "Kut") else "ap")
+    return pos.place("TUc", "Kut")
+
+
+@pytest.mark.rule("soe 11.3.3")
+def test_soe_11_3_3_turkish_vp_spaces_give_limited_supply_when_the_option_is_on():
+    for pos, supplied in ((Position(CAMPAIGN), False), (Position(SOE), False),
+                          (OptionPosition(SOE, turkish_internal_supply="on"), True)):
+        u = kut_cut_off(pos)
+        assert value(pos, "in_supply", u) is supplied
+    # limited supply: no SR, no replacements, but the unit survives attrition
+    assert value(pos, "limited_supplied", u) is True
+    cost = value(pos, "sr_cost_of", u)
+    forbidden = [d.key for d in pos.game._forbidden(
+        "redeploy_unit", (pos.w.by_kind["side"]["cp"], u, pos._value("full"), cost, 4, []))]
+    assert "limited_supply_no_sr" in forbidden
+    pos.run("attrition_phase")
+    assert pos.units_at("Kut") == ["TUc"]
+
+
+@pytest.mark.rule("soe 11.3.3")
+def test_soe_11_3_3_without_the_option_the_cut_off_corps_dies_in_attrition():
+    pos = Position(SOE)
+    kut_cut_off(pos)
+    pos.run("attrition_phase")
+    assert pos.units_at("Kut") == []
