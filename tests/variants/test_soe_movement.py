@@ -631,3 +631,23 @@ def test_soe_11_3_3_without_the_option_the_cut_off_corps_dies_in_attrition():
     kut_cut_off(pos)
     pos.run("attrition_phase")
     assert pos.units_at("Kut") == []
+
+
+@pytest.mark.rule("soe 11.2.10")
+@pytest.mark.rule("11.2.10")
+def test_soe_has_no_deluxe_optional_entrench_drm():
+    """Deluxe optional 11.2.10: an army that failed to dig in the round before
+    gets -1.  SoE's 11.2.10 is the level 0 trench; with the Deluxe option on,
+    the SoE roll is still unmodified."""
+    def second_try(pos):
+        pos.s["turn"] = 3
+        played(pos, "ap", 12)
+        pos.place("GE 1", "Koblenz")  # LF 3
+        for rnd in (2, 3):  # a 4 fails in round 2; round 3 tries again with a 4
+            pos.set("action_round", rnd)
+            pos.activate("Koblenz", "move")
+            pos.run("move_activated_units", "cp", answers=["entrench GE 1 in Koblenz"], dice=[4])
+        return pos.var("trench", "Koblenz")
+
+    assert second_try(OptionPosition(CAMPAIGN, entrench_drm="on")) == 1
+    assert second_try(OptionPosition(SOE, entrench_drm="on")) == 0
