@@ -651,3 +651,42 @@ def test_soe_has_no_deluxe_optional_entrench_drm():
 
     assert second_try(OptionPosition(CAMPAIGN, entrench_drm="on")) == 1
     assert second_try(OptionPosition(SOE, entrench_drm="on")) == 0
+
+
+# ---------------------------------------------------------------- 11.1.14 under 11.1.4
+
+
+@pytest.mark.rule("soe 11.1.14")
+@pytest.mark.rule("11.1.15")
+def test_soe_11_1_14_the_ana_holds_where_its_move_ends_and_passing_takes_nothing():
+    """SoE 11.1.14 (Deluxe 11.1.15 restated for SoE 11.1.4): a Central Powers
+    space the Arab Northern Army takes (by ending there or paying the extra
+    MP) is Allied only while the ANA stays; a space it merely passes stays
+    Central Powers."""
+    pos = Position(SOE)
+    pos.s["at_war"]["tu"] = True
+    pos.place("BR ANAc", "Arabia")
+    move_marker(pos, "Arabia")
+    pos.run("move_activated_units", "ap", answers=["move BR ANAc from Arabia", "move to Medina", "pass through Medina",
+                                              "stop in Medina"])
+    assert control(pos, "Medina") == "ap"
+    assert pos.var("ana_hold") == "Medina"
+    # the next action: it leaves, passes Arabia (Allied) and ends in Amman
+    move_marker(pos, "Medina")
+    pos.run("move_activated_units", "ap",
+            answers=["move BR ANAc from Medina", "move to Arabia", "move to Amman", "pass through Amman",
+                     "stop in Amman"])
+    assert control(pos, "Medina") == "cp"
+    assert control(pos, "Amman") == "ap" and pos.var("ana_hold") == "Amman"
+
+    # claimed in passing, a space reverts as soon as the ANA moves on
+    pos = Position(SOE)
+    pos.s["at_war"]["tu"] = True
+    pos.place("BR ANAc", "Arabia")
+    move_marker(pos, "Arabia")
+    pos.run("move_activated_units", "ap",
+            answers=["move BR ANAc from Arabia", "move to Medina", "take Medina", "move to Arabia"])
+    assert pos.units_at("Arabia") == ["BR ANAc"]
+    assert any("take Medina in passing" in line for line in pos.log())
+    assert control(pos, "Medina") == "cp"
+    assert pos.var("ana_hold") is None
