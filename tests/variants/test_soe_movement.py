@@ -94,10 +94,12 @@ def test_soe_10_1_3_the_owner_not_the_opponent_picks_the_units_lost():
         pos.run("enforce_stacking", "Paris", answers=["eliminate FR 4"])
         assert pos.units_at("Paris") == ["FR 1", "FR 2", "FR 3"]
         d = pos.asked[0]
-        return getattr(d.by, "key", d.by)
+        return getattr(d.by, "key", d.by), pos.units_at("removed[ap]"), pos.units_at("eliminated[ap]")
 
-    assert by(CAMPAIGN) == "cp"  # Deluxe 10.1.3: the opponent chooses
-    assert by(SOE) == "ap"  # SoE 10.1.3: the overstacked player chooses
+    # Deluxe 10.1.3: the opponent chooses, and an army so lost is gone for good
+    assert by(CAMPAIGN) == ("cp", ["FR 4"], [])
+    # SoE 10.1.3: the overstacked player chooses; an ordinary elimination
+    assert by(SOE) == ("ap", [], ["FR 4"])
 
 
 # ---------------------------------------------------------------- 11.1.4
@@ -259,10 +261,12 @@ def test_soe_11_1_9_antwerp_joins_the_channel_coast():
         return pos
 
     pos = setup(CAMPAIGN)
+    assert value(pos, "coast_closed", "cp", "Antwerp") is False  # moves and SR (13.1.x reads it too)
     pos.run("move_activated_units", "cp", answers=["move GEc from Brussels", "move to Antwerp"])
     assert pos.units_at("Antwerp") == ["GEc"]  # the fort stops it there, a legal end
 
     pos = setup(SOE)
+    assert value(pos, "coast_closed", "cp", "Antwerp") is True
     refused(pos, "cp", ["move GEc from Brussels", "move to Antwerp"], r"cp_channel_coast")
     # after Race to the Sea the coast is open in SoE too
     pos = setup(SOE)
