@@ -694,3 +694,19 @@ def test_soe_11_1_14_the_ana_holds_where_its_move_ends_and_passing_takes_nothing
     assert any("take Medina in passing" in line for line in pos.log())
     assert control(pos, "Medina") == "cp"
     assert pos.var("ana_hold") is None
+
+
+@pytest.mark.rule("soe 11.1.6")
+def test_soe_11_1_6_the_bar_on_attacking_lasts_one_action_only():
+    """Along a random game, whenever a player picks his next action no unit is
+    still barred from attacking for having moved into an Attack space."""
+    from rules.harness import play_randomly, world
+
+    seen = []
+
+    def each(game, decision):
+        if decision.choice == "take_action":
+            seen.append(list(game.s["vars"]["moved_into_attack"]))
+
+    play_randomly(world(SOE), seed=3, decisions=400, each=each)
+    assert seen and all(barred == [] for barred in seen)
