@@ -377,7 +377,14 @@ def rule_key(number: str):
 
 
 def first_rule(change: Change) -> str | None:
-    return min(change.cites, key=rule_key) if change.cites else None
+    """The rule a change is listed under: the lowest it cites, taking the
+    numbers of another rulebook first (`soe 12.4.6` before `12.4.3`), since
+    a variant written to another rulebook is read against that rulebook and
+    cites the main one for what it replaces."""
+    if not change.cites:
+        return None
+    own = [n for n in change.cites if " " in str(n).strip()]
+    return min(own or change.cites, key=rule_key)
 
 
 def _order(change: Change):
