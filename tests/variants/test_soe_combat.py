@@ -123,3 +123,112 @@ def test_flank_counts_only_supplied_attacking_spaces(scenario):
     else:
         assert not offered(pos, "flank_attack")
         assert not any("flank attack" in line for line in pos.log())
+
+
+# ------------------------------------------------------------------ 12.2.7: the Army table for LF 4
+@pytest.mark.rule("soe 12.2.7")
+@pytest.mark.rule("12.2.8")
+@pytest.mark.parametrize("scenario", BOTH)
+def test_lf_four_may_fire_on_the_army_table(scenario):
+    """SoE 12.2.7's example: a German army attacks two entrenched Russian
+    corps in Warsaw (fort 2).  The Russians fire at strength 4 on the
+    Corps/Fort table shifted one column right by the trench (column 5);
+    SoE lets them, with LF 4 in the space (two corps and the fort), fire on
+    the Army table at 4 instead, giving up the shift.  A 6 gives 2 on the
+    Corps/Fort 5 column, 4 on the Army 4 column."""
+    pos = Position(scenario)
+    pos.place("GE 9", "Lodz")
+    pos.place("RUc", "Warsaw")
+    pos.place("RUc", "Warsaw")
+    pos.control("Warsaw", "ap")
+    pos.set("trench", 1, key="Warsaw")
+    pos.set("war_status", 4, key="cp")  # Germans may attack Russian forts (Deluxe 15.1.2)
+    activate_attack(pos, "Lodz")
+    answers = ["attack Warsaw from Lodz"] + (["ap fires on the Army table"] if scenario == SOE else [])
+    play(pos, "resolve_attacks", "cp", answers=answers, dice=[1, 6])
+    log = "\n".join(pos.log())
+    if scenario == "campaign":
+        assert not offered(pos, "soe_army_table")
+        assert "ap fires with strength 4 on the Corps/Fort table (shift 1), die 6 modified to 6" in log
+    else:
+        assert options(pos, "soe_army_table") == [["ap fires on the Army table, giving up favourable shifts",
+                                                   "fire on the Corps/Fort table"]]
+        assert "ap fires with strength 4 on the Army table (shift 0), die 6 modified to 6: loss number 4" in log
+
+
+@pytest.mark.rule("soe 12.2.7")
+@pytest.mark.rule("12.2.8")
+def test_army_table_needs_lf_four_in_one_space():
+    """SoE 12.2.7: the choice needs LF 4 in one space; a single Russian corps
+    and Warsaw's fort make 3: no choice."""
+    pos = Position(SOE)
+    pos.place("GE 9", "Lodz")
+    pos.place("RUc", "Warsaw")
+    pos.control("Warsaw", "ap")
+    pos.set("war_status", 4, key="cp")  # Germans may attack Russian forts (Deluxe 15.1.2)
+    activate_attack(pos, "Lodz")
+    play(pos, "resolve_attacks", "cp", answers=["attack Warsaw from Lodz"], dice=[1, 6])
+    assert not offered(pos, "soe_army_table")
+
+
+# ------------------------------------------------------------------ 12.4.6: forts fall to an advance
+def liege_stormed(scenario: str, advance: bool) -> Position:
+    """Two German armies in Aachen attack a reduced Belgian corps in Liege
+    (fort 3) and roll a 6: the loss number of 5 eliminates the corps (LF 1)
+    and reaches the fort's LF 3."""
+    pos = Position(scenario)
+    pos.place("GE 1", "Aachen")
+    pos.place("GE 2", "Aachen")
+    pos.bec = pos.place("BEc", "Liege", reduced=True)
+    activate_attack(pos, "Aachen")
+    answers = ["attack Liege from Aachen", "from Aachen: GE 1, GE 2"]
+    if advance:
+        answers.append("advance GE 1 into Liege")
+    play(pos, "resolve_attacks", "cp", answers=answers, dice=[6, 1])
+    return pos
+
+
+@pytest.mark.rule("soe 12.4.6")
+@pytest.mark.rule("12.4.6")
+@pytest.mark.parametrize("scenario", BOTH)
+def test_fort_loss_counts_only_if_an_attacker_enters(scenario):
+    """Deluxe 12.4.6: the loss destroys the fort at once.  SoE 12.4.6: it only
+    does if an attacking unit advances into the fort space; without the
+    advance the fort stands (and keeps Liege Allied)."""
+    pos = liege_stormed(scenario, advance=False)
+    assert where(pos, pos.bec) == "eliminated[ap]"
+    if scenario == "campaign":
+        assert destroyed(pos, "Liege")
+    else:
+        assert not destroyed(pos, "Liege")
+        assert "the fort of Liege stands: no attacker entered its space" in pos.log()
+        assert control(pos, "Liege") == "ap"
+
+
+@pytest.mark.rule("soe 12.4.6")
+@pytest.mark.rule("12.4.6")
+def test_fort_falls_when_an_attacker_advances_into_it():
+    """SoE 12.4.6: with a German army advancing into Liege the fort's loss
+    takes effect: the fort is destroyed and the space is German."""
+    pos = liege_stormed(SOE, advance=True)
+    assert destroyed(pos, "Liege")
+    assert control(pos, "Liege") == "cp"
+    assert pos.units_at("Liege") == ["GE 1"]
+
+
+# ------------------------------------------------------------------ 12.4.7: the BEF is not a dotted army
+@pytest.mark.rule("soe 12.4.7")
+@pytest.mark.rule("12.4.7")
+@pytest.mark.parametrize("scenario", BOTH)
+def test_bef_army_is_no_longer_lost_for_good(scenario):
+    """Deluxe 12.4.7 lists the BEF among the armies lost for good; SoE 12.4.7
+    drops it.  A reduced BEF army loses its last step with the BEF corps in
+    the Reserve Box: the corps replaces it in both games; the army goes to
+    the removed box in the Campaign, to the Eliminated (replaceable) box in
+    SoE."""
+    pos = Position(scenario)
+    bef = pos.place("BR BEF", "Amiens", reduced=True)
+    befc = pos.place("BR BEFc", "reserve[ap]")
+    pos.run("lose_army", "ap", bef)
+    assert where(pos, befc) == "Amiens"
+    assert where(pos, bef) == ("removed[ap]" if scenario == "campaign" else "eliminated[ap]")
