@@ -232,3 +232,230 @@ def test_bef_army_is_no_longer_lost_for_good(scenario):
     pos.run("lose_army", "ap", bef)
     assert where(pos, befc) == "Amiens"
     assert where(pos, bef) == ("removed[ap]" if scenario == "campaign" else "eliminated[ap]")
+
+
+# ------------------------------------------------------------------ 12.2.1: attacks on spaces without enemies
+def sedan_front(scenario: str) -> Position:
+    """Three German armies in Sedan under an Attack marker; next door the
+    empty Allied Cambrai, a French corps in Chateau Thierry and the French
+    fort of Verdun (no units)."""
+    pos = Position(scenario)
+    for army in ("GE 1", "GE 2", "GE 3"):
+        pos.place(army, "Sedan")
+    pos.frc = pos.place("FRc", "Chateau Thierry")
+    pos.control("Sedan", "cp")
+    activate_attack(pos, "Sedan")
+    return pos
+
+
+@pytest.mark.rule("soe 12.2.1")
+@pytest.mark.rule("12.2.2")
+@pytest.mark.parametrize("scenario", BOTH)
+def test_an_empty_space_may_be_attacked_without_fire(scenario):
+    """Deluxe: only spaces with enemy units or an enemy fort are attacked.
+    SoE 12.2.1: an empty space (whoever holds it) may be attacked; with no
+    enemy unit and no intact enemy fort there is no fire at all: the
+    attacker wins and the combat goes on to the advance."""
+    pos = sedan_front(scenario)
+    answers = ["attack Cambrai from Sedan", "from Sedan: GE 1"] if scenario == SOE else []
+    play(pos, "resolve_attacks", "cp", answers=answers, dice=[])
+    first = options(pos, "declare_attack")[0]
+    assert "attack Chateau Thierry from Sedan" in first
+    assert "attack Verdun from Sedan" in first  # an enemy fort, in both
+    if scenario == "campaign":
+        assert "attack Cambrai from Sedan" not in first
+        assert not any("Cambrai" in line for line in pos.log())
+    else:
+        assert "attack Cambrai from Sedan" in first
+        log = pos.log()
+        assert "cp attacks Cambrai, where no enemy stands: no fire, on to the advance" in log
+        assert not any(" fires " in line or line.startswith("rolled") for line in log)
+
+
+@pytest.mark.rule("soe 12.2.1")
+@pytest.mark.rule("12.2.2")
+def test_attacks_on_empty_spaces_come_first():
+    """SoE 12.2.1: every attack on a space without enemy units or intact enemy
+    fort must come before the other attacks of the action: once Chateau
+    Thierry's corps has been attacked, Cambrai is no longer a target (Verdun,
+    an enemy fort, still is)."""
+    pos = sedan_front(SOE)
+    play(pos, "resolve_attacks", "cp",
+         answers=["attack Chateau Thierry from Sedan", "from Sedan: GE 1"], dice=[1, 1])
+    first, second = options(pos, "declare_attack")[:2]
+    assert "attack Cambrai from Sedan" in first
+    assert "attack Cambrai from Sedan" not in second
+    assert "attack Verdun from Sedan" in second
+
+
+@pytest.mark.rule("soe 12.2.1")
+@pytest.mark.rule("12.2.2")
+def test_an_empty_space_attack_is_no_attack_on_the_enemy():
+    """SoE 12.2.1 (the ruling): an attack that meets no enemy is not reported
+    as an attack (it pays no Mandated Offensive and cannot start the French
+    Mutiny); the attack on the French corps is."""
+    pos = sedan_front(SOE)
+    made = []
+    emit = pos.game.emit
+
+    def spy(event, args):
+        if event == "attack_made":
+            made.append(args[1].key)
+        return emit(event, args)
+
+    pos.game.emit = spy
+    try:
+        play(pos, "resolve_attacks", "cp", answers=[
+            "attack Cambrai from Sedan", "from Sedan: GE 1",
+            "attack Chateau Thierry from Sedan", "from Sedan: GE 2"], dice=[1, 1])
+    finally:
+        pos.game.emit = emit
+    assert made == ["Chateau Thierry"]
+
+
+# ------------------------------------------------------------------ 12.1.6: a space attacked twice
+@pytest.mark.rule("soe 12.1.6")
+@pytest.mark.rule("12.1.6")
+@pytest.mark.parametrize("scenario", BOTH)
+def test_a_space_may_be_attacked_again(scenario):
+    """Deluxe 12.1.6 allows one attack on a space per action; SoE 12.1.6 only
+    one combat per unit.  GE 1 attacks the French 3rd Army in Cambrai and
+    loses (the French hold); GE 2 may attack Cambrai again in SoE only."""
+    pos = Position(scenario)
+    pos.place("GE 1", "Sedan")
+    pos.place("GE 2", "Sedan")
+    pos.place("FR 3", "Cambrai")
+    activate_attack(pos, "Sedan")
+    play(pos, "resolve_attacks", "cp", answers=["attack Cambrai from Sedan", "from Sedan: GE 1"], dice=[1, 6])
+    assert "combat won by ap" in pos.log()
+    again = options(pos, "declare_attack")[1]
+    assert ("attack Cambrai from Sedan" in again) == (scenario == SOE)
+
+
+# ------------------------------------------------------------------ 12.1.11: the shared space
+@pytest.mark.rule("soe 12.1.11")
+@pytest.mark.rule("12.1.11.1")
+@pytest.mark.parametrize("scenario", BOTH)
+def test_shared_space_need_only_contain_every_nation(scenario):
+    """A French army and a British corps in Chateau Thierry, a British army in
+    Cambrai, a German corps in Sedan.  Only the French army attacks from
+    Chateau Thierry.  Deluxe 12.1.11.1: the British army may not join, since
+    no British unit of the shared space takes part; SoE 12.1.11: the space
+    holds units of both nations, which is enough."""
+    pos = Position(scenario)
+    pos.place("FR 3", "Chateau Thierry")
+    pos.place("BRc", "Chateau Thierry")
+    pos.place("BR 1", "Cambrai")
+    pos.place("GEc", "Sedan")
+    activate_attack(pos, "Chateau Thierry", "Cambrai")
+    play(pos, "resolve_attacks", "ap", answers=["attack Sedan from Chateau Thierry", "from Chateau Thierry: FR 3"],
+         dice=[1, 1])
+    joined = [o for opts in options(pos, "attack_with") for o in opts if o.startswith("from Cambrai")]
+    assert ("from Cambrai: BR 1" in joined) == (scenario == SOE)
+
+
+# ------------------------------------------------------------------ 12.1.2 and 12.5.8: retreated defenders
+def retreat_into_cambrai(scenario: str, *, corps_in_cambrai=False, reserve_corps=False, card=False) -> Position:
+    """GE 1 and GE 2 in Sedan under an Attack marker; the French 3rd Army in
+    Chateau Thierry.  GE 1 attacks it first: loss numbers 2 to 1, and the
+    army retreats one space into Cambrai.  The next attack of the action may
+    then go for Cambrai."""
+    pos = Position(scenario)
+    pos.place("GE 1", "Sedan")
+    pos.place("GE 2", "Sedan")
+    pos.fr3 = pos.place("FR 3", "Chateau Thierry")
+    if corps_in_cambrai:
+        pos.frc = pos.place("FRc", "Cambrai")
+    if reserve_corps:
+        pos.reserve = pos.place("FRc", "reserve[ap]")
+    if card:
+        pos.s["piles"]["hand:ap"].append(pos.card("ap", 6).index)
+    activate_attack(pos, "Sedan")
+    return pos
+
+
+FIRST_ATTACK = ["attack Chateau Thierry from Sedan", "from Sedan: GE 1", "FR 3 retreats to Cambrai"]
+
+
+@pytest.mark.rule("soe 12.1.2")
+@pytest.mark.rule("12.1.2")
+@pytest.mark.parametrize("scenario", BOTH)
+def test_a_space_of_retreated_units_may_be_attacked(scenario):
+    """Deluxe 12.1.2: a space holding only units that retreated this action
+    may not be attacked.  SoE 12.1.2 allows it: the French army fires on the
+    Army table's leftmost column (a 6 there gives 2), and the German loss
+    number of at least 1 eliminates it (for good: no French corps is in
+    the Reserve Box, 12.5.8 and 12.4.7)."""
+    pos = retreat_into_cambrai(scenario)
+    answers = FIRST_ATTACK + (["attack Cambrai from Sedan"] if scenario == SOE else [])
+    play(pos, "resolve_attacks", "cp", answers=answers, dice=[1, 1, 3, 6])
+    assert "FR 3 retreats to Cambrai" in " ".join(pos.log()) or where(pos, pos.fr3) != "Chateau Thierry"
+    second = options(pos, "declare_attack")[1]
+    if scenario == "campaign":
+        assert "attack Cambrai from Sedan" not in second
+        assert where(pos, pos.fr3) == "Cambrai"
+    else:
+        assert "attack Cambrai from Sedan" in second
+        assert "ap fires with strength 0 on the Army table (shift 0), die 6 modified to 6: loss number 2" in pos.log()
+        assert where(pos, pos.fr3) == "removed[ap]"
+
+
+@pytest.mark.rule("soe 12.1.2")
+@pytest.mark.rule("12.1.2")
+def test_retreated_defenders_get_no_combat_cards():
+    """SoE 12.1.2: defenders that all retreated this action cannot use combat
+    cards: the Allies' Withdrawal in hand, offered in the first combat, is
+    not offered in the second."""
+    pos = retreat_into_cambrai(SOE, card=True)
+    play(pos, "resolve_attacks", "cp", answers=FIRST_ATTACK + ["attack Cambrai from Sedan"], dice=[1, 1, 3, 6])
+    offers = [any("Withdrawal" in o for o in d.options) for d in pos.asked if d.choice == "use_combat_card" and d.by == "ap"]
+    assert offers[0] and not any(offers[1:])
+
+
+@pytest.mark.rule("soe 12.5.8")
+@pytest.mark.rule("12.5.6")
+@pytest.mark.parametrize("scenario", BOTH)
+def test_retreated_army_with_no_reserve_corps_is_lost_for_good(scenario):
+    """Deluxe 12.5.6: units that had retreated are eliminated (to the
+    Eliminated box) on a loss number of 1 or more.  SoE 12.5.8 adds that an
+    army among them is still lost for good when 12.4.7 says so: here no
+    French corps is in the Reserve Box to stand in for it (12.4.7 item 4).
+    Cambrai also holds a French corps that did not retreat, so Deluxe lets
+    the space be attacked too."""
+    pos = retreat_into_cambrai(scenario, corps_in_cambrai=True)
+    play(pos, "resolve_attacks", "cp", answers=FIRST_ATTACK + ["attack Cambrai from Sedan"], dice=[1, 1, 3, 1])
+    assert where(pos, pos.fr3) == ("eliminated[ap]" if scenario == "campaign" else "removed[ap]")
+
+
+@pytest.mark.rule("soe 12.5.8")
+@pytest.mark.rule("12.5.6")
+def test_retreated_army_with_a_reserve_corps_can_be_rebuilt():
+    """SoE 12.5.8: with a French corps in the Reserve Box the retreated army
+    goes to the Eliminated box as in Deluxe (and the corps does not replace
+    it)."""
+    pos = retreat_into_cambrai(SOE, corps_in_cambrai=True, reserve_corps=True)
+    play(pos, "resolve_attacks", "cp", answers=FIRST_ATTACK + ["attack Cambrai from Sedan"], dice=[1, 1, 3, 1])
+    assert where(pos, pos.fr3) == "eliminated[ap]"
+    assert where(pos, pos.reserve) == "reserve[ap]"
+
+
+# ------------------------------------------------------------------ 12.4.5: Polish and Czech corps
+@pytest.mark.rule("soe 12.4.5")
+@pytest.mark.rule("12.4.5")
+@pytest.mark.parametrize("scenario", BOTH)
+@pytest.mark.parametrize("army, corps, side", [("GE 1", "PLc", "cp"), ("RU 1", "RU Czlc", "ap")])
+def test_polish_and_czech_corps_replace_no_army(scenario, army, corps, side):
+    """Deluxe 12.4.4: a corps of the army's nation in the Reserve Box replaces
+    an eliminated reduced army, the Polish corps (German) and the Czech
+    Legion (Russian) included.  SoE 12.4.5: neither replaces an army, which
+    is then lost for good (no corps to replace it, 12.4.7 item 4)."""
+    pos = Position(scenario)
+    a = pos.place(army, "Lodz", reduced=True)
+    c = pos.place(corps, f"reserve[{side}]")
+    pos.run("lose_army", side, a)
+    if scenario == "campaign":
+        assert where(pos, c) == "Lodz"
+        assert where(pos, a) == f"eliminated[{side}]"
+    else:
+        assert where(pos, c) == f"reserve[{side}]"
+        assert where(pos, a) == f"removed[{side}]"
