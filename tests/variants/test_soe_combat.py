@@ -459,3 +459,154 @@ def test_polish_and_czech_corps_replace_no_army(scenario, army, corps, side):
     else:
         assert where(pos, c) == f"reserve[{side}]"
         assert where(pos, a) == f"removed[{side}]"
+
+
+# ------------------------------------------------------------------ 12.3.4: a side wiped out before it fires
+@pytest.mark.rule("soe 12.3.4")
+@pytest.mark.rule("12.3.4.2")
+@pytest.mark.parametrize("scenario", BOTH)
+def test_a_side_wiped_out_before_firing_ignores_shifts(scenario):
+    """The French 3rd Army (Chateau Thierry) and a French corps (Amiens)
+    attack a lone Turkish corps in Cambrai; the flank attack succeeds and the
+    Central Powers play Turk Determination (the space counts as a level 1
+    trench: +1 column for the defender).  The French fire first and
+    eliminate the corps.  Deluxe fires the emptied defence at strength 0
+    with the shift (column 1: a 4 gives 1); SoE 12.3.4 fires it on the
+    Corps/Fort table's leftmost column with no shift (a 4 gives 0)."""
+    pos = Position(scenario)
+    pos.place("FR 3", "Chateau Thierry")
+    pos.place("FRc", "Amiens")
+    tuc = pos.place("TUc", "Cambrai")
+    pos.control("Cambrai", "cp")
+    pos.control("Sedan", "cp")  # the corps' line of supply, back to Germany
+    pos.s["at_war"]["tu"] = True
+    pos.s["piles"]["hand:cp"].append(pos.card("cp", 60).index)
+    activate_attack(pos, "Chateau Thierry", "Amiens")
+    play(pos, "resolve_attacks", "ap", answers=[
+        "attack Cambrai from Chateau Thierry", "from Amiens: FRc", "flank attack, pinning from Chateau Thierry",
+        "cp uses Turk Determination"], dice=[3, 6, 4])
+    log = pos.log()
+    assert "flank attack succeeds: 3 + 1" in log
+    assert where(pos, tuc) == "eliminated[cp]"
+    if scenario == "campaign":
+        assert "cp fires with strength 0 on the Corps/Fort table (shift 1), die 4 modified to 4: loss number 1" in log
+    else:
+        assert "cp fires with strength 0 on the Corps/Fort table (shift 0), die 4 modified to 4: loss number 0" in log
+
+
+# ------------------------------------------------------------------ 12.3.3: clarification, already so
+@pytest.mark.rule("soe 12.3.3")
+@pytest.mark.rule("12.3.3")
+@pytest.mark.parametrize("scenario", BOTH)
+def test_failed_flank_lets_the_defender_fire_and_take_losses_first(scenario):
+    """SoE 12.3.3 spells out what the project already does for Deluxe 12.3.3:
+    after a failed flank roll the defender goes through steps 6 to 9 (fire
+    and losses) before the attacker fires.  The same in both games."""
+    pos = Position(scenario)
+    pos.place("GE 8", "Insterberg")
+    pos.place("GEc", "Konigsberg")
+    pos.place("RU 2", "Tannenberg")
+    pos.control("Tannenberg", "ap")
+    activate_attack(pos, "Insterberg", "Konigsberg")
+    play(pos, "resolve_attacks", "cp", answers=[
+        "attack Tannenberg from Insterberg", "from Konigsberg: GEc", "flank attack, pinning from Insterberg",
+        "GE 8 in Insterberg: flipped"], dice=[1, 6, 3])
+    log = pos.log()
+    assert "flank attack fails: 1 + 1" in log
+    ap_fire = next(i for i, line in enumerate(log) if line.startswith("ap fires"))
+    cp_fire = next(i for i, line in enumerate(log) if line.startswith("cp fires"))
+    assert ap_fire < log.index("GE 8 reduced") < cp_fire
+
+
+# ------------------------------------------------------------------ 12.2.10: They Shall Not Pass kept a turn longer
+@pytest.mark.rule("soe 12.2.10")
+@pytest.mark.rule("12.2.11")
+@pytest.mark.parametrize("scenario", BOTH)
+def test_they_shall_not_pass_stays_until_the_end_of_the_next_turn(scenario):
+    """Two French corps hold Verdun (fort 3) with They Shall Not Pass against
+    a German army from Metz and win.  Deluxe 9.5.4.5: the card kept face up
+    is discarded when the turn ends (the draw phase).  SoE 12.2.10: it stays
+    until the end of the turn after, and goes at the next draw phase."""
+    pos = Position(scenario)
+    pos.place("GE 1", "Metz")
+    pos.place("FRc", "Verdun")
+    pos.place("FRc", "Verdun")
+    tsnp = pos.card("ap", 39)
+    pos.s["piles"]["hand:ap"].append(tsnp.index)
+    activate_attack(pos, "Metz")
+    play(pos, "resolve_attacks", "cp", answers=["attack Verdun from Metz", "ap uses They Shall Not Pass"], dice=[1, 6])
+    assert "combat won by ap" in pos.log()
+    assert pos.pile("in_play", "ap") == ["They Shall Not Pass"]
+    # The draw phase may shuffle the discard pile back into the draw pile and
+    # deal from it: what counts is that the card has left the table.
+    play(pos, "draw_strategy_cards", "ap")
+    if scenario == "campaign":
+        assert pos.pile("in_play", "ap") == []
+    else:
+        assert pos.pile("in_play", "ap") == ["They Shall Not Pass"]
+        assert "ap keeps They Shall Not Pass face up into the next turn" in pos.log()
+        play(pos, "draw_strategy_cards", "ap")
+        assert pos.pile("in_play", "ap") == []
+
+
+# ------------------------------------------------------------------ 12.6.11: Withdrawal as a standing order
+def withdrawal_then_second_attack(scenario: str) -> Position:
+    """Round 1: GE 1 (Sedan) attacks two British corps in Cambrai and the
+    Allies play Withdrawal from the hand.  Round 2: GE 2 (Sedan) attacks two
+    other British corps in Chateau Thierry and rolls a 3 (loss number 3)."""
+    pos = Position(scenario)
+    pos.place("GE 1", "Sedan")
+    pos.place("GE 2", "Sedan")
+    for space in ("Cambrai", "Cambrai", "Chateau Thierry", "Chateau Thierry"):
+        pos.place("BRc", space)
+    pos.withdrawal = pos.card("ap", 6)
+    pos.s["piles"]["hand:ap"].append(pos.withdrawal.index)
+    pos.set("action_round", 1)
+    activate_attack(pos, "Sedan")
+    play(pos, "resolve_attacks", "cp", answers=[
+        "attack Cambrai from Sedan", "from Sedan: GE 1", "ap uses Withdrawal"], dice=[1, 1])
+    pos.after_first = {k: pos.pile(k, "ap") for k in ("in_play", "removed", "discard")}
+    pos.first_asked = len(pos.asked)
+    pos.set("action_round", 2)
+    activate_attack(pos, "Sedan")
+    answers = ["attack Chateau Thierry from Sedan", "from Sedan: GE 2"]
+    if scenario == SOE:
+        answers.append("ap uses Withdrawal")
+    play(pos, "resolve_attacks", "cp", answers=answers, dice=[3, 1])
+    return pos
+
+
+@pytest.mark.rule("soe 12.6.11")
+@pytest.mark.rule("12.6")
+@pytest.mark.parametrize("scenario", BOTH)
+def test_withdrawal_stays_face_up_after_a_hand_play(scenario):
+    """Deluxe: Withdrawal is a starred card, gone after its combat.  SoE
+    12.6.11: played from the hand it stays face up in front of its owner."""
+    pos = withdrawal_then_second_attack(scenario)
+    if scenario == "campaign":
+        assert pos.after_first["removed"] == ["Withdrawal"] and pos.after_first["in_play"] == []
+    else:
+        assert pos.after_first["in_play"] == ["Withdrawal"] and pos.after_first["removed"] == []
+
+
+@pytest.mark.rule("soe 12.6.11")
+@pytest.mark.rule("12.6")
+@pytest.mark.parametrize("scenario", BOTH)
+def test_face_up_withdrawal_cuts_the_loss_and_loses_the_combat(scenario):
+    """SoE 12.6.11: in a later round the face-up Withdrawal may be selected by
+    a defence of corps only: the attacker's loss number of 3 becomes 1, the
+    defence loses (even though the British rolled as well) and retreats two
+    spaces, and the card stays face up.  In the Campaign the card is gone:
+    the British take all 3 steps."""
+    pos = withdrawal_then_second_attack(scenario)
+    log = pos.log()
+    second = [d for d in pos.asked[pos.first_asked:] if d.choice == "use_combat_card" and d.by == "ap"]
+    if scenario == "campaign":
+        assert not any("Withdrawal" in o for d in second for o in d.options)
+        assert "cp fires with strength 5 on the Army table (shift 0), die 3 modified to 3: loss number 3" in log
+    else:
+        assert "ap uses Withdrawal" in second[0].options
+        assert "the face-up Withdrawal cuts the loss number from 3 to 1" in log
+        assert log[-1] != "" and "combat won by cp" in log
+        assert pos.pile("in_play", "ap") == ["Withdrawal"]
+        assert pos.units_at("Chateau Thierry") == [] or "retreats" in " ".join(log)
