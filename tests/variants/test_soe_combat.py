@@ -610,3 +610,25 @@ def test_face_up_withdrawal_cuts_the_loss_and_loses_the_combat(scenario):
         assert log[-1] != "" and "combat won by cp" in log
         assert pos.pile("in_play", "ap") == ["Withdrawal"]
         assert pos.units_at("Chateau Thierry") == [] or "retreats" in " ".join(log)
+
+
+# ------------------------------------------------------------------ 12.1.10: London's partners
+@pytest.mark.rule("soe 12.1.10")
+@pytest.mark.rule("12.1.10")
+@pytest.mark.parametrize("scenario", BOTH)
+def test_london_attacks_only_beside_units_in_france_or_belgium(scenario):
+    """Deluxe and SoE 12.1.10 alike: London's units join an attack only when
+    units in France (or Belgium; SoE adds Holland, which the Campaign map
+    does not have) take part.  A British corps in Amiens attacks Calais: the
+    London corps may join; London never leads an attack."""
+    pos = Position(scenario)
+    pos.place("BRc", "Amiens")
+    pos.place("BRc", "London")
+    pos.place("GEc", "Calais")
+    pos.control("Calais", "cp")
+    activate_attack(pos, "Amiens", "London")
+    play(pos, "resolve_attacks", "ap", answers=["attack Calais from Amiens", "from London: BRc"],
+         dice=[1, 1])
+    first = options(pos, "declare_attack")[0]
+    assert "attack Calais from London" not in first
+    assert ["from London: BRc", "no units from there"] in options(pos, "attack_with")
