@@ -632,3 +632,29 @@ def test_london_attacks_only_beside_units_in_france_or_belgium(scenario):
     first = options(pos, "declare_attack")[0]
     assert "attack Calais from London" not in first
     assert ["from London: BRc", "no units from there"] in options(pos, "attack_with")
+
+
+@pytest.mark.rule("soe 12.6.11")
+@pytest.mark.rule("12.6")
+def test_face_up_withdrawal_not_for_a_defence_with_an_army():
+    """SoE 12.6.11: the face-up Withdrawal serves only a defence without
+    armies or forts: a British army among the defenders of Chateau Thierry
+    keeps it out of the second combat."""
+    pos = Position(SOE)
+    pos.place("GE 1", "Sedan")
+    pos.place("GE 2", "Sedan")
+    for space in ("Cambrai", "Cambrai", "Chateau Thierry"):
+        pos.place("BRc", space)
+    pos.place("BR 1", "Chateau Thierry")
+    pos.s["piles"]["hand:ap"].append(pos.card("ap", 6).index)
+    pos.set("action_round", 1)
+    activate_attack(pos, "Sedan")
+    play(pos, "resolve_attacks", "cp", answers=[
+        "attack Cambrai from Sedan", "from Sedan: GE 1", "ap uses Withdrawal"], dice=[1, 1])
+    assert pos.pile("in_play", "ap") == ["Withdrawal"]
+    first = len(pos.asked)
+    pos.set("action_round", 2)
+    activate_attack(pos, "Sedan")
+    play(pos, "resolve_attacks", "cp", answers=["attack Chateau Thierry from Sedan", "from Sedan: GE 2"], dice=[3, 1])
+    assert not any("Withdrawal" in o for d in pos.asked[first:] if d.choice == "use_combat_card" for o in d.options)
+    assert not any("face-up Withdrawal" in line for line in pos.log())
