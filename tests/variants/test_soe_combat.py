@@ -607,9 +607,10 @@ def test_face_up_withdrawal_cuts_the_loss_and_loses_the_combat(scenario):
     else:
         assert "ap uses Withdrawal" in second[0].options
         assert "the face-up Withdrawal cuts the loss number from 3 to 1" in log
-        assert log[-1] != "" and "combat won by cp" in log
+        assert "the defence used the face-up Withdrawal: combat won by cp" in log
         assert pos.pile("in_play", "ap") == ["Withdrawal"]
-        assert pos.units_at("Chateau Thierry") == [] or "retreats" in " ".join(log)
+        assert pos.units_at("Chateau Thierry") == []
+        assert sum(1 for line in log if "BRc retreats to" in line and " then " in line) == 2  # two spaces each
 
 
 # ------------------------------------------------------------------ 12.1.10: London's partners
