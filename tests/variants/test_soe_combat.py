@@ -659,3 +659,27 @@ def test_face_up_withdrawal_not_for_a_defence_with_an_army():
     play(pos, "resolve_attacks", "cp", answers=["attack Chateau Thierry from Sedan", "from Sedan: GE 2"], dice=[3, 1])
     assert not any("Withdrawal" in o for d in pos.asked[first:] if d.choice == "use_combat_card" for o in d.options)
     assert not any("face-up Withdrawal" in line for line in pos.log())
+
+
+@pytest.mark.rule("soe 12.2.1")
+@pytest.mark.rule("12.2.2")
+@pytest.mark.rule("15.1.3")
+@pytest.mark.parametrize("scenario", BOTH)
+def test_friendly_spaces_and_besieged_forts_may_be_targets(scenario):
+    """SoE 12.2.1 names as targets a space holding the attacker's own units
+    and one where they besiege a fort; Deluxe attacks only enemy units or an
+    enemy fort not under siege (15.1.3: a besieged fort only from its own
+    space).  GE 1 besieges Liege, GE 2 stands in Koblenz; from Aachen, GE 3
+    may attack Koblenz and Liege in SoE only.  (Liege's intact fort makes
+    that attack a real combat against the fort.)"""
+    pos = Position(scenario)
+    pos.place("GE 1", "Liege")
+    pos.run("check_siege", "Liege")
+    pos.place("GE 2", "Koblenz")
+    pos.place("GE 3", "Aachen")
+    activate_attack(pos, "Aachen")
+    play(pos, "resolve_attacks", "cp", answers=[], dice=[])
+    first = options(pos, "declare_attack")
+    targets = first[0] if first else []
+    assert ("attack Liege from Aachen" in targets) == (scenario == SOE)
+    assert ("attack Koblenz from Aachen" in targets) == (scenario == SOE)
