@@ -561,3 +561,22 @@ def test_11_3_5_austro_hungarian_corps_stay_off_the_near_east_map():
         steps = options(pos, "move_step")
         assert ("move to Constantinople" in steps) is allowed, steps
         del asked
+
+
+@pytest.mark.rule("soe 13.1.2")
+@pytest.mark.rule("13.1.2")
+def test_13_1_2_units_that_redeployed_do_not_attack_in_the_converted_operations():
+    """SoE 13.1.2: a unit that redeployed into a space activated with the
+    action's leftover SR points does not attack from it; the units already
+    there may."""
+    pos = Position(SOE)
+    pos.game.ask_forced = True
+    pos.place("GE 1", "Essen")
+    pos.place("GEc", "Breslau")
+    pos.place("RUc", "Lodz")
+    asked = questions(pos, "play_for_redeployment", "cp", pos.entity("card", CP_SR4), answers=[
+        "redeploy GE 1", "overland to Breslau", "end redeployment",
+        "spend 1 SR points on operations", "activate Breslau attack", "end movement",
+        "attack Lodz from Breslau"])
+    groups = [d for d in asked if d.choice == "attack_with"][-1].options
+    assert groups and all("GE 1" not in o for o in groups)
