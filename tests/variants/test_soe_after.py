@@ -202,10 +202,12 @@ def test_12_7_1_reduced_attackers_advance_into_a_space_that_held_no_enemy_unit(s
 
 
 @pytest.mark.rule("soe 12.7.1")
+@pytest.mark.rule("soe 12.7.2")
 @pytest.mark.rule("12.7.1")
 def test_12_7_1_reduced_attackers_stay_after_beating_defending_units():
     """SoE 12.7.1: after beating enemy units, as in Deluxe, reduced attackers
-    do not advance."""
+    do not advance; after a one-space retreat only the defending space is
+    entered (SoE 12.7.2)."""
     for scenario in BOTH:
         pos = Position(scenario)
         full = pos.place("GE 9", "Thorn")
@@ -580,3 +582,23 @@ def test_13_1_2_units_that_redeployed_do_not_attack_in_the_converted_operations(
         "attack Lodz from Breslau"])
     groups = [d for d in asked if d.choice == "attack_with"][-1].options
     assert groups and all("GE 1" not in o for o in groups)
+
+
+@pytest.mark.rule("soe 13.1.8")
+@pytest.mark.rule("13.1.8")
+@pytest.mark.parametrize("scenario", BOTH)
+def test_13_1_8_out_of_the_reserve_box_within_the_stacking_limit(scenario):
+    """SoE 13.1.8 (a clarification): a corps leaves the Reserve Box for a space
+    holding a supplied unit of its nationality only within the stacking
+    limit; a full Breslau is refused, Essen (a German supply source) is not —
+    the same in both games."""
+    pos = Position(scenario)
+    pos.game.ask_forced = True
+    for _ in range(3):
+        pos.place("GEc", "Breslau")
+    pos.place("GEc", "reserve[cp]")
+    asked = questions(pos, "play_for_redeployment", "cp", pos.entity("card", CP_SR2),
+                      answers=["redeploy GEc (full) from reserve"])
+    to = asked[-1].options
+    assert "from_reserve to Essen" in to
+    assert "from_reserve to Breslau" not in to
