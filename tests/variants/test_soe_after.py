@@ -602,3 +602,19 @@ def test_13_1_8_out_of_the_reserve_box_within_the_stacking_limit(scenario):
     to = asked[-1].options
     assert "from_reserve to Essen" in to
     assert "from_reserve to Breslau" not in to
+
+
+@pytest.mark.rule("soe 12.7.4")
+@pytest.mark.rule("12.7.3")
+def test_12_7_4_desert_no_longer_stops_an_advance():
+    """SoE 12.7.4 lists forest, mountain and swamp as stops (Deluxe 12.7.3
+    also desert): a Turkish corps advancing through a friendly desert space
+    (Beersheba, after an attack on it with no enemy in it) may go on, while a
+    forest still stops it (see the Sedan test)."""
+    pos = Position(SOE)
+    pos.s["at_war"]["tu"] = True
+    pos.game.invalidate()
+    unopposed_at(pos, "Beersheba", "Gaza", "TUc")
+    offered = questions(pos, "attacker_advance", "cp")[0].options
+    assert "advance TUc into Beersheba" in offered
+    assert "advance TUc into Jerusalem" in offered
