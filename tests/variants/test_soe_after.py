@@ -618,3 +618,17 @@ def test_12_7_4_desert_no_longer_stops_an_advance():
     offered = questions(pos, "attacker_advance", "cp")[0].options
     assert "advance TUc into Beersheba" in offered
     assert "advance TUc into Jerusalem" in offered
+
+
+@pytest.mark.rule("soe 12.7.4")
+def test_12_7_4_an_enemy_trench_in_the_first_space_stops_the_advance():
+    """SoE 12.7.4: advancing units stop upon entering a space with an enemy
+    trench, friendly though the space is (an Allied trench left in a German-
+    held Lodz); entering removes the level 1 trench (the rule's note)."""
+    pos = Position(SOE)
+    ge, = unopposed_at(pos, "Lodz", "Thorn", "GE 9")
+    pos.set("trench", 1, key="Lodz")
+    pos.set("trench_owner", "ap", key="Lodz")
+    pos.run("attacker_advance", "cp", answers=["advance GE 9 into Lodz"])
+    assert pos.asked[0].options == ["advance GE 9 into Lodz", "stop advancing"]
+    assert where(pos, ge) == "Lodz" and pos.var("trench", "Lodz") == 0
