@@ -412,6 +412,8 @@ def apply_override(program: Program, scenario: A.ScenarioDecl, o: A.Override, re
             for nested_kind, nested_key in _owned(program, key):
                 program.decls[nested_kind].pop(nested_key, None)
         del table[key]
+        if o.cites:
+            program.removed_at[(kind, key)] = (o.span, o.cites)
         changes.append(("remove", kind, key, o.span))
         return
     # remove cites N: everything that implements that rule (or one under it).
