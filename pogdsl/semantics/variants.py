@@ -323,6 +323,7 @@ def apply_extend_enum(program: Program, o: A.Override, reporter: Reporter, chang
     new = clone_decl(enum)
     new.members = [*enum.members, *added]
     program.decls["enum"][enum.key] = new
+    program.edited_at[("enum", enum.key)] = (o.span, o.cites)  # (diff shows the extension, with its cites)
     changes.append(("extend", "enum", enum.key, o.span))
 
 
