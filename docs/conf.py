@@ -26,7 +26,7 @@ author = "the pogdsl authors"
 copyright = "the pogdsl authors"
 version = release = __version__
 
-extensions = ["pogvocab", "pogcards", "ruleindex"]
+extensions = ["pogvocab", "pogcards", "ruleindex", "pogdiff"]
 
 exclude_patterns = ["_build", "examples", "Thumbs.db", ".DS_Store"]
 highlight_language = "pog"

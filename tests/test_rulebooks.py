@@ -120,8 +120,10 @@ def test_diff_names_both_rulebooks():
     proc = run("diff", "base_game", "two_books")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[1] == "2.1  Pushing"
-    assert lines[2].endswith("(also cites variant 11.1)")
+    # a variant written to its own rulebook is read against it: the change is
+    # listed under the variant's number, with the main rule it replaces
+    assert lines[1] == "variant 11.1  Pushing twice as hard"
+    assert lines[2].endswith("(also cites 2.1)")
 
 
 # ------------------------------------------------------------ pogdsl rules

@@ -758,6 +758,37 @@ def reach_along(g, span, ns, starts, within):
     return _spread(g, order, seen, allowed, keys)
 
 
+def reach_within(g, span, ns, starts, within, steps):
+    """Breadth first as `reach_along`, but no farther than `steps` lines from
+    the starts (one step a line crossed: a movement point each, whatever the
+    terrain)."""
+    keys = {n.key for n in iterate(g, ns) if n is not None}
+    allowed = _space_indexes(iterate(g, within))
+    spaces, adjacency = g.w.spaces, g.w.adjacency
+    order, seen = Found(), set()
+    ring = []
+    for s in (starts if isinstance(starts, list) else [starts]):
+        if s is not None and s.index not in seen:
+            seen.add(s.index)
+            order.append(s)
+            ring.append(s)
+    for _ in range(max(0, steps or 0)):
+        nxt = []
+        for here in ring:
+            for j, only in adjacency[here.index]:
+                if j in seen or j not in allowed:
+                    continue
+                if only is not None and keys.isdisjoint(only):
+                    continue
+                seen.add(j)
+                order.append(spaces[j])
+                nxt.append(spaces[j])
+        if not nxt:
+            break
+        ring = nxt
+    return order
+
+
 def supply_for(g, span, s):
     return s.data.supply_for
 
@@ -837,7 +868,7 @@ FUNCTIONS = {
     "lookup": lookup, "column_index": column_index, "row_index": row_index, "row_at": row_at,
     "clamp": clamp, "abs": lambda g, span, x: abs(x), "len": length, "option": option, "pool": pool,
     "available": available, "random_pick": random_pick, "distinct": distinct, "rp_of": rp_of,
-    "supply_for": supply_for, "adjacent_open": adjacent_open, "reach_along": reach_along,
+    "supply_for": supply_for, "adjacent_open": adjacent_open, "reach_along": reach_along, "reach_within": reach_within,
     "solid_adjacent": solid_adjacent, "reduced_lf": reduced_lf, "subsets": subsets, "best_fill": best_fill,
 }
 

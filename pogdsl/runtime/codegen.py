@@ -183,6 +183,7 @@ _INLINE = {
 _RESULT_KINDS = {
     "units_in": "unit", "units_of": "unit", "units_at": "unit", "adjacent": "space", "adjacent_for": "space",
     "adjacent_open": "space", "solid_adjacent": "space", "reach_along": "space",
+    "reach_within": "space",
 }
 _CONSTANT_KINDS = {"spaces": "space", "units": "unit", "nations": "nation", "cards": "card", "sides": "side"}
 

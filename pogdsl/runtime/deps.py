@@ -42,7 +42,7 @@ CONSTANT_AREAS = {"units": {BOARD}, "turn": {TURN}}
 
 
 # Built-ins that walk many things: a value calling one is worth caching.
-COSTLY_FUNCTIONS = {"units_of", "units_in", "units_at", "adjacent", "adjacent_for", "distance", "reach_along",
+COSTLY_FUNCTIONS = {"units_of", "units_in", "units_at", "adjacent", "adjacent_for", "distance", "reach_along", "reach_within",
                     "adjacent_open", "solid_adjacent", "cards_in", "distinct", "subsets", "pool", "available"}
 
 

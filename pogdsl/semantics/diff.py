@@ -191,6 +191,43 @@ def _decl_change(namespace: str, key: str, change: str, decl: A.Decl, attributes
                   decl.name.text if isinstance(decl, A.CardDecl) else None)
 
 
+def _kept_original(key: str) -> bool:
+    """A declaration kept under a hidden name by a `replace` using `original`
+    (variants.py: `NAME__original`, `NAME__original2` ...)."""
+    head, sep, tail = key.rpartition("__original")
+    return bool(sep) and bool(head) and (tail == "" or tail.isdigit())
+
+
+def _citations_in(node, out: list) -> list:
+    """Every citation inside a declaration's body, in source order."""
+    if isinstance(node, A.Citation):
+        out.append(node)
+    elif isinstance(node, (list, tuple)):
+        for item in node:
+            _citations_in(item, out)
+    elif attrs.has(type(node)) and not isinstance(node, (A.Span, A.Name)):
+        for f in attrs.fields(type(node)):
+            _citations_in(getattr(node, f.name), out)
+    return out
+
+
+def _credit_insertions(change: Change, old: A.Decl, new: A.Decl) -> None:
+    """A declaration changed by statements a variant inserted into it (or a
+    rule set's `when option` block) keeps its own place and citations; the
+    change is also credited to what the inserted statements cite, and shown
+    where the first of them is written, so a reviewer finds the variant's
+    text rather than the base's."""
+    if (new.span or new.name.span).file != (old.span or old.name.span).file:
+        return  # replaced outright: its own citations say what it implements
+    before = {(c.number, c.span.file, c.span.line) for c in _citations_in(old, [])}
+    inserted = [c for c in _citations_in(new, []) if (c.number, c.span.file, c.span.line) not in before
+                and c.span.file != old.span.file]
+    if not inserted:
+        return
+    change.cites = list(dict.fromkeys([c.number for c in inserted] + change.cites))
+    change.file, change.line = inserted[0].span.file, inserted[0].span.line
+
+
 # ------------------------------------------------------------------ programs
 def _enum_members(program: Program) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
@@ -211,6 +248,8 @@ def diff_declarations(base: Program, variant: Program) -> list[Change]:
         for key, new in new_table.items():
             old = old_table.get(key)
             if old is None:
+                if _kept_original(key):  # the base declaration a replacement calls as `original`: no change
+                    continue
                 changes.append(_decl_change(namespace, key, "added", new))
                 continue
             skip = _CARD_IGNORED if namespace == "card" else set()
@@ -227,11 +266,19 @@ def diff_declarations(base: Program, variant: Program) -> list[Change]:
             attributes, code = _field_changes(old, new, skip)
             attributes += extra
             if attributes:
-                changes.append(_decl_change(namespace, key, "replaced" if code else "edited", new, attributes,
-                                            variant))
+                change = _decl_change(namespace, key, "replaced" if code else "edited", new, attributes, variant)
+                _credit_insertions(change, old, new)
+                changes.append(change)
         for key, old in old_table.items():
             if key not in new_table:
-                changes.append(_decl_change(namespace, key, "removed", old))
+                change = _decl_change(namespace, key, "removed", old)
+                removal = variant.removed_at.get((namespace, key))
+                if removal is not None:  # `remove … cites N`: credited to N, shown at that line
+                    span, cites = removal
+                    numbers = _cite_numbers(cites)
+                    change.cites = numbers + [n for n in change.cites if n not in numbers]
+                    change.file, change.line = span.file, span.line
+                changes.append(change)
     changes += _diff_connections(base.connections, variant.connections)
     return changes
 
@@ -377,7 +424,14 @@ def rule_key(number: str):
 
 
 def first_rule(change: Change) -> str | None:
-    return min(change.cites, key=rule_key) if change.cites else None
+    """The rule a change is listed under: the lowest it cites, taking the
+    numbers of another rulebook first (`soe 12.4.6` before `12.4.3`), since
+    a variant written to another rulebook is read against that rulebook and
+    cites the main one for what it replaces."""
+    if not change.cites:
+        return None
+    own = [n for n in change.cites if " " in str(n).strip()]
+    return min(own or change.cites, key=rule_key)
 
 
 def _order(change: Change):

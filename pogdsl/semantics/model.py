@@ -73,6 +73,10 @@ class Program:
     # key): the edit's span and cites, which `pogdsl diff` shows rather than
     # the declaration's own place.
     edited_at: dict = field(factory=dict)
+    # Where a scenario's `remove KIND NAME cites N` lines removed a
+    # declaration, by (kind, key): the line's span and cites (`pogdsl diff`
+    # credits the removal to them).
+    removed_at: dict = field(factory=dict)
 
     # ------------------------------------------------------------ lookups
     def get(self, kind: str, key: str):
@@ -131,6 +135,7 @@ class Program:
         other.scenario = self.scenario
         other.library = self.library or self
         other.edited_at = dict(self.edited_at)
+        other.removed_at = dict(self.removed_at)
         return other
 
 

@@ -323,6 +323,7 @@ def apply_extend_enum(program: Program, o: A.Override, reporter: Reporter, chang
     new = clone_decl(enum)
     new.members = [*enum.members, *added]
     program.decls["enum"][enum.key] = new
+    program.edited_at[("enum", enum.key)] = (o.span, o.cites)  # (diff shows the extension, with its cites)
     changes.append(("extend", "enum", enum.key, o.span))
 
 
@@ -412,6 +413,8 @@ def apply_override(program: Program, scenario: A.ScenarioDecl, o: A.Override, re
             for nested_kind, nested_key in _owned(program, key):
                 program.decls[nested_kind].pop(nested_key, None)
         del table[key]
+        if o.cites:
+            program.removed_at[(kind, key)] = (o.span, o.cites)
         changes.append(("remove", kind, key, o.span))
         return
     # remove cites N: everything that implements that rule (or one under it).

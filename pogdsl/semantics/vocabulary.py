@@ -203,6 +203,11 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
              "The spaces reached from the starting spaces along solid lines and the dotted lines that name "
              "one of the given nations, entering only spaces of a list; the starts are included.",
              "reach_along([ru], sources, open_spaces)"),
+    Function("reach_within", (("ns", (list_of("nation"),)), ("starts", ("space", list_of("space"))),
+                              ("within", (list_of("space"),)), ("steps", ("int",))), list_of("space"),
+             "As reach_along, but at most `steps` lines away from the starts (one step per line crossed, "
+             "whatever the terrain: a reach within a number of movement points); the starts are included.",
+             "reach_within([u.nation], [u.space], friendly_spaces, u.mf)"),
     Function("supply_for", (("s", ("space",)),), ANY,
              "Whom a supply source feeds: the side or nation named by its `supply` mark on the map "
              "(none if the space is not a source, or its mark names no one).", "supply_for(Belgrade)"),

@@ -737,9 +737,10 @@ class ToAst:
         return (" ".join(parts), self._span(meta))
 
     def scenario_remove(self, meta, c):
+        c, cites, _ = self._extras(c)
         target, span = c[1]
         return ("override", A.Override(self._span(meta), "remove", target_kind=self._name(c[0]),
-                                       target=target, target_span=span))
+                                       target=target, target_span=span, cites=cites))
 
     def insert_point(self, meta, c):
         return ("point", c[0].value, self._name(c[1]))
