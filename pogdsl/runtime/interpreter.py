@@ -867,12 +867,13 @@ class Game:
 
     def set_control(self, space: Entity, side, cites) -> None:
         key = side.key if isinstance(side, Entity) else None
-        if self.s["control"][space.index] == key:
+        was = self.s["control"][space.index]
+        if was == key:
             return
         self.s["control"][space.index] = key
         self.touch_entity("board", space)
         self.log(f"{space.key} now controlled by {key or 'no one'}", cites)
-        self.emit("control_changed", (space, side))
+        self.emit("control_changed", (space, side, self.w.by_kind["side"].get(was) if was is not None else None))
 
     # ================================================================ cards
     def pile_entity(self, key: str) -> Entity:

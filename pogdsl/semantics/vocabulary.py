@@ -243,7 +243,9 @@ EVENTS: dict[str, Event] = {e.name: e for e in [
     Event("phase_started", (("p", "phase"),), "When a phase of the sequence begins."),
     Event("phase_ended", (("p", "phase"),), "When a phase of the sequence ends."),
     Event("unit_eliminated", (("u", "unit"),), "After a unit is eliminated."),
-    Event("control_changed", (("s", "space"), ("by", "side")), "After a space changes control."),
+    Event("control_changed", (("s", "space"), ("by", "side"), ("was", "side")),
+          "After a space changes control: the space, the side now controlling it (none: no one) and the side "
+          "that controlled it before (none: no one). A trigger may bind the first names only."),
     Event("unit_placed", (("u", "unit"),), "After a unit is placed on the map."),
     Event("turns_ended", (), "After the scenario's last turn, if no one has won: triggers decide the result."),
 ]}
