@@ -309,3 +309,32 @@ connections cites 2.1 {
 def test_a_default_must_be_a_number(tmp_path):
     found = _check(tmp_path, 'choice pick(s: space) "{s}" default s.vp cites 6.1\n')
     assert found == [("E0301", "this is a bool, but an int is wanted here")], found
+
+
+@pytest.mark.rule("toy 6.1")
+def test_an_effect_places_a_rising_in_an_empty_space_of_a_nation(tmp_path):
+    """The pattern docs/variants.rst shows for IoG's uprisings: an enemy player
+    picks an empty space of a nation, the rising is placed there and takes it
+    (the set-up's rising is lifted first: one piece, used again)."""
+    root = edited_toy(tmp_path, ("  setup uprising cites 6.1 {", '''  add choice uprising_space(s: space) "a rising in {s}" cites 6.1
+  add procedure place_uprising(player: side, n: nation) cites 6.1 {
+    choose uprising_space(s) by player
+      for s in spaces where s.nation == n and len(units_in(s)) == 0
+    place Rising at s
+    set s.control to rebels
+  }
+  add trigger rising_in_france on turn_started(t) when t == 2 cites 6.1 {
+    call place_uprising(cp, fr)
+  }
+  setup uprising cites 6.1 {'''))
+    w = build(root)
+    g = Game.new(w, 3)
+    d = g.run()
+    while g.s["turn"] < 2:  # nobody marches or attacks in turn 1
+        assert d.options[-1] in ("stay", "no attack")
+        d = g.choose(len(d.options))
+    # Amiens is the only empty French space (Paris and Sedan are held): the
+    # Central Powers' choice has that one option, taken without asking.
+    assert at(g, "Amiens") == ["Rising"] and control(g, "Amiens") == "rebels"
+    assert at(g, "Aachen") == [] and control(g, "Aachen") == "rebels"
+    assert d.by in ("ap", "cp")
