@@ -644,7 +644,7 @@ def distance(g, span, a, b):
 def other(g, span, side):
     """The other playing side; none for a hostile side, whose enemies are
     every other side (`enemies_of`)."""
-    if side is None or side.data.hostile:
+    if side is None or getattr(side.data, "hostile", False):
         return None
     for s in g.w.sides:
         if s is not side:
