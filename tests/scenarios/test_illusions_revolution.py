@@ -173,6 +173,10 @@ def test_stage_3_full_russian_armies_lose_a_step():
 
 @pytest.mark.rule("iog 23.4.2")
 def test_stage_4_armies_give_way_to_corps():
+    """Each Russian army on the map goes to the replaceable units box and a
+    full-strength Russian corps from the Reserve Box takes its space; with
+    too few corps, the Allied player says which army's space keeps one, and
+    the others just go."""
     pos = FixturePosition()
     pos.place("RU Uprising", "Orsha")
     pos.place("RU 1", "Warsaw")
@@ -180,12 +184,29 @@ def test_stage_4_armies_give_way_to_corps():
     pos.place("RUc", "Riga")
     corps = pos.place("RUc", "reserve[ap]", reduced=True)
     revolution_at(pos, 3, began=3, turn=7)
-    pos.run("revolution_check")
+    pos.run("revolution_check", answers=["a corps takes the place of RU 2 in Kiev"])
     assert pos.var("revolution_stage") == 4
-    assert pos.units_at("Warsaw") == ["RUc"]               # the reserve corps takes the first army's place
+    assert [set(o) for o in (d.options for d in pos.asked)] == [{"a corps takes the place of RU 1 in Warsaw",
+                                                                "a corps takes the place of RU 2 in Kiev"}]
+    assert pos.units_at("Kiev") == ["RUc"]
     assert not pos.reduced(corps.index)                    # placed at full strength
-    assert pos.units_at("Kiev") == []                      # no corps left: the army just goes
+    assert pos.units_at("Warsaw") == []                    # no corps left: the army just goes
     assert pos.units_at("Riga") == ["RUc"]                 # corps on the map stay
+    assert sorted(pos.units_at("eliminated[ap]")) == ["RU 1", "RU 2"]
+
+
+@pytest.mark.rule("iog 23.4.2")
+def test_stage_4_with_corps_for_every_army_asks_nothing():
+    pos = FixturePosition()
+    pos.place("RU Uprising", "Orsha")
+    pos.place("RU 1", "Warsaw")
+    pos.place("RU 2", "Kiev")
+    pos.place("RUc", "reserve[ap]")
+    pos.place("RUc", "eliminated[ap]", reduced=True)       # the replaceable units box counts too
+    revolution_at(pos, 3, began=3, turn=7)
+    pos.run("revolution_check")
+    assert pos.asked == []
+    assert pos.units_at("Warsaw") == ["RUc"] and pos.units_at("Kiev") == ["RUc"]
     assert sorted(pos.units_at("eliminated[ap]")) == ["RU 1", "RU 2"]
 
 
