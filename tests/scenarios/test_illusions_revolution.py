@@ -240,6 +240,16 @@ def test_collapse_is_checked_in_the_war_status_phase_after_the_armistice():
     assert pos.game.over and "Armistice marker" in pos.s["result"]["reason"]
 
 
+@pytest.mark.rule("16.2.1")
+def test_the_campaign_keeps_its_armistice_at_40():
+    pos = Position("campaign")
+    pos.set("war_status", 18, "ap")
+    pos.set("war_status", 18, "cp")
+    pos.run("check_armistice")
+    assert pos.s["result"] is None and "armistice_marker" not in pos.s["vars"]
+    assert "national_collapse" not in (ROOT / "rules" / "06-sequence-of-play.pog").read_text()
+
+
 # ------------------------------------------------------------ 23.5 Austria-Hungary
 def _ap_in_every_ah_vp_space(pos: Position, but: str | None = None):
     for army, space in zip(RU_ARMIES, AH_VP):
