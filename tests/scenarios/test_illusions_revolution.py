@@ -303,6 +303,22 @@ def test_after_the_collapse_no_austro_hungarian_reinforcements():
     assert "no_reinforcements_after_collapse" not in pos.event_forbidden_by("cp", "German Reinforcements (GE 9)")
 
 
+@pytest.mark.rule("iog 23.5")
+@pytest.mark.rule("7.1.1")
+def test_after_the_collapse_no_austro_hungarian_mandated_offensive():
+    def owed_after_mo_phase(collapsed: bool):
+        pos = Position("illusions")
+        pos.set("collapsed", collapsed, "ah")
+        pos.set("mo_marker", "ah", "cp")
+        pos.s["stack"] = []
+        pos.game.emit("phase_ended", (pos.w.names["mandated_offensive"],))
+        pos.game.run()
+        return pos.var("mo_marker", "cp")
+
+    assert owed_after_mo_phase(False) == "ah"
+    assert owed_after_mo_phase(True) is None
+
+
 # ------------------------------------------------------------ 26.x minor nations
 @pytest.mark.rule("iog 26.6.2")
 @pytest.mark.rule("iog 17.3.2")
