@@ -82,6 +82,9 @@ CODES: dict[str, str] = {
     "E0513": "unknown rule set",
     "E0514": "a `when option` block that cannot depend on its option",
     "W0515": "a rule set no scenario uses",
+    "E0560": "a decision asked of a hostile side",
+    "E0561": "a card, port or supply source of a hostile side",
+    "E0562": "a neutral nation of a hostile side",
     # rule citations
     "E0601": "cited rule number is not in the rule index",
     "E0602": "rule number cited for conflicting things",

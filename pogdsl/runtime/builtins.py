@@ -563,6 +563,7 @@ CONSTANTS = {
     "cards": lambda g, l: g.w.cards,
     "nations": lambda g, l: g.w.nations,
     "sides": lambda g, l: g.w.sides,
+    "hostile_sides": lambda g, l: g.w.hostile_sides,
     "turn": lambda g, l: g.s["turn"],
     "first_turn": lambda g, l: g.w.first_turn,
     "last_turn": lambda g, l: g.w.last_turn,
@@ -641,10 +642,48 @@ def distance(g, span, a, b):
 
 
 def other(g, span, side):
+    """The other playing side; none for a hostile side, whose enemies are
+    every other side (`enemies_of`)."""
+    if side is None or getattr(side.data, "hostile", False):
+        return None
     for s in g.w.sides:
         if s is not side:
             return s
     return None
+
+
+def _side_of_thing(x):
+    if x is None:
+        return None
+    kind = x.kind
+    if kind == "side":
+        return x
+    if kind == "unit":
+        return x.data.side
+    if kind == "nation":
+        return x.data[1]
+    return None
+
+
+def enemy(g, span, p, x):
+    """Whether a side, unit or nation is an enemy of side p: it belongs to a
+    side, and not to p.  Playing sides are enemies of each other; a hostile
+    side is an enemy of every side, and every side of it."""
+    if x is not None and not isinstance(x, Entity):
+        raise GameError(f"enemy needs a side, unit or nation, not {text_of(x)}", span)
+    q = _side_of_thing(x)
+    return q is not None and q is not p
+
+
+def enemies_of(g, span, p):
+    """Every side that is an enemy of p: the other playing side(s) and the
+    hostile sides (for a hostile side: every other side)."""
+    return [s for s in g.w.sides + g.w.hostile_sides if s is not p]
+
+
+def enemy_units_at(g, span, where, p):
+    """The units in a space or box that belong to an enemy side of p."""
+    return [u for u in units_in(g, span, where) if u.data.side is not None and u.data.side is not p]
 
 
 def side_of(g, span, x):
@@ -831,6 +870,7 @@ def _card_reinforcements(g, c):
 FUNCTIONS = {
     "units_in": units_in, "units_of": units_of, "units_at": units_at, "adjacent": adjacent,
     "adjacent_for": adjacent_for, "connected": connected, "distance": distance, "other": other,
+    "enemy": enemy, "enemies_of": enemies_of, "enemy_units_at": enemy_units_at,
     "side_of": side_of, "at_war": at_war, "hand": _pile("hand"), "draw_pile": _pile("draw"),
     "discard_pile": _pile("discard"), "removed_pile": _pile("removed"), "in_play": _pile("in_play"),
     "cards_in": cards_in, "played": played, "playable": playable, "stack_size": stack_size,
@@ -946,6 +986,7 @@ def _other_attr(attr):
         "units": lambda g, e: units_in(g, None, e) if e.kind == "box" else None,
         "cards": lambda g, e: iterate(g, e) if e.kind == "pile" else None,
         "size": lambda g, e: len(g.s["piles"][e.key]) if e.kind == "pile" else None,
+        "hostile": lambda g, e: e.data.hostile if e.kind == "side" else None,
     }
     return table.get(attr)
 

@@ -181,10 +181,12 @@ _INLINE = {
 }
 # Built-ins whose result is a list of one kind of entity (for comprehension variables).
 _RESULT_KINDS = {
-    "units_in": "unit", "units_of": "unit", "units_at": "unit", "adjacent": "space", "adjacent_for": "space",
+    "units_in": "unit", "units_of": "unit", "units_at": "unit", "enemy_units_at": "unit", "enemies_of": "side",
+    "adjacent": "space", "adjacent_for": "space",
     "adjacent_open": "space", "solid_adjacent": "space", "reach_along": "space",
 }
-_CONSTANT_KINDS = {"spaces": "space", "units": "unit", "nations": "nation", "cards": "card", "sides": "side"}
+_CONSTANT_KINDS = {"spaces": "space", "units": "unit", "nations": "nation", "cards": "card", "sides": "side",
+                   "hostile_sides": "side"}
 
 
 class Generator:

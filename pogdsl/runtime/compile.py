@@ -542,6 +542,8 @@ class Compiler:
                                    typed={p.name.text for p in choice.params if p.type is not None}),
                           step.cites, step.span, choice.note, params, weight)
         spec.source_names = [name for name, _ in sources]
+        if choice.default is not None:
+            spec.default = self.expr(choice.default, set(params))
         card_params = frozenset(p.name.text for p in choice.params if p.type is not None and p.type.text == "card")
         if choice.weight is not None and self._reads_nothing_but(choice.weight, set(params), card_params):
             spec.weights = {}
@@ -1005,6 +1007,8 @@ class ChoiceSpec:
     prompt: str | None
     params: list = field(factory=list)
     weight: Fn | None = None
+    # The score of an option when a hostile side decides (Game._take_default).
+    default: Fn | None = None
     source_names: list = field(factory=list)
     enumerate: Callable | None = None  # (g, l) → candidate tuples (Compiler.enumerator)
     # The weights worked out, by the option's values, when the weight reads

@@ -26,6 +26,7 @@ PLAYED, IN_PLAY = "played", "in_play"  # events played so far; cards lying in pl
 # Built-in functions → the areas they read.
 FUNCTION_AREAS = {
     "units_in": {BOARD}, "units_of": {BOARD}, "units_at": {BOARD}, "stack_size": {BOARD},
+    "enemy_units_at": {BOARD},
     "at_war": {WAR}, "pool": set(), "available": {BOARD},
     # A pile is read when it is searched or walked: count naming it as reading it.
     "hand": {CARDS}, "draw_pile": {CARDS}, "discard_pile": {CARDS}, "removed_pile": {CARDS},
@@ -42,7 +43,7 @@ CONSTANT_AREAS = {"units": {BOARD}, "turn": {TURN}}
 
 
 # Built-ins that walk many things: a value calling one is worth caching.
-COSTLY_FUNCTIONS = {"units_of", "units_in", "units_at", "adjacent", "adjacent_for", "distance", "reach_along",
+COSTLY_FUNCTIONS = {"units_of", "units_in", "units_at", "enemy_units_at", "adjacent", "adjacent_for", "distance", "reach_along",
                     "adjacent_open", "solid_adjacent", "cards_in", "distinct", "subsets", "pool", "available"}
 
 
@@ -230,7 +231,7 @@ def _kept_per_card(decl) -> bool:
 ENTITY_ATTRIBUTES = {"cf", "lf", "mf", "reduced", "location", "space", "on_map", "steps", "control",
                      "fort_destroyed", "units"}
 # Built-ins whose first argument is the one space or box whose state they read.
-ENTITY_FUNCTIONS = {"units_in", "units_at", "stack_size"}
+ENTITY_FUNCTIONS = {"units_in", "units_at", "enemy_units_at", "stack_size"}
 
 
 class _Reads:

@@ -32,6 +32,22 @@ def _place(g, value, span, cites) -> int:
     raise GameError(f"expected a space or box, got {text_of(value)}", span, cites)
 
 
+def _keep_hostile_apart(g, u, loc, span, cites) -> None:
+    """A hostile side's unit never shares a space with another side's units,
+    nor any unit with a hostile side's: entering one of its spaces is an
+    attack, not a move (checked only in games that declare a hostile side)."""
+    if loc is None or not 0 <= loc < len(g.w.spaces):
+        return
+    side = u.data.side
+    units = g.w.units
+    for i in g.s["occ"][loc]:
+        other = units[i].data.side
+        if other is not side and ((side is not None and side.data.hostile)
+                                  or (other is not None and other.data.hostile)):
+            raise GameError(f"{text_of(u)} cannot enter {g.w.spaces[loc].key}: it holds {text_of(units[i])}, and "
+                            "a hostile side's units share a space with no other side's", span, cites)
+
+
 # ----------------------------------------------------------------- state
 def _target_writer(compiler, node: A.Effect, names, step):
     """Functions (g, l, value) that assigns, (g, l) that reads the target, and
@@ -132,6 +148,8 @@ def make_move(compiler, step, node, names):
         target = dest(g, l)
         loc = _place(g, target, step.span, step.cites)
         for u in _units(g, units(g, l), step.span, step.cites):
+            if g.w.hostile_sides:
+                _keep_hostile_apart(g, u, loc, step.span, step.cites)
             g.move_unit(u, loc)
         g.log(f"moved {text_of(units(g, l))} to {text_of(target)}", step.cites, quiet=True)
     return run
@@ -149,6 +167,8 @@ def make_place(compiler, step, node, names):
         value = units(g, l)
         for u in (value if isinstance(value, list) else [value]):
             piece = g.take_piece(u, step)
+            if g.w.hostile_sides:
+                _keep_hostile_apart(g, piece, loc, step.span, step.cites)
             g.move_unit(piece, loc)
             g.s["reduced"][piece.index] = reduced
             g.touch_entity("board", piece)

@@ -360,6 +360,8 @@ class Game:
     def offer(self, spec: ChoiceSpec, frame: dict):
         l = frame["l"]
         side = spec.by(self, l)
+        if isinstance(side, Entity) and side.kind == "side" and side.data.hostile:
+            return self._take_default(spec, frame, side)
         if self.samplers is not None and self._trace is None and not self.keep_history:
             sampler = self.samplers.get(_chooser(side))
             if sampler is not None:
@@ -399,6 +401,35 @@ class Game:
             "rules": list(spec.cites), "prompt": spec.prompt, "weights": weights,
         }
         return self.decision()
+
+    def _take_default(self, spec: ChoiceSpec, frame: dict, side) -> None:
+        """A decision of a hostile side (`side x hostile`: no player plays it)
+        is never asked: the legal option with the highest `default` score of
+        its choice is taken (the first one listed among equals, or the first
+        one listed when the choice declares no `default`).  The optional
+        "done" option counts as listed last, with score 0."""
+        l = frame["l"]
+        self.memo = {}
+        try:
+            allowed = self._allowed(spec)
+            options = [values for values in self._candidates(spec, l) if allowed(values)]
+            if spec.optional:
+                options.append(tuple(None for _ in spec.vars))
+            if not options:
+                raise self._dead_end(spec, side)
+            best, best_score = options[0], None
+            if spec.default is not None:
+                for values in options:
+                    score = (0 if values.count(None) == len(values) and spec.optional
+                             else int(spec.default(self, dict(zip(spec.params, values)))))
+                    if best_score is None or score > best_score:
+                        best, best_score = values, score
+        finally:
+            self.memo = None
+        self._bind(spec, frame, best)
+        text = spec.optional_label if spec.optional and best.count(None) == len(best) else spec.text(best, self)
+        self.log(f"{text_of(side)}: {text} (no player: the rules' default)", spec.cites)
+        return None
 
     def _allowed(self, spec: ChoiceSpec):
         """values → whether no restriction forbids the option: the generated
@@ -836,12 +867,13 @@ class Game:
 
     def set_control(self, space: Entity, side, cites) -> None:
         key = side.key if isinstance(side, Entity) else None
-        if self.s["control"][space.index] == key:
+        was = self.s["control"][space.index]
+        if was == key:
             return
         self.s["control"][space.index] = key
         self.touch_entity("board", space)
         self.log(f"{space.key} now controlled by {key or 'no one'}", cites)
-        self.emit("control_changed", (space, side))
+        self.emit("control_changed", (space, side, self.w.by_kind["side"].get(was) if was is not None else None))
 
     # ================================================================ cards
     def pile_entity(self, key: str) -> Entity:
@@ -978,7 +1010,7 @@ def state_hash(state: dict) -> str:
 def new_state(world, seed: int, dice: list[int]) -> dict:
     w = world
     piles = {}
-    for side in w.sides:
+    for side in w.sides + w.hostile_sides:
         for kind in ("hand", "draw", "discard", "removed", "in_play"):
             piles[f"{kind}:{side.key}"] = []
     state = {

@@ -57,7 +57,8 @@ class Space:
 class World:
     program: Program
     scenario: A.ScenarioDecl
-    sides: list[Entity] = field(factory=list)
+    sides: list[Entity] = field(factory=list)  # the playing sides
+    hostile_sides: list[Entity] = field(factory=list)  # sides no player plays, enemies of all (`hostile`)
     nations: list[Entity] = field(factory=list)
     spaces: list[Entity] = field(factory=list)
     units: list[Entity] = field(factory=list)
@@ -197,7 +198,9 @@ def build_world(program: Program, graph, options: dict[str, object] | None = Non
         return e
 
     for i, d in enumerate(program.all("side")):
-        w.sides.append(add("side", d.key, i, d))
+        # A hostile side (`side x hostile`) has no player: it is not among the
+        # playing sides (`sides`, the agents, the piles), only an enemy of them.
+        (w.hostile_sides if d.hostile else w.sides).append(add("side", d.key, i, d))
     for i, d in enumerate(program.all("map")):
         add("map", d.key, i, d)
     for enum in program.all("enum"):
@@ -222,7 +225,7 @@ def build_world(program: Program, graph, options: dict[str, object] | None = Non
         w.spaces.append(add("space", d.key, i, data))
     for d in program.all("box"):
         if d.per is not None and d.per.text == "side":
-            for s in w.sides:
+            for s in w.sides + w.hostile_sides:
                 e = add("box", f"{d.key}[{s.key}]", len(w.boxes), (d, s))
                 w.boxes.append(e)
                 if d.receives is not None and d.receives.text == "eliminated":

@@ -196,6 +196,10 @@ class Checker:
         p = self.p
         for decl in p.all("nation"):
             self.expect_name(decl.side, ("side",), allow_none=True)
+            if decl.neutral and self.hostile_side(decl.side):
+                self.r.error("E0562", f"nation '{decl.key}' is neutral, but its side '{decl.side.text}' is hostile",
+                             decl.name.span, "a hostile side is at war with every side from the start: drop "
+                             "`neutral`, or give the nation a playing side")
         for decl in p.all("space"):
             self.check_space(decl)
         self.check_connections()
@@ -347,8 +351,24 @@ class Checker:
         self.expect_name(s.control, ("side",), allow_none=True)
         for port in s.ports:
             self.expect_name(port, ("side",))
+            if self.hostile_side(port):
+                self.r.error("E0561", f"space '{s.key}' is a port of the hostile side '{port.text}'", port.span,
+                             "a hostile side has no player to use ports, cards or supply sources: name a "
+                             "playing side")
         if s.supply_for is not None:
             self.expect_name(s.supply_for, ("side", "nation"))
+            if self.hostile_side(s.supply_for):
+                self.r.error("E0561", f"space '{s.key}' is a supply source of the hostile side "
+                             f"'{s.supply_for.text}'", s.supply_for.span,
+                             "a hostile side has no player to use ports, cards or supply sources: name a "
+                             "playing side")
+
+    def hostile_side(self, name: A.Name | None) -> bool:
+        """Whether a name is that of a side declared `hostile`."""
+        if name is None:
+            return False
+        decl = self.p.decls["side"].get(name.text)
+        return decl is not None and decl.hostile
 
     def check_connections(self) -> None:
         seen: dict[frozenset, A.Connection] = {}
@@ -470,6 +490,8 @@ class Checker:
 
         if c.weight is not None:
             self.expect_expr(c.weight, ("int",), self.param_scope(c.params))
+        if c.default is not None:
+            self.expect_expr(c.default, ("int",), self.param_scope(c.params))
         names = {p.name.text for p in c.params}
         for m in re.finditer(r"\{([A-Za-z_][A-Za-z0-9_]*)[^}]*\}", c.template):
             if m.group(1) not in names:
@@ -596,6 +618,10 @@ class Checker:
     def check_card(self, c: A.CardDecl) -> None:
         self.check_repeated(c)
         self.expect_name(c.side, ("side",))
+        if self.hostile_side(c.side):
+            self.r.error("E0561", f"card '{c.key}' belongs to the hostile side '{c.side.text}'", c.side.span,
+                         "a hostile side has no player to use ports, cards or supply sources: name a "
+                         "playing side")
         if c.deck is not None:
             self.expect_name(c.deck, ("deck",))
         for nation, _ in c.rp:
@@ -775,6 +801,11 @@ class Checker:
                          f"but {_count(len(s.vars), 'name')} {'is' if len(s.vars) == 1 else 'are'} given",
                          s.choice.span)
         self.expect_expr(s.by, ("side",), scope)
+        if isinstance(s.by, A.Ref) and self.hostile_side(s.by.name) and scope.lookup(s.by.name.text) is None:
+            self.r.error("E0560", f"`choose {s.choice.text} by {s.by.name.text}`: '{s.by.name.text}' is a hostile "
+                         "side, which no player plays", s.by.span,
+                         "write the decision for a playing side, or let the rules decide for the hostile side: "
+                         "a choice's `default` score picks its option when `by` turns out to be a hostile side")
         names = {v.text for v in s.vars}
         inner = scope.child()
         for b in s.bindings:

@@ -160,7 +160,20 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("random_pick", (("xs", (ANY,)),), ANY,
              "Not a player decision: one item picked with the game's dice (the seeded generator).",
              "random_pick(hand(ap))"),
-    Function("other", (("s", ("side",)),), "side", "The other side.", "other(player)"),
+    Function("other", (("s", ("side",)),), "side",
+             "The other playing side; none for a hostile side (its enemies are every other side: "
+             "`enemies_of`).", "other(player)"),
+    Function("enemy", (("p", ("side",)), ("x", ("side", "unit", "nation"))), "bool",
+             "Whether a side, or the side of a unit or nation, is an enemy of side p: it is a side and not p. "
+             "The playing sides are enemies of each other; a `hostile` side is an enemy of every side and "
+             "every side of it; none is nobody's enemy.", "enemy(player, s.control)"),
+    Function("enemies_of", (("p", ("side",)),), list_of("side"),
+             "Every side that is an enemy of p: the other playing side and every `hostile` side.",
+             "any(s.control in enemies_of(player) for s in adjacent(t))"),
+    Function("enemy_units_at", (("where", WHERE), ("p", ("side",))), list_of("unit"),
+             "The units in a space or box that belong to an enemy of side p, a `hostile` side's included "
+             "(with two playing sides and no hostile one: `units_at(where, other(p))`).",
+             "len(enemy_units_at(t, player)) > 0"),
     Function("side_of", (("x", ("nation", "unit", "card")),), "side",
              "The side a nation, unit or card belongs to.", "side_of(it)"),
     Function("at_war", (("n", ("nation",)),), "bool", "Whether a nation has entered the war.", "at_war(it)"),
@@ -230,7 +243,9 @@ EVENTS: dict[str, Event] = {e.name: e for e in [
     Event("phase_started", (("p", "phase"),), "When a phase of the sequence begins."),
     Event("phase_ended", (("p", "phase"),), "When a phase of the sequence ends."),
     Event("unit_eliminated", (("u", "unit"),), "After a unit is eliminated."),
-    Event("control_changed", (("s", "space"), ("by", "side")), "After a space changes control."),
+    Event("control_changed", (("s", "space"), ("by", "side"), ("was", "side")),
+          "After a space changes control: the space, the side now controlling it (none: no one) and the side "
+          "that controlled it before (none: no one). A trigger may bind the first names only."),
     Event("unit_placed", (("u", "unit"),), "After a unit is placed on the map."),
     Event("turns_ended", (), "After the scenario's last turn, if no one has won: triggers decide the result."),
 ]}
@@ -240,7 +255,9 @@ CONSTANTS: dict[str, Constant] = {c.name: c for c in [
     Constant("units", list_of("unit"), "Every unit in play."),
     Constant("cards", list_of("card"), "Every strategy card of the scenario."),
     Constant("nations", list_of("nation"), "Every nation."),
-    Constant("sides", list_of("side"), "Both sides."),
+    Constant("sides", list_of("side"), "The playing sides (a `hostile` side is not one of them)."),
+    Constant("hostile_sides", list_of("side"),
+             "The sides declared `hostile`: no player plays them, they are enemies of every side."),
     Constant("turn", "int", "The current turn number."),
     Constant("first_turn", "int", "The scenario's first turn."),
     Constant("last_turn", "int", "The scenario's last turn."),
@@ -264,7 +281,7 @@ ATTRIBUTES: dict[str, dict[str, str]] = {
         "rp_nations": list_of(ANY), "reinforcements": list_of("unit"),
     },
     "nation": {"name": "text", "side": "side", "neutral": "bool", "minor": "bool", "at_war": "bool"},
-    "side": {"name": "text"},
+    "side": {"name": "text", "hostile": "bool"},
     "box": {"name": "text", "units": list_of("unit")},
     "pile": {"cards": list_of("card"), "size": "int"},
 }

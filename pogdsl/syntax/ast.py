@@ -384,6 +384,8 @@ class Decl:
 @node
 class SideDecl(Decl):
     title: str | None = None
+    # A side no player plays, enemy of every other side (`side rebels "Rebels" hostile`).
+    hostile: bool = False
     kind: str = "side"
 
 
@@ -521,6 +523,9 @@ class ChoiceDecl(Decl):
     # How likely a random player is to pick an option, relative to the others
     # (its parameters bound); players deciding for themselves ignore it.
     weight: Expr | None = None
+    # When a hostile side (no player) must decide: the option scoring highest
+    # is taken (ties and no `default`: the first legal option listed).
+    default: Expr | None = None
     kind: str = "choice"
 
 

@@ -175,8 +175,10 @@ class ToAst:
     # ------------------------------------------------------------ sides, nations
     def side_decl(self, meta, children):
         rest, cites, note = self._extras(children)
-        title = _unquote(rest[1].value) if len(rest) > 1 else None
-        return A.SideDecl(self._span(meta), self._name(rest[0]), title=title, cites=cites, note=note)
+        title = next((_unquote(r.value) for r in rest[1:] if _is(r, "STRING")), None)
+        hostile = "hostile" in [r for r in rest[1:] if isinstance(r, str) and not _is(r, "STRING")]
+        return A.SideDecl(self._span(meta), self._name(rest[0]), title=title, hostile=hostile, cites=cites,
+                          note=note)
 
     def nation_decl(self, meta, children):
         rest, cites, note = self._extras(children)
@@ -192,6 +194,9 @@ class ToAst:
             self._span(meta), name, title=title, side=side,
             neutral="neutral" in flags, minor="minor" in flags, cites=cites, note=note,
         )
+
+    def flag_hostile(self, meta, children):
+        return "hostile"
 
     def flag_neutral(self, meta, children):
         return "neutral"
@@ -460,8 +465,12 @@ class ToAst:
         rest, cites, note = self._extras(children)
         template = next(_unquote(r.value) for r in rest[1:] if _is(r, "STRING"))
         weight = next((r[1] for r in rest if isinstance(r, tuple) and r[0] == "weight"), None)
+        default = next((r[1] for r in rest if isinstance(r, tuple) and r[0] == "default"), None)
         return A.ChoiceDecl(self._span(meta), self._name(rest[0]), params=self._params(rest),
-                            template=template, weight=weight, cites=cites, note=note)
+                            template=template, weight=weight, default=default, cites=cites, note=note)
+
+    def choice_default(self, meta, c):
+        return ("default", c[0])
 
     def signal_decl(self, meta, children):
         rest, cites, note = self._extras(children)

@@ -213,6 +213,16 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
     "add_existing": [
         (E, "E0502", 3, 12, "`add` names state 'liege_fallen', which already exists"),
     ],
+    # ------------------------------------------------------------ hostile sides
+    "hostile_side_asked": [
+        (E, "E0560", 6, 21, "`choose loss by rebels`: 'rebels' is a hostile side, which no player plays"),
+    ],
+    "hostile_side_card": [
+        (E, "E0561", 4, 6, "card 'rebels 1' belongs to the hostile side 'rebels'"),
+    ],
+    "hostile_side_neutral": [
+        (E, "E0562", 3, 8, "nation 'rb' is neutral, but its side 'rebels' is hostile"),
+    ],
     "cyclic_extends": [
         # reported once, from the member whose name sorts first, at the link that closes it
         (E, "E0503", 5, 28, "scenarios extend each other in a cycle: chicken → egg → chicken"),
