@@ -644,7 +644,7 @@ def distance(g, span, a, b):
 def other(g, span, side):
     """The other playing side; none for a hostile side, whose enemies are
     every other side (`enemies_of`)."""
-    if side is None or getattr(side.data, "hostile", False):
+    if side is not None and getattr(side.data, "hostile", False):
         return None
     for s in g.w.sides:
         if s is not side:
@@ -672,7 +672,7 @@ def enemy(g, span, p, x):
     if x is not None and not isinstance(x, Entity):
         raise GameError(f"enemy needs a side, unit or nation, not {text_of(x)}", span)
     q = _side_of_thing(x)
-    return q is not None and q is not p
+    return p is not None and q is not None and q is not p
 
 
 def enemies_of(g, span, p):

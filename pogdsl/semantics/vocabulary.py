@@ -166,7 +166,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("enemy", (("p", ("side",)), ("x", ("side", "unit", "nation"))), "bool",
              "Whether a side, or the side of a unit or nation, is an enemy of side p: it is a side and not p. "
              "The playing sides are enemies of each other; a `hostile` side is an enemy of every side and "
-             "every side of it; none is nobody's enemy.", "enemy(player, s.control)"),
+             "every side of it; none (no side) is nobody's enemy and has none.", "enemy(player, s.control)"),
     Function("enemies_of", (("p", ("side",)),), list_of("side"),
              "Every side that is an enemy of p: the other playing side and every `hostile` side.",
              "any(s.control in enemies_of(player) for s in adjacent(t))"),

@@ -128,3 +128,19 @@ def test_a_vp_space_taken_by_a_hostile_side_moves_no_vp(rising_world):
     # Between the players, as ever.
     g.set_control(pos.entity("space", "Cambrai"), pos._value("cp"), ())
     assert g.s["stack"][-1]["code"] == "trigger:vp_space_changes_hands"
+
+
+@pytest.mark.rule("14.3.5")
+def test_a_rising_never_suffers_attrition(rising_world):
+    """14.3.5 eliminates the players' units that cannot trace supply; a side
+    no player plays has no sources and traces nothing: its units stay (IoG
+    23.3.3 a: only combat removes an uprising)."""
+    pos = position(rising_world)
+    rising = pos.place("Rising", "Cambrai")
+    pos.control("Cambrai", "rebels")
+    for s in B.FUNCTIONS["adjacent"](pos.game, None, pos.entity("space", "Cambrai")):
+        pos.control(s.key, "cp")  # no Allied line either: whoever's supply it borrowed, it has none
+    lonely = pos.place("GE 2", "Calais")  # cut off, in an enemy space: attrition takes it
+    pos.run("attrition_phase")
+    assert where(pos, rising) == "Cambrai"
+    assert where(pos, lonely) != "Calais"
