@@ -472,3 +472,61 @@ def test_no_uprising_in_a_collapsed_nation():
     pos.set("collapsed", True, "ah")
     check(pos)
     assert pos.asked == []
+
+
+@pytest.mark.rule("iog 23.3.3")
+@pytest.mark.rule("iog 3.2.2")
+def test_the_game_starts_with_every_uprising_in_its_pool():
+    from pogdsl.runtime.interpreter import Game
+
+    g = Game.new(world(SCENARIO), seed=1)
+    d = g.run()
+    while d.choice != "take_action":       # the set-up's decisions (4.3), then the first action
+        d = g.choose(1)
+    pool = g.w.location(g.w.by_kind["box"]["uprising_pool"])
+    pieces = [u for u in g.w.units if u.key.endswith(" Uprising")]
+    assert sorted(u.key for u in pieces) == ["AH Uprising"] * 3 + ["GE Uprising"] * 3 + ["RU Uprising"] * 3
+    assert all(g.s["loc"][u.index] == pool for u in pieces)
+    assert all(g.s["control"][s.index] != "rebels" for s in g.w.spaces)
+
+
+@pytest.mark.rule("iog 23.3.2")
+@pytest.mark.rule("iog 23.3.3")
+@pytest.mark.rule("iog 23.2")
+def test_a_random_game_with_every_nation_demoralized():
+    """Random players, every marker put at 2 after the set-up: uprisings break
+    out, are attacked and destroyed, and the game goes on.  Wherever the game
+    stands, each uprising on the map is in its own nation's space, alone, and
+    holds it; every marker is within 0..40."""
+    import random
+
+    from pogdsl.runtime.interpreter import Game
+
+    w = world(SCENARIO)
+    g = Game.new(w, seed=2, log=True)
+    rng = random.Random(2)
+    d = g.run()
+    while d.choice != "take_action":
+        d = g.choose(1)
+    for n in ("ru", "ge", "ah"):
+        g.s["vars"]["national_will"][n] = 2
+    g.invalidate()
+    home = {"RU Uprising": "ru", "GE Uprising": "ge", "AH Uprising": "ah"}
+    seen = 0
+    for _ in range(2500):
+        if d is None:
+            break
+        pick = rng.choices(range(len(d.options)), weights=d.weights)[0] if d.weights else rng.randrange(len(d.options))
+        d = g.choose(pick + 1)
+        for u in w.units:
+            loc = g.s["loc"][u.index]
+            if u.key in home and loc is not None and 0 <= loc < len(w.spaces):
+                s = w.spaces[loc]
+                seen += 1
+                assert s.data.nation.key == home[u.key]
+                assert g.s["control"][s.index] == "rebels"
+                assert [w.units[i].key for i in g.s["occ"][loc]] == [u.key]
+        assert all(0 <= v <= 40 for v in g.s["vars"]["national_will"].values())
+    text = [e["text"] for e in g.s["log"]]
+    assert seen > 0 and any("an uprising breaks out" in t for t in text)
+    assert any(t.endswith("Uprising eliminated") for t in text)
