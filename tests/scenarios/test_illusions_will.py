@@ -254,6 +254,32 @@ def test_reichstag_truce_raises_german_will():
     assert will(pos, "ge") == 6
 
 
+STAND_INS = [  # (card, nation, change): the stand-ins national-will.pog documents
+    (("ap", 2), "ge", -2), (("ap", 62), "ah", -2), (("ap", 60), "ah", -1),
+    (("cp", 59), "ru", -1), (("cp", 52), "ru", -2), (("cp", 53), "ru", -2), (("cp", 63), "ru", -1),
+    (("cp", 9), "ge", 2), (("cp", 57), "ah", 2),
+]
+
+
+@pytest.mark.rule("iog 23.2")
+@pytest.mark.parametrize("key, nation, change", STAND_INS)
+@pytest.mark.parametrize("use, moves", [("event", True), ("ops", False)])
+def test_each_stand_in_event_moves_its_nation(key, nation, change, use, moves):
+    """23.2c: events move the markers.  Each PoG card standing in for an IoG
+    National Will event moves its nation once its event has been played (the
+    signal an action raises when it is over); the same card played otherwise
+    moves nothing, and no other nation moves."""
+    pos = illusions()
+    g = pos.game
+    pos.s["stack"] = []
+    pos.s["result"] = None
+    g.invalidate()
+    g.emit("action_taken", (pos._value(key[0]), pos._value(use), pos.card(*key)))
+    assert g.run() is None
+    for n in ("ru", "ge", "ah"):
+        assert will(pos, n) == 12 + (change if moves and n == nation else 0)
+
+
 # ================================================================ the phase (6.0.F)
 @pytest.mark.rule("iog 6.0.F")
 def test_the_rebellion_revolution_phase_comes_between_war_status_and_replacement():
