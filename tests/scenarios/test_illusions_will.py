@@ -457,6 +457,7 @@ def test_a_destroyed_uprising_goes_back_to_the_pool_and_may_rise_again():
     pos.run("resolve_attacks", "ap", answers=["attack Lutsk from Rovno", "stop advancing"], dice=[6, 1])
     assert where(pos, rising) == "uprising_pool"
     assert all(d.by == "ap" for d in pos.asked[1:]), [(d.by, d.choice) for d in pos.asked]
+    assert control(pos, "Lutsk") == "ap"       # nobody advanced: Russia's own again (11.2.1b)
     check(pos, answers=["an uprising in Kiev"])
     assert uprisings_on_map(pos, "ru") == ["Kiev"]
 
@@ -556,3 +557,30 @@ def test_a_random_game_with_every_nation_demoralized():
     text = [e["text"] for e in g.s["log"]]
     assert seen > 0 and any("an uprising breaks out" in t for t in text)
     assert any(t.endswith("Uprising eliminated") for t in text)
+
+
+@pytest.mark.rule("iog 11.2")
+@pytest.mark.rule("iog 23.3.2")
+@pytest.mark.rule("iog 23.2")
+def test_the_central_powers_destroy_the_kiev_uprising_and_advance():
+    """Kiev rises (Allies -1 VP, Russia -2 will); a German army destroys the
+    uprising (23.3.3b) and advances (PoG 12.7).  The uprising controlled only
+    the space it stood in (11.2.1b): at the end the VP total and Russia's will
+    are where a straight German capture of Kiev would have put them."""
+    pos = illusions()
+    set_will(pos, "ru", 2)
+    check(pos, answers=["an uprising in Kiev"])
+    assert (pos.var("vp"), will(pos, "ru")) == (11, 0)
+    pos.place("GE 8", "Zhitomir")
+    pos.control("Zhitomir", "cp")
+    pos.control("Rovno", "cp")
+    pos.control("Lutsk", "cp")
+    pos.control("Kovel", "cp")
+    pos.control("Brest Litovsk", "cp")
+    pos.activate("Zhitomir", "attack")
+    pos.run("resolve_attacks", "cp", answers=["attack Kiev from Zhitomir", "advance GE 8 into Kiev"], dice=[6, 1])
+    assert "cp attacks Kiev with strength" in "\n".join(pos.log())
+    assert uprisings_on_map(pos, "ru") == []
+    assert control(pos, "Kiev") == "cp"
+    assert pos.var("vp") == 11
+    assert will(pos, "ru") == 0
