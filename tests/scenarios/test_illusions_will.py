@@ -584,3 +584,28 @@ def test_the_central_powers_destroy_the_kiev_uprising_and_advance():
     assert control(pos, "Kiev") == "cp"
     assert pos.var("vp") == 11
     assert will(pos, "ru") == 0
+
+
+@pytest.mark.rule("iog 6.0.F.1")
+@pytest.mark.rule("iog 23.2")
+@pytest.mark.rule("iog 23.3.2")
+@pytest.mark.rule("iog 23.3.3")
+def test_the_scripted_game_replays():
+    """`pogdsl replay tests/fixtures/illusions/will_game.txt`: three turns of a
+    game with every home front demoralized; its `expect` lines check the
+    uprisings, the VP they cost, the will lost and regained, the stand-in
+    event and the Warsaw uprising destroyed."""
+    import os
+
+    from pogdsl.runtime.record import read_script, replay_script
+
+    root = Path(__file__).resolve().parents[2]
+    here = os.getcwd()
+    os.chdir(root)
+    try:
+        session = replay_script(read_script(root / "tests" / "fixtures" / "illusions" / "will_game.txt"))
+    finally:
+        os.chdir(here)
+    g = session.game
+    assert g.s["turn"] == 3
+    assert g.s["control"][g.w.by_kind["space"]["Warsaw"].index] == "ap"
