@@ -124,6 +124,23 @@ def test_an_army_lost_for_good_costs_two():
 
 
 @pytest.mark.rule("iog 24.1")
+def test_an_army_lost_in_combat_wears_troop_quality_down():
+    """24.1c in play: a reduced Italian army attacking Trent takes a loss it
+    cannot pay with no corps to replace it, so it is eliminated for good
+    (Deluxe 12.4.4.1): Italy's marker falls two."""
+    pos = Position(ILLUSIONS)
+    it1 = pos.place("IT 1", "Asiago", reduced=True)
+    pos.place("AHc", "Trent")
+    pos.control("Trent", "cp")
+    pos.s["at_war"]["it"] = True
+    pos.s["turn"] = 9
+    pos.activate("Asiago", "attack")
+    pos.run("resolve_attacks", "ap", answers=["attack Trent from Asiago"], dice=[1, 6])
+    assert where(pos, it1) == "removed[ap]"
+    assert tq(pos, "it") == 14
+
+
+@pytest.mark.rule("iog 24.1")
 def test_corps_and_other_nations_armies_leave_troop_quality_alone():
     """24.1b-c count LCUs of the four nations only: a corps lost, or a French
     army lost, changes no marker."""
