@@ -6,7 +6,10 @@ how many times its event was played over all the games and in how many games;
 then the cards never played as an event, which random play never exercises
 (a condition that can never hold, an option never offered, or a rare card).
 
-    python benchmarks/card_events.py [SCENARIO] [--games N] [--seed S] [--workers W] [--json] [--root DIR]
+    python benchmarks/card_events.py [SCENARIO] [--games N] [--seed S] [--workers W] [--option NAME=VALUE] [--json] [--root DIR]
+
+The optional cards (56-65 of each side) are in the decks only with
+`--option optional_cards=on` (9.1.2: the players agree to them).
 
 Exit status: that of `pogdsl simulate` (0 every game finished, 1 some failed
 or the sources have errors, 2 wrong usage).
@@ -24,10 +27,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def card_events(scenario: str, games: int, seed: int, workers: int | None, root: Path = ROOT) -> tuple[int, dict]:
+def card_events(scenario: str, games: int, seed: int, workers: int | None, root: Path = ROOT,
+                options: list[str] = ()) -> tuple[int, dict]:
     """(exit status, the simulate summary)."""
     argv = [sys.executable, "-m", "pogdsl.cli", "simulate", scenario, "--games", str(games), "--seed", str(seed),
             "--json", "--no-progress", "--root", str(root)]
+    for option in options:
+        argv += ["--option", option]
     if workers:
         argv += ["--workers", str(workers)]
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -40,8 +46,10 @@ def card_events(scenario: str, games: int, seed: int, workers: int | None, root:
 
 def report(summary: dict, out=sys.stdout) -> None:
     events = summary["card_events"]
+    chosen = ", ".join(f"{k}={v}" for k, v in (summary.get("options") or {}).items())
     print(f"{summary['scenario']}: {summary['games']} games, seed {summary['seed']}: {summary['finished']} finished, "
-          f"{summary['failed']} failed; {len(events)} cards with an event", file=out)
+          f"{summary['failed']} failed; {len(events)} cards with an event" + (f" (options: {chosen})" if chosen else ""),
+          file=out)
     width = max((len(v["name"]) for v in events.values()), default=0)
     for key, v in events.items():
         print(f"  {key:<6} {v['name']:<{width}}  {v['played']:>5} plays in {v['games']:>4} games", file=out)
@@ -59,8 +67,11 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", "-w", type=int, default=None)
     parser.add_argument("--json", action="store_true", help="print only the card_events object as JSON")
     parser.add_argument("--root", type=Path, default=ROOT, help="the project folder (default: this checkout)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a scenario option, as simulate takes it (repeatable): optional_cards=on puts the "
+                             "optional cards 56-65 of each side into the decks (9.1.2)")
     args = parser.parse_args(argv)
-    status, summary = card_events(args.scenario, args.games, args.seed, args.workers, args.root.resolve())
+    status, summary = card_events(args.scenario, args.games, args.seed, args.workers, args.root.resolve(), args.option)
     if not summary:
         return status
     if args.json:

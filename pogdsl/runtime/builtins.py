@@ -554,7 +554,9 @@ def _spread(g, order: Found, seen: set, allowed: frozenset | None = None, keys: 
 
 # ----------------------------------------------------------------- constants
 def _units_in_play(g, l):
-    return [u for u in g.w.units if (g.s["loc"][u.index] or -1) >= 0]
+    # (location 0 is a space like any other: only None means out of play)
+    loc = g.s["loc"]
+    return [u for u in g.w.units if loc[u.index] is not None]
 
 
 CONSTANTS = {

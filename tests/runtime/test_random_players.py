@@ -116,3 +116,19 @@ def test_the_central_powers_reach_the_russian_capitulation_track(games):
     # Central Powers.  Random armies that attack where they outnumber the
     # defence and advance into the ground won take them in some games.
     assert played_in(games, "cp 28") >= 1
+
+
+def test_units_counts_a_unit_on_the_first_space_of_the_map():
+    # `units` (every unit in play) once left out a unit standing on the space
+    # kept at location 0, so the attrition of 14.3 never reached it there.
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
+    from harness import Position
+
+    pos = Position()
+    first = next(s for s in pos.w.spaces if pos.w.location(s) == 0)
+    piece = pos.place("AH 1", first.key)
+    assert pos.s["loc"][piece.index] == 0
+    assert piece in B.CONSTANTS["units"](pos.game, {})
