@@ -632,3 +632,19 @@ def test_12_7_4_an_enemy_trench_in_the_first_space_stops_the_advance():
     pos.run("attacker_advance", "cp", answers=["advance GE 9 into Lodz"])
     assert pos.asked[0].options == ["advance GE 9 into Lodz", "stop advancing"]
     assert where(pos, ge) == "Lodz" and pos.var("trench", "Lodz") == 0
+
+
+@pytest.mark.rule("soe 12.7.4")
+@pytest.mark.rule("soe 11.1.4")
+@pytest.mark.parametrize("seed", [71728931322427, 4779892807554])
+def test_random_games_that_once_failed_finish(seed):
+    """Two games of the 500-game run that failed: an unopposed attack whose
+    advance could go back into the attack's own space (so the unit counted as
+    not yet advanced, and advanced again without end), and a stack that spent
+    its last movement point taking a space in passing where it could not stop
+    (a dead end).  Both now play to their end."""
+    from pogdsl.opening import open_scenario
+    from pogdsl.sim import play_random
+
+    result = play_random(open_scenario("suicide_of_europe"), seed)
+    assert result["error"] is None, result["error"]
