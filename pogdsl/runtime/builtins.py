@@ -492,7 +492,7 @@ def reach(g, span, start, cond):
     return _spread(g, order, seen, admit=lambda j: cond(spaces[j]))
 
 
-def reach_within(g, span, start, region):
+def reach_in_region(g, span, start, region):
     """`reach(t from start where t in region)` with a region that does not
     depend on t: the membership test is one set lookup by space index, the
     set built once per region object (a remembered region is shared by every
@@ -554,9 +554,10 @@ def _spread(g, order: Found, seen: set, allowed: frozenset | None = None, keys: 
 
 # ----------------------------------------------------------------- constants
 def _units_in_play(g, l):
-    # (location 0 is a space like any other: only None means out of play)
+    # (location 0 is a space like any other: None or a negative location
+    # means out of play)
     loc = g.s["loc"]
-    return [u for u in g.w.units if loc[u.index] is not None]
+    return [u for u in g.w.units if loc[u.index] is not None and loc[u.index] >= 0]
 
 
 CONSTANTS = {

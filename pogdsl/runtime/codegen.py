@@ -128,7 +128,7 @@ class Namespace:
             "_ordered": ordered_compare, "_lt": ORDERED["<"], "_le": ORDERED["<="],
             "_gt": ORDERED[">"], "_ge": ORDERED[">="], "_divide": divide, "_aggregate_call": _aggregate_call,
             "_aggregate_many": _aggregate_many, "_extreme": extreme, "_reach": B.reach,
-            "_reach_within": B.reach_within, "_add": B.add, "_sub": B.sub, "_mul": B.mul, "_members": B.members, "_card_in_play": _card_in_play,
+            "_reach_in_region": B.reach_in_region, "_add": B.add, "_sub": B.sub, "_mul": B.mul, "_members": B.members, "_card_in_play": _card_in_play,
         }
         self.count = 0
         self._named: dict[int, str] = {}
@@ -549,7 +549,7 @@ class Generator:
                 and w.item.name.text == e.var.text and not _mentions(w.container, e.var.text)):
             # `where t in R`, R the same for every t: worked out once, then a set lookup
             region = self.gen(w.container, names, cvars)
-            return f"_reach_within(g, {self.const(e.span)}, {source}, {region})"
+            return f"_reach_in_region(g, {self.const(e.span)}, {source}, {region})"
         py, inner = self.comprehension_var(e.var.text, cvars)
         self.kinds[py] = "space"
         cond = self.gen(e.where, names, inner)

@@ -59,7 +59,7 @@ def test_a_space_filter_tests_each_space_without_remembering_it(campaign):
 
 
 def test_a_search_through_a_region_matches_one_testing_each_space(campaign):
-    """`reach(t from S where t in R)` runs as a set lookup (reach_within):
+    """`reach(t from S where t in R)` runs as a set lookup (reach_in_region):
     the same spaces in the same order as the test written out."""
     game = Game.new(campaign, seed=6, log=False)
     game.run()
@@ -67,8 +67,8 @@ def test_a_search_through_a_region_matches_one_testing_each_space(campaign):
     region = [s for s in spaces if s.index % 3 != 0]
     for start in spaces[::17]:
         expected = B.reach(game, None, [start], lambda t: t in region)
-        assert list(B.reach_within(game, None, [start], region)) == list(expected)
-    assert list(B.reach_within(game, None, [spaces[1]], None)) == [spaces[1]]  # none: an empty region
+        assert list(B.reach_in_region(game, None, [start], region)) == list(expected)
+    assert list(B.reach_in_region(game, None, [spaces[1]], None)) == [spaces[1]]  # none: an empty region
 
 
 @pytest.mark.parametrize("seed", [3, 8])
