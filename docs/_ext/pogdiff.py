@@ -118,33 +118,29 @@ def rulebook_lines(scenario: str, book: str, root: Path = PROJECT_DIR) -> list[s
     return out
 
 
-class PogRulebook(SphinxDirective):
+class _GeneratedListing(SphinxDirective):
+    """Two arguments; the reStructuredText that `lines(first, second, root)`
+    writes, rebuilt when any scenario source changes."""
+
     required_arguments = 2
     has_content = False
+    lines = None
 
     def run(self):
-        scenario, book = self.arguments
         for path in sorted((PROJECT_DIR / "scenarios").rglob("*.pog")):
             self.env.note_dependency(str(path))
-        text = "\n".join(rulebook_lines(scenario, book, PROJECT_DIR))
+        text = "\n".join(type(self).lines(*self.arguments, PROJECT_DIR))
         container = nodes.container()
-        nested_parse_with_titles(self.state, StringList(text.splitlines(), source="pog-rulebook"), container)
+        nested_parse_with_titles(self.state, StringList(text.splitlines(), source=self.name), container)
         return container.children
 
 
-class PogDiff(SphinxDirective):
-    required_arguments = 2
-    has_content = False
+class PogRulebook(_GeneratedListing):
+    lines = staticmethod(rulebook_lines)
 
-    def run(self):
-        base, variant = self.arguments
-        root = PROJECT_DIR
-        for path in sorted((root / "scenarios").rglob("*.pog")):
-            self.env.note_dependency(str(path))
-        text = "\n".join(diff_lines(base, variant, root))
-        container = nodes.container()
-        nested_parse_with_titles(self.state, StringList(text.splitlines(), source="pog-diff"), container)
-        return container.children
+
+class PogDiff(_GeneratedListing):
+    lines = staticmethod(diff_lines)
 
 
 def setup(app):
