@@ -419,13 +419,35 @@ def signature(outcome: str, tb: str) -> str:
 
 
 def worker_init():
+    """The limits a process running cases gets; returns a function that puts
+    back what was there before (a run in the calling process, `--workers 1`,
+    must not leave the memory cap on its caller: a test suite that called it
+    would run out of address space later on)."""
+    old_recursion = sys.getrecursionlimit()
+    old_memory = None
     try:
         import resource
 
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+        old_memory = resource.getrlimit(resource.RLIMIT_AS)
+        # only the soft limit: lowering the hard one could not be undone
+        # without privileges
+        hard = old_memory[1]
+        cap = MEMORY_LIMIT if hard == resource.RLIM_INFINITY else min(MEMORY_LIMIT, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
     except (ImportError, ValueError, OSError):
         pass
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
+    sys.setrecursionlimit(max(old_recursion, 1000))
+
+    def restore():
+        sys.setrecursionlimit(old_recursion)
+        if old_memory is not None:
+            import resource
+
+            try:
+                resource.setrlimit(resource.RLIMIT_AS, old_memory)
+            except (ValueError, OSError):
+                pass
+    return restore
 
 
 # ----------------------------------------------------------------- the run
@@ -475,14 +497,17 @@ def fuzz(seed: int, sources: int, records: int, workers: int, out: Path, deadlin
 
     done = 0
     if workers <= 1:
-        worker_init()
-        for t in tasks:
-            if deadline is not None and time.monotonic() > deadline:
-                break
-            take(run_case(t))
-            done += 1
-            if progress and done % 1000 == 0:
-                progress(done, counts, time.perf_counter() - start)
+        restore = worker_init()
+        try:
+            for t in tasks:
+                if deadline is not None and time.monotonic() > deadline:
+                    break
+                take(run_case(t))
+                done += 1
+                if progress and done % 1000 == 0:
+                    progress(done, counts, time.perf_counter() - start)
+        finally:
+            restore()
     else:
         from multiprocessing import get_context
 

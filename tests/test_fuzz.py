@@ -61,3 +61,15 @@ def test_a_run_writes_a_reproducer(tmp_path, monkeypatch):
     assert planted and Path(planted[0]["reproducer"]).exists()
     assert "planted" in Path(planted[0]["reproducer"].rsplit(".", 1)[0] + ".traceback.txt").read_text()
     assert "tracebacks and hangs" in fuzz.report(summary)
+
+
+def test_a_run_in_this_process_leaves_its_memory_cap_behind(tmp_path):
+    # workers=1 runs the cases here, under the fuzzer's memory cap; the cap
+    # must not outlive the run (it once stayed on the test suite's process,
+    # which then ran out of address space in later tests)
+    import resource
+
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    assert before[0] != fuzz.MEMORY_LIMIT  # (an earlier run left no cap either)
+    fuzz.fuzz(0, sources=2, records=0, workers=1, out=tmp_path, deadline=None)
+    assert resource.getrlimit(resource.RLIMIT_AS) == before
