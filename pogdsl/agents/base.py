@@ -21,6 +21,9 @@ class Agent:
 
     human = False
     label = "agent"
+    # Whether `simulate` and `ladder` can play it in their worker processes:
+    # no terminal, no file of its own, and a game from its seed alone.
+    batch = True
 
     def choose(self, session, decision):
         raise NotImplementedError

@@ -40,6 +40,7 @@ def format_log_entry(entry: dict) -> str:
 
 class HumanAgent(Agent):
     human = True
+    batch = False  # a person at a terminal
 
     def __init__(self, side: str, *, input_fn=input, out=None):
         self.side = side

@@ -14,6 +14,8 @@ class ScriptExhausted(BadSave):
 
 
 class ScriptedAgent(Agent):
+    batch = False  # one recorded game's answers, not a player of many games
+
     def __init__(self, script: Script, side: str):
         self.script = script
         self.side = side

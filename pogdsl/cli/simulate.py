@@ -236,13 +236,27 @@ def print_plots(played: list[dict], written: list) -> None:
         print("  (the games' results carry no VP: the final VP and VP-over-turns figures are left out)")
 
 
-SIMULATE_AGENTS = ("random", "mcts")  # players that need no terminal and no file
+def batch_player_problem(spec: str, side: str) -> str | None:
+    """Why SPEC cannot play SIDE in a batch of games (an unknown or malformed
+    spec, a person, a script), or None: any player agents.make_agent knows
+    whose class says it plays from its seed alone (Agent.batch)."""
+    from ..agents import make_agent
+
+    try:
+        agent = make_agent(spec, side, 0)
+    except (ValueError, OSError) as err:
+        return str(err) if isinstance(err, ValueError) else f"{spec}: {err.strerror or err}"
+    except Exception as err:  # noqa: BLE001 - a player that cannot be made is a usage error, not a crash
+        return f"cannot make player '{spec}': {type(err).__name__}: {err}"
+    if not getattr(agent, "batch", True):
+        return f"'{spec}' cannot play a batch of games (it needs a person or a file): use a computer player"
+    return None
 
 
 def agents_from(args, sides: list[str]) -> dict[str, str] | str:
     """SIDE → agent spec from --ap, --cp and --agent SIDE=SPEC (the sides not
-    named play at random), or the one-line message of a usage error."""
-    from ..agents import make_agent
+    named play DEFAULT_PLAYER), or the one-line message of a usage error."""
+    from ..sim import DEFAULT_PLAYER
 
     given = [("ap", args.ap)] if args.ap else []
     given += [("cp", args.cp)] if args.cp else []
@@ -255,15 +269,11 @@ def agents_from(args, sides: list[str]) -> dict[str, str] | str:
     for side, spec in given:
         if side not in sides:
             return f"this scenario has no side '{side}' (sides: {', '.join(sides)})"
-        if spec.partition(":")[0].strip().lower() not in SIMULATE_AGENTS:
-            return f"simulate plays with random or mcts:N agents, not '{spec}'"
-        try:
-            make_agent(spec, side, 0)
-        except ValueError as err:
-            return str(err)
-        if spec.strip().lower() != "random":
-            agents[side] = spec.strip()
-    return agents
+        problem = batch_player_problem(spec, side)
+        if problem:
+            return problem
+        agents[side] = spec.strip()
+    return {side: agents.get(side, DEFAULT_PLAYER) for side in sides}
 
 
 def print_summary(s: dict, args) -> None:
@@ -273,7 +283,7 @@ def print_summary(s: dict, args) -> None:
               "finished before", file=out)
     print(f"{s['scenario']}: {s['games']} games, seed {s['seed']}: {s['finished']} finished, "
           f"{s['failed']} failed", file=out)
-    if s.get("agents"):
+    if s.get("agents"):  # a balance figure is a figure of its players
         print("  players: " + ", ".join(f"{k} {v}" for k, v in s["agents"].items()), file=out)
         for side, v in (s.get("agent_speed") or {}).items():
             if v["decisions_per_second"]:
@@ -313,6 +323,7 @@ def print_summary(s: dict, args) -> None:
                 print(f"  {label:<10} {describe(d)}", file=out)
         if not s.get("turns"):
             print(f"  {s['mean_decisions']} decisions and {s['mean_turns']} turns a game on average", file=out)
+    print_course(s, out)
     events = s.get("card_events") or {}
     if events:
         played = sum(1 for v in events.values() if v["played"])
@@ -335,6 +346,51 @@ def print_summary(s: dict, args) -> None:
         print(f"replay one with: pogdsl play {s['scenario']} --seed {first['seed']} "
               + " ".join(f"--agent {k}={v}" if k not in ("ap", "cp") else f"--{k} {v}" for k, v in who.items())
               + chosen + (f" --root {root}" if root else ""), file=out)
+
+
+def _shares(outcomes: dict, games: int) -> str:
+    return "  ".join(f"{k} {100.0 * n / games:5.1f}%" for k, n in outcomes.items() if n or k != "draw")
+
+
+def print_course(s: dict, out) -> None:
+    """Who won by the turn the game ended and by how it ended, the VP
+    course and the VP by turn of each side's wins (sim/course.py)."""
+    turns = s.get("by_end_turn") or []
+    if len(turns) > 1:
+        print("  by the turn the game ended (games, then each outcome's share of them):", file=out)
+        for row in turns:
+            print(f"    turn {row['turn']:>3}  {row['games']:>6}  {_shares(row['outcomes'], row['games'])}", file=out)
+    reasons = s.get("by_reason") or {}
+    if len(reasons) > 1:
+        print("  by how the game ended:", file=out)
+        width = max(len(k or "(no reason)") for k in reasons)
+        for k, row in reasons.items():
+            print(f"    {k or '(no reason)':<{width}}  {row['games']:>6}  {_shares(row['outcomes'], row['games'])}",
+                  file=out)
+    course = s.get("vp_course")
+    if course:
+        even = course["break_even"]
+        print(f"  VP course: {even['high']} ahead above {even['cut']:g} VP, {even['low']} below (the cut that best "
+              f"parts the final VP of the two sides' wins; {even['misplaced']} of {even['games']} on the wrong side)",
+              file=out)
+        if course["lead_changes"]:
+            print(f"    lead changes a game: {describe(course['lead_changes'])}", file=out)
+        if course["decided_turn"]:
+            print(f"    the winner led for good from turn: {describe(course['decided_turn'])}"
+                  + (f"; {course['won_from_behind']} won from behind" if course["won_from_behind"] else ""),
+                  file=out)
+        foretold = course["leader_wins"]
+        if foretold:
+            print("    the side ahead at the end of turn t wins: "
+                  + ", ".join(f"{x['turn']}: {100 * x['rate']:.0f}%" for x in foretold if x["rate"] is not None),
+                  file=out)
+    by_winner = s.get("vp_by_winner") or {}
+    if by_winner:
+        print("  mean VP at the end of each turn, by outcome:", file=out)
+        width = max(len(k) for k in by_winner)
+        for k, row in by_winner.items():
+            print(f"    {k:<{width}} ({row['games']:>5} games)  " + " ".join(f"{v:.1f}" for v in row["mean"]),
+                  file=out)
 
 
 SPARKS = " ▁▂▃▄▅▆▇█"

@@ -1,11 +1,13 @@
-"""Batch simulation: many games with random agents.
+"""Batch simulation: many games between computer players.
 
 Game i of a run with seed S plays with the game seed `game_seed(S, i)` and
-random agents seeded from that game seed and their side (the same seeds
-`pogdsl play --seed G --ap random --cp random` uses), so any game of a run,
-failed or not, can be played again on its own, move for move: the agents
-answer inside the interpreter without listing the options
-(runtime/sampling.py), and draw the same way from a listed decision.
+players made from their specs (`random`, `mcts:N`... agents.make_agent),
+each seeded from that game seed and its side (the same seeds `pogdsl play
+--seed G --ap SPEC --cp SPEC` uses), so any game of a run, failed or not,
+can be played again on its own, move for move.  A side with no spec plays
+DEFAULT_PLAYER.  Random players answer inside the interpreter without
+listing the options (runtime/sampling.py), and draw the same way from a
+listed decision; every other player is asked at each decision.
 
 On the local process pool (the default) every game is a task of its own, so
 progress advances game by game and a worker that finishes early takes the next
@@ -39,6 +41,9 @@ from ..runtime.errors import (
 DEFAULT_MAX_STEPS = 2_000_000  # the default `steps` limit (runtime/limits.py); None: the scenario's
 DEFAULT_MAX_DECISIONS = 100_000
 BACKENDS = ("local", "ray", "dask")
+# The player of a side `simulate` is given no spec for (--ap, --cp, --agent):
+# every balance figure names the players it was made with.
+DEFAULT_PLAYER = "random"
 EXTRAS = {"ray": ("ray", "ray"), "dask": ("dask.distributed", "dask")}
 
 
@@ -54,20 +59,21 @@ def game_seed(seed: int, index: int) -> int:
 
 def play_random(opened, seed: int, *, max_steps: int | None = None,
                 max_decisions: int = DEFAULT_MAX_DECISIONS, agents: dict[str, str] | None = None) -> dict:
-    """One game with random agents, as a plain result (never raises for a
-    problem of the game: it is reported in "error").  `agents` gives a side
-    another player by its spec (`mcts:200`, agents.make_agent), seeded from
-    the game's seed and its side as `play --seed` seeds it."""
+    """One game, as a plain result (never raises for a problem of the
+    game: it is reported in "error").  `agents` gives each side its player
+    by its spec (`random`, `mcts:200`... agents.make_agent; a side not
+    given plays DEFAULT_PLAYER), seeded from the game's seed and its side as
+    `play --seed` seeds it."""
     from types import SimpleNamespace
 
-    from ..agents import RandomAgent, agent_seed, make_agent
+    from ..agents import RandomAgent, make_agent
 
     world = opened.world
-    players = {s.key: make_agent(agents[s.key], s.key, seed) if agents and s.key in agents
-               else RandomAgent(agent_seed(seed, s.key)) for s in world.sides}
+    players = {s.key: make_agent((agents or {}).get(s.key, DEFAULT_PLAYER), s.key, seed) for s in world.sides}
     game = opened.new_game(seed, log=False, step_budget=max_steps)
     result = {"seed": seed, "winner": None, "reason": None, "decisions": 0, "turn": None, "hash": None,
-              "error": None, "kind": None}
+              "error": None, "kind": None,
+              "players": {s.key: (agents or {}).get(s.key, DEFAULT_PLAYER) for s in world.sides}}
     # random players answer inside run(), without listing (runtime/sampling.py); the others are asked
     game.samplers = {k: a for k, a in players.items() if isinstance(a, RandomAgent)}
     game.vp_by_turn = []  # the interpreter appends the VP at the end of each turn
@@ -193,7 +199,7 @@ def iter_batch(task: tuple):
     from ..opening import open_scenario
 
     spec, root, base, indices, max_steps, max_decisions, options, *more = task
-    agents = dict(more[0]) if more else None  # (SIDE, SPEC) pairs: the sides not played at random
+    agents = dict(more[0]) if more else None  # (SIDE, SPEC) pairs: the other sides play DEFAULT_PLAYER
     opened = open_scenario(spec, Path(root) if root else None, options=dict(options))
     with collector_set_for_games():
         for i in indices:
@@ -226,12 +232,13 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
              max_steps: int | None = None, max_decisions: int = DEFAULT_MAX_DECISIONS,
              backend: str = "local", progress=None, options: dict[str, str] | None = None,
              on_results=None, agents: dict[str, str] | None = None) -> dict:
-    """Run `games` random games and summarise them.  As games finish (in the
+    """Play `games` games and summarise them.  As games finish (in the
     order they finish), `progress(n)` is called with how many did and
     `on_results(list)` with their results: one game a call, except on Ray
     and Dask, which report a batch at a time.  `options` sets the
-    scenario's options (NAME → value as typed) for every game; `agents` a
-    player other than random for some sides (SIDE → spec, e.g. "mcts:200").
+    scenario's options (NAME → value as typed) for every game; `agents` the
+    player of some sides (SIDE → spec, e.g. "mcts:200"; the others play
+    DEFAULT_PLAYER).  The summary's "agents" names every side's player.
 
     Ctrl-C (KeyboardInterrupt) stops the run within about a second: no worker
     is left behind, and the summary is of the games finished so far, with
@@ -243,7 +250,8 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
     given = tuple(sorted((options or {}).items()))
     workers = workers or os.cpu_count() or 1
     root_text = str(Path(root).resolve()) if root is not None else None
-    players = tuple(sorted((agents or {}).items()))
+    chosen = {s.key: (agents or {}).get(s.key, DEFAULT_PLAYER) for s in opened.world.sides}
+    players = tuple(sorted(chosen.items()))
     start = time.perf_counter()
     results: list[dict] = []
 
@@ -255,8 +263,7 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
             progress(1)
 
     def tasks_of(groups):
-        return [(spec, root_text, seed, g, max_steps, max_decisions, given, *((players,) if players else ()))
-                for g in groups]
+        return [(spec, root_text, seed, g, max_steps, max_decisions, given, players) for g in groups]
 
     interrupted = False
     try:
@@ -282,8 +289,8 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
     summary["interrupted"] = interrupted
     if interrupted:
         summary["games_asked"] = games
-    if players:
-        summary["agents"] = {s.key: (agents or {}).get(s.key, "random") for s in opened.world.sides}
+    summary["agents"] = chosen
+    if any(r.get("agent_stats") for r in results):
         speed = {}
         for r in results:
             for side, st in (r.get("agent_stats") or {}).items():
@@ -346,15 +353,20 @@ def summarise(opened, spec: str, seed: int, results: list[dict], seconds: float)
     decisions = sum(r["decisions"] for r in results)
     digest = hashlib.sha256("".join(r["hash"] for r in results).encode()).hexdigest()
     n = len(finished)
+    from .course import course_summary
     from .stats import distribution, proportion
 
     rates = {**{s: wins.get(s, 0) for s in sides}, "draw": wins.get("draw", 0)}
     kind_counts = {**{k: kinds.get(k, 0) for k in declared}, **{k: v for k, v in kinds.items() if k not in declared}}
     vps = [r["final_vp"] for r in finished if r.get("final_vp") is not None]
+    played_by = next((r["players"] for r in results if r.get("players")), None)
     return {
         "scenario": spec,
         "seed": seed,
         "options": opened.options_text(),
+        # each side's player (its spec), as the games were played: a balance
+        # figure is a figure of these players
+        **({"agents": dict(played_by)} if played_by else {}),
         "games": len(results),
         "finished": n,
         "failed": len(results) - n,
@@ -385,6 +397,10 @@ def summarise(opened, spec: str, seed: int, results: list[dict], seconds: float)
         "failures": [{"game": r["game"], "seed": r["seed"], "kind": r["kind"], "error": r["error"]}
                      for r in results if r["error"] is not None],
         "card_events": card_events(opened.world, results),
+        # who won by the turn the game ended and by how it ended, the VP
+        # course (decisiveness, lead changes) and the VP by turn of each
+        # side's wins (sim/course.py)
+        **course_summary(finished, sides),
     }
 
 

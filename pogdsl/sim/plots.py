@@ -13,7 +13,9 @@ Each figure is written as PNG and SVG into a folder:
   as a share of the finished games;
 - ``final-vp``: the final VP, a histogram (one bar per VP) with its mean;
 - ``vp-by-turn``: VP at the end of each turn, the mean and the band 10%–90%
-  of the games that played that turn.
+  of the games that played that turn;
+- ``vp-by-winner``: the VP trajectory split by outcome: the mean VP at the
+  end of each turn of the games each side won (and of the draws...).
 
 A comparison draws the runs side by side in each figure, on shared axes,
 each panel titled with its run.  A figure whose data no record carries (no
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-FIGURES = ("win-by-turn", "final-vp", "vp-by-turn")
+FIGURES = ("win-by-turn", "final-vp", "vp-by-turn", "vp-by-winner")
 FORMATS = ("png", "svg")
 
 # Rendering settings that make a figure's bytes depend on its data only.
@@ -63,7 +65,7 @@ def plot_runs(runs: list[tuple[str, list[dict]]], folder) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     with rc_context(_RC):
-        for name, draw in zip(FIGURES, (_win_by_turn, _final_vp, _vp_by_turn)):
+        for name, draw in zip(FIGURES, (_win_by_turn, _final_vp, _vp_by_turn, _vp_by_winner)):
             figure = draw(runs)
             if figure is None:
                 continue
@@ -206,6 +208,35 @@ def _vp_by_turn(runs):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.legend(loc="upper left")
     axes[0].set_ylabel("VP (victory points)")
+    return figure
+
+
+def _vp_by_winner(runs):
+    if not any(r.get("vp_by_turn") for _, rs in runs for r in _finished(rs)):
+        return None
+    from matplotlib.ticker import MaxNLocator
+
+    from .course import vp_by_winner
+
+    names = _outcomes(runs)
+    winners = {r["winner"] for _, rs in runs for r in _finished(rs) if r.get("winner")}
+    colours = _colours(names)
+    figure, axes = _figure(runs, "VP over turns, by who won: the mean of each outcome's games")
+    for ax, (_label, records) in zip(axes, runs):
+        split = vp_by_winner(_finished(records), [])
+        if not split:
+            ax.text(0.5, 0.5, "no VP by turn in these records", ha="center", transform=ax.transAxes)
+            continue
+        for name in names:
+            if name not in split:
+                continue
+            means = split[name]["mean"]
+            ax.plot(range(1, len(means) + 1), means, color=colours[name], marker="o", markersize=3,
+                    label=f"{_outcome_label(name, winners)} ({split[name]['games']})")
+        ax.set_xlabel("turn (game turn; VP at its end)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.legend(title="outcome (games)", loc="upper left")
+    axes[0].set_ylabel("mean VP (victory points)")
     return figure
 
 

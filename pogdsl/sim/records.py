@@ -17,10 +17,12 @@ a .csv file, by the file's extension):
   error, kind a failure's message and kind (dead_end, too_long...), or null
   hash        the final state's hash (the same as `pogdsl play` prints)
   scenario, options   what was played
+  players     each side's player, by its spec: {"ap": "random", "cp": "mcts:8"}
+              (records written before players were recorded have none)
   game, run_seed      the game's number in its run, and the run's --seed
 
-In CSV, events are flattened as `AP 12:1;CP 3:2`, vp_by_turn as `10;12;9`
-and options as `name=value;name=value`.
+In CSV, events are flattened as `AP 12:1;CP 3:2`, vp_by_turn as `10;12;9`,
+options as `name=value;name=value` and players as `ap=random;cp=mcts:8`.
 """
 
 from __future__ import annotations
@@ -33,13 +35,13 @@ import stat
 from pathlib import Path
 
 FIELDS = ("game", "seed", "run_seed", "winner", "result", "reason", "final_vp", "turn", "decisions",
-          "vp_by_turn", "events", "error", "kind", "hash", "scenario", "options")
+          "vp_by_turn", "events", "error", "kind", "hash", "scenario", "options", "players")
 # field → the types its value may have (None: null allowed)
 TYPES = {"seed": (int,), "winner": (str, None), "result": (str, None), "reason": (str, None),
          "final_vp": (int, None), "turn": (int, None), "decisions": (int,), "vp_by_turn": (list,),
          "events": (dict,), "error": (str, None), "kind": (str, None), "hash": (str, None),
          "scenario": (str,), "options": (dict,)}
-OPTIONAL = {"game": (int,), "run_seed": (int, None)}
+OPTIONAL = {"game": (int,), "run_seed": (int, None), "players": (dict,)}
 
 
 class RecordError(Exception):
@@ -83,6 +85,7 @@ def to_record(result: dict, labels: dict[str, str], scenario: str, options: dict
     rec["scenario"] = scenario
     rec["options"] = dict(options)
     rec["run_seed"] = run_seed
+    rec["players"] = dict(result.get("players") or {})
     return rec
 
 
@@ -125,6 +128,7 @@ def flatten(rec: dict) -> dict:
     row["events"] = ";".join(f"{k}:{v}" for k, v in rec["events"].items())
     row["vp_by_turn"] = ";".join("" if v is None else str(v) for v in rec["vp_by_turn"])
     row["options"] = ";".join(f"{k}={v}" for k, v in rec["options"].items())
+    row["players"] = ";".join(f"{k}={v}" for k, v in (rec.get("players") or {}).items())
     return {k: ("" if v is None else v) for k, v in row.items()}
 
 
@@ -158,6 +162,8 @@ def _unflatten(row: dict, line: int) -> dict:
         events[label] = whole(n, "events", nullable=False)
     rec["events"] = events
     rec["options"] = dict(item.partition("=")[::2] for item in filter(None, rec["options"].split(";")))
+    if "players" in rec:
+        rec["players"] = dict(item.partition("=")[::2] for item in filter(None, (rec["players"] or "").split(";")))
     return rec
 
 
@@ -174,6 +180,8 @@ def check_record(rec, line: int) -> dict:
                  for t in types)
         if not ok:
             raise RecordError(f"line {line}: field '{k}' has the wrong type ({json.dumps(v)[:40]})")
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in (rec.get("players") or {}).items()):
+        raise RecordError(f"line {line}: field 'players' should name each side's player, e.g. {{\"ap\": \"random\"}}")
     if not all(isinstance(n, int) for n in rec["events"].values()):
         raise RecordError(f"line {line}: field 'events' should count plays per card, e.g. {{\"AP 12\": 1}}")
     return rec
@@ -209,6 +217,9 @@ def read_records(path) -> list[dict]:
         if rec["scenario"] != first["scenario"] or rec["options"] != first["options"]:
             raise RecordError(f"record {i}: another scenario or options than the first record's "
                               f"({rec['scenario']} vs {first['scenario']})")
+        if rec.get("players") != first.get("players"):
+            raise RecordError(f"record {i}: other players than the first record's ({rec.get('players')} vs "
+                              f"{first.get('players')}): a balance figure is of one pair of players")
     return out
 
 
