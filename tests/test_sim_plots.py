@@ -64,7 +64,7 @@ def test_plot_records_writes_png_and_svg_of_each_figure(tmp_path):
     written = plots.plot_records(made_up_run(), tmp_path / "new" / "folder", label="toy")
     names = [p.name for p in written]
     assert names == ["win-by-turn.png", "win-by-turn.svg", "final-vp.png", "final-vp.svg",
-                     "vp-by-turn.png", "vp-by-turn.svg"]
+                     "vp-by-turn.png", "vp-by-turn.svg", "vp-by-winner.png", "vp-by-winner.svg"]
     for path in written:
         data = path.read_bytes()
         if path.suffix == ".png":
@@ -117,6 +117,16 @@ def test_final_vp_histogram_counts_each_vp_as_a_share():
             "mean 6.2"} <= texts(figure)
 
 
+def test_vp_by_winner_draws_the_mean_vp_of_each_outcomes_games_at_each_turn():
+    run = [record(0, "ap", 2, 8, [9, 8]), record(1, "ap", 3, 6, [11, 8, 6]), record(2, "cp", 2, 14, [12, 14]),
+           record(3, None, 1, 10, [10]), record(4, "cp", 2, 20, [20, 20], error="dead end")]
+    figure = plots._vp_by_winner([("toy", run)])
+    lines = {line.get_label(): (list(line.get_xdata()), list(line.get_ydata())) for line in figure.axes[0].lines}
+    assert lines == {"ap wins (2)": ([1, 2, 3], [10.0, 8.0, 6.0]), "cp wins (1)": ([1, 2], [12.0, 14.0]),
+                     "draw (1)": ([1], [10.0])}  # (the failed game is left out)
+    assert "mean VP (victory points)" in texts(figure)
+
+
 def test_vp_over_turns_draws_the_mean_and_the_10_to_90_band_of_the_games_at_each_turn():
     walks = [[i, 2 * i] for i in range(10)] + [[10, 20, 3]]  # 11 games; one plays a third turn
     run = [record(i, "ap", len(w), w[-1], w) for i, w in enumerate(walks)]
@@ -139,7 +149,7 @@ def test_vp_over_turns_draws_the_mean_and_the_10_to_90_band_of_the_games_at_each
 def test_a_comparison_draws_both_runs_side_by_side_each_labelled(tmp_path):
     base, variant = made_up_run(), made_up_run(seed=3, drift=1)
     written = plots.plot_comparison(base, variant, tmp_path, labels=("campaign", "campaign+tournament"))
-    assert len(written) == 6
+    assert len(written) == 8  # four figures, PNG and SVG
     for draw in (plots._win_by_turn, plots._final_vp, plots._vp_by_turn):
         figure = draw([("campaign", base), ("campaign+tournament", variant)])
         left, right = figure.axes

@@ -1,0 +1,189 @@
+"""`pogdsl ladder`: every pairing of some players on both sides, on the same
+seeds: the score matrix, ratings and the seat bias (pogdsl/sim/ladder.py)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_option_argument, add_root_option, options_from, whole_number
+
+
+def _err(text: str) -> None:
+    print(f"pogdsl ladder: error: {text}", file=sys.stderr)
+
+
+def parse_players(text: str, side: str) -> list[str] | str:
+    """The players of --players A,B,C (specs as `play --ap` takes them), or
+    the one-line message of a usage error."""
+    from .simulate import batch_player_problem
+
+    players = [p.strip() for p in text.split(",") if p.strip()]
+    if len(players) < 2:
+        return "--players needs at least two players, separated by commas (e.g. random,mcts:8)"
+    if len(set(players)) != len(players):
+        return f"--players names a player twice: {text}"
+    for spec in players:
+        problem = batch_player_problem(spec, side)
+        if problem:
+            return problem
+    return players
+
+
+def cmd_ladder(args) -> int:
+    from ..opening import ScenarioError, open_scenario
+    from ..sim.ladder import LadderError, play_ladder
+    from ..sim.records import output_problem
+
+    if args.games < 1:
+        _err("--games must be at least 1")
+        return EXIT_USAGE
+    if args.workers is not None and args.workers < 1:
+        _err("--workers must be at least 1")
+        return EXIT_USAGE
+    if args.out:
+        problem = output_problem(args.out)
+        if problem:
+            _err(problem)
+            return EXIT_USAGE
+    chosen = options_from(args)
+    try:
+        opened = open_scenario(args.scenario, args.root, options=chosen)
+    except ScenarioError as err:
+        if err.text:
+            print(err.text, file=sys.stderr)
+        _err(err.message)
+        return EXIT_ERRORS
+    sides = [s.key for s in opened.world.sides]
+    players = parse_players(args.players, sides[0])
+    if isinstance(players, str):
+        _err(players)
+        return EXIT_USAGE
+    total = len(players) ** 2 * args.games
+    bar = None
+    if args.progress or (args.progress is None and sys.stderr.isatty()):
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, unit="game", file=sys.stderr, desc=f"ladder {args.scenario}", dynamic_ncols=True)
+    try:
+        summary = play_ladder(args.scenario, players, games=args.games, seed=args.seed, root=args.root,
+                              workers=args.workers, options=chosen, progress=bar.update if bar else None)
+    except LadderError as err:
+        _err(str(err))
+        return EXIT_USAGE
+    finally:
+        if bar:
+            bar.close()
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8") as f:
+                json.dump(summary, f, indent=1)
+                f.write("\n")
+        except OSError as err:
+            _err(f"cannot write {args.out}: {err.strerror or err}")
+            return EXIT_USAGE
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print_ladder(summary)
+        if args.out:
+            print(f"  saved: {args.out}")
+    if summary["interrupted"]:
+        return 130
+    return EXIT_ERRORS if summary["failed"] else EXIT_OK
+
+
+def _pct(x: float | None) -> str:
+    return "   —  " if x is None else f"{100 * x:5.1f}%"
+
+
+def print_ladder(s: dict, out=None) -> None:
+    out = out or sys.stdout
+    players, sides = s["players"], s["sides"]
+    if s.get("interrupted"):
+        print(f"interrupted (Ctrl-C): the ladder is of the {len(s['pairings'])} pairings played (the last "
+              "one stopped part way)", file=out)
+    print(f"{s['scenario']} ladder: {len(players)} players, {s['games_a_pairing']} games a pairing on the same "
+          f"seeds (seed {s['seed']}), {s['games']} games: {s['finished']} finished, {s['failed']} failed", file=out)
+    if s.get("options"):
+        print("  options: " + ", ".join(f"{k}={v}" for k, v in s["options"].items()), file=out)
+    print("  a win scores 1, a game no side wins ½ (draws count half); failed games are left out", file=out)
+    print(file=out)
+    width = max(12, *(len(p) for p in players))
+    cell = 22
+    print("score of the row player against the column player, on both sides (95% interval):", file=out)
+    print(" " * (width + 2) + "".join(f"{p:>{cell}}" for p in players), file=out)
+    for a in players:
+        row = []
+        for b in players:
+            c = s["matrix"].get(a, {}).get(b)
+            if a == b or c is None or not c["games"]:
+                row.append(f"{'—':>{cell}}")
+            else:
+                row.append(f"{_pct(c['rate'])} ({100 * c['low']:.0f}–{100 * c['high']:.0f})".rjust(cell))
+        print(f"  {a:<{width}}" + "".join(row), file=out)
+    print(file=out)
+    ratings = s["ratings"]
+    print(f"ratings (Bradley–Terry with a side term, Elo scale, {ratings['anchor']} = 0; 95% interval):", file=out)
+    for p, r in sorted(ratings["players"].items(), key=lambda kv: -kv[1]["elo"]):
+        interval = "(anchor)" if p == ratings["anchor"] else f"({r['low']:+.0f} to {r['high']:+.0f})"
+        print(f"  {p:<{width}} {r['elo']:+7.0f}  {interval}", file=out)
+    print(file=out)
+    side = ratings["side"]
+    first = sides[0]
+    print(f"seat bias (how much of a side's score is the side's, not the player's):", file=out)
+    print(f"  between equal players {first} scores {_pct(side['expected'])} (95% interval "
+          f"{100 * side['expected_low']:.1f} to {100 * side['expected_high']:.1f}%; the model's side term "
+          f"{side['elo']:+.0f} Elo)", file=out)
+    bias = s["seat_bias"]
+    for p, c in bias["self_play"].items():
+        print(f"  {p} against itself: {first} scores {_pct(c['rate'])} of {c['games']} games "
+              f"(95% interval {100 * c['low']:.1f} to {100 * c['high']:.1f}%)", file=out)
+    if bias["all_games"]:
+        c = bias["all_games"]
+        print(f"  all games: {first} scores {_pct(c['rate'])} (95% interval {100 * c['low']:.1f} to "
+              f"{100 * c['high']:.1f}%)", file=out)
+    print(file=out)
+    print(f"pairings ({sides[0]} player vs {sides[1]} player: games each outcome):", file=out)
+    for p in s["pairings"]:
+        who = f"{p['players'][sides[0]]} vs {p['players'][sides[1]]}"
+        counts = ", ".join(f"{k} {v}" for k, v in p["outcomes"].items())
+        print(f"  {who:<{2 * width + 4}} {counts}" + (f", failed {p['failed']}" if p["failed"] else ""), file=out)
+    if s.get("seconds") is not None:
+        print(f"  {s['games']} games in {s['seconds']:.1f} s", file=out)
+
+
+def register(sub) -> None:
+    from ..agents import AGENT_SPECS
+
+    p = sub.add_parser(
+        "ladder", help="play every pairing of some players on both sides: win-rate matrix, ratings, seat bias",
+        description="Play every ordered pairing of the --players on SCENARIO's two sides (each player against "
+                    "each other on both sides, and against itself), N games a pairing on the same seeds "
+                    "(game i of every pairing plays the seed `simulate --seed S` gives game i), and print: the "
+                    "score of each player against each other over both sides with its 95%% Wilson interval; a "
+                    "rating for each player (a Bradley–Terry model with a side term, fitted by maximum "
+                    "likelihood, on the Elo scale with the first player at 0, with its 95%% interval from the "
+                    "Fisher information); and the seat bias: the first side's expected score between equal "
+                    "players (the model's side term), in each player's self-play games and over all games. "
+                    "A win scores 1, a game no side wins (a draw, or a declared result like both_lose) ½ to "
+                    "each; failed games are left out. See docs/balance.rst.",
+        epilog="Exit status: 0 all games finished, 1 some failed (or the sources have errors), 2 wrong usage, "
+               "130 stopped by Ctrl-C (after printing the ladder of the pairings played).")
+    p.add_argument("scenario", metavar="SCENARIO", help="scenario name or .pog file (NAME+RULESET applies a rule set)")
+    p.add_argument("--players", required=True, metavar="A,B,...",
+                   help=f"the players, comma-separated, each a spec as `play --ap` takes it ({AGENT_SPECS}; "
+                        "not human or script); the first is the ratings' anchor (0)")
+    p.add_argument("--games", "-n", type=whole_number, default=20, metavar="N",
+                   help="games a pairing (default 20); there are (players)² pairings")
+    p.add_argument("--seed", type=whole_number, default=0, help="the seed of every pairing's run (default 0)")
+    p.add_argument("--workers", "-w", type=whole_number, default=None, metavar="W",
+                   help="worker processes (default: all cores); 1 plays in this process")
+    p.add_argument("--json", action="store_true",
+                   help="print the ladder as one JSON object: \"matrix\", \"ratings\", \"seat_bias\", \"pairings\"")
+    p.add_argument("--out", metavar="FILE", help="also write that JSON object to FILE")
+    p.add_argument("--progress", action=__import__("argparse").BooleanOptionalAction, default=None,
+                   help="show a progress bar on stderr (default: when stderr is a terminal)")
+    add_option_argument(p, "; every game plays with them")
+    add_root_option(p)
+    p.set_defaults(func=cmd_ladder)

@@ -1,0 +1,232 @@
+"""A ladder: every pairing of some players, each on both sides, on the same
+seeds; the score of each player against each other with its interval, a
+rating for each (Bradley–Terry, on the Elo scale) with its interval, and the
+seat bias — how much of a side's win rate comes from the side, not the
+player.
+
+Scoring: a win is 1, a loss 0, and a game with no winner (a draw, or a
+declared result no side wins, `both_lose`) ½ to each player.  Failed games
+are left out (and counted).
+
+The rating model (Bradley–Terry with a side term, fitted by maximum
+likelihood): the player on the first side scores against the player on the
+second with probability σ(r_first − r_second + h), σ the logistic function,
+r a player's rating and h the first side's advantage.  A draw counts as half
+a win in the likelihood.  The first player listed is the anchor (rating 0):
+a rating says how much stronger a player is than it.  The intervals come from
+the Fisher information (the inverse of the log-likelihood's Hessian at its
+maximum).  A player who wins every game would have an infinite rating, so
+the fit adds one virtual drawn game between each two players and one for
+the side term (the prior BayesElo uses): ratings stay finite and in order,
+and the virtual games weigh little once real games number in the tens.
+Ratings are shown on the Elo scale (400/ln 10 points a logit: a 200-point
+lead is a 76% expected score).
+
+Seat bias is shown three ways: the model's side term h (the first side's
+expected score between equal players), each player's self-play games (the
+same player on both sides: whatever one side wins more is the side's), and
+the first side's score over all games.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from .stats import Z95, wilson
+
+ELO_PER_LOGIT = 400 / math.log(10)
+VIRTUAL_DRAWS = 1.0  # virtual drawn games between each two players, and for the side term
+
+
+class LadderError(Exception):
+    """A ladder that cannot be played as asked (a one-line message)."""
+
+
+def points(result: dict, side: str) -> float:
+    """What a finished game scores for SIDE: 1 a win, 0 a loss, ½ no winner."""
+    winner = result.get("winner")
+    return 0.5 if winner is None else float(winner == side)
+
+
+def pairings(players: list[str]) -> list[tuple[str, str]]:
+    """Every ordered pairing (first side's player, second side's), self-play
+    included: each player meets each other on both sides."""
+    return [(a, b) for a in players for b in players]
+
+
+def play_ladder(spec: str, players: list[str], *, games: int, seed: int, root=None, workers: int | None = None,
+                options: dict[str, str] | None = None, max_steps: int | None = None,
+                max_decisions: int | None = None, progress=None, on_pairing=None) -> dict:
+    """Play every pairing of `players` on SPEC's two sides, `games` games
+    each on the seeds of `simulate --seed SEED` (the same seeds for every
+    pairing), and summarise them (`summarise_ladder`).  `progress(n)` is
+    called as games finish, `on_pairing(pairing)` as each pairing ends.
+    Ctrl-C stops the ladder within about a second: the summary is of the
+    pairings finished so far (and the one stopped), with "interrupted"."""
+    from ..opening import open_scenario
+    from . import DEFAULT_MAX_DECISIONS, simulate
+
+    opened = open_scenario(spec, root, options=options)
+    sides = [s.key for s in opened.world.sides]
+    if len(sides) != 2:
+        raise LadderError(f"a ladder pairs players on two sides; {spec} has {len(sides)} ({', '.join(sides)})")
+    if len(set(players)) != len(players) or len(players) < 2:
+        raise LadderError("a ladder needs at least two different players (--players A,B[,C...])")
+    start = time.perf_counter()
+    played, interrupted = [], False
+    for first, second in pairings(players):
+        try:
+            summary = simulate(spec, games=games, seed=seed, root=root, workers=workers, max_steps=max_steps,
+                               max_decisions=max_decisions or DEFAULT_MAX_DECISIONS, progress=progress,
+                               options=options, agents={sides[0]: first, sides[1]: second})
+        except KeyboardInterrupt:  # between two pairings (simulate itself stops within a pairing)
+            interrupted = True
+            break
+        pairing = {"players": {sides[0]: first, sides[1]: second}, "games": summary["games"],
+                   "finished": summary["finished"], "failed": summary["failed"],
+                   "outcomes": {k: v for k, v in summary["results"].items()},
+                   "points": _first_points(summary, sides), "decisions": summary["decisions"],
+                   "failures": summary["failures"][:5]}
+        played.append(pairing)
+        if on_pairing:
+            on_pairing(pairing)
+        if summary.get("interrupted"):
+            interrupted = True
+            break
+    out = summarise_ladder(players, sides, played)
+    out.update(scenario=spec, seed=seed, games_a_pairing=games, options=opened.options_text(),
+               seconds=round(time.perf_counter() - start, 3), interrupted=interrupted)
+    return out
+
+
+def _first_points(summary: dict, sides: list[str]) -> float:
+    """The first side's points over a pairing's finished games."""
+    first = summary["results"].get(sides[0], 0)
+    second = summary["results"].get(sides[1], 0)
+    return first + 0.5 * (summary["finished"] - first - second)
+
+
+# ------------------------------------------------------------------ summary
+def summarise_ladder(players: list[str], sides: list[str], played: list[dict]) -> dict:
+    """The matrix, ratings and seat bias of the pairings played: each a dict
+    {"players": {side: spec}, "finished", "points" (the first side's)...}."""
+    return {"players": list(players), "sides": list(sides), "pairings": played,
+            "games": sum(p["games"] for p in played), "finished": sum(p["finished"] for p in played),
+            "failed": sum(p["failed"] for p in played),
+            "matrix": score_matrix(players, sides, played),
+            "ratings": bradley_terry(players, sides, played),
+            "seat_bias": seat_bias(players, sides, played)}
+
+
+def _interval(k: float, n: int) -> dict:
+    low, high = wilson(k, n)
+    return {"points": k, "games": n, "rate": round(k / n, 4) if n else None,
+            "low": round(low, 4), "high": round(high, 4)}
+
+
+def score_matrix(players: list[str], sides: list[str], played: list[dict]) -> dict:
+    """row player → column player → the row player's score against the
+    column player over both sides ({"points", "games", "rate", "low",
+    "high"}, a 95% Wilson interval); self-play is left out."""
+    tally = {a: {b: [0.0, 0] for b in players if b != a} for a in players}
+    for p in played:
+        first, second = p["players"][sides[0]], p["players"][sides[1]]
+        if first == second:
+            continue
+        tally[first][second][0] += p["points"]
+        tally[first][second][1] += p["finished"]
+        tally[second][first][0] += p["finished"] - p["points"]
+        tally[second][first][1] += p["finished"]
+    return {a: {b: _interval(k, n) for b, (k, n) in row.items()} for a, row in tally.items()}
+
+
+def bradley_terry(players: list[str], sides: list[str], played: list[dict]) -> dict:
+    """Each player's rating on the Elo scale (the first player 0) with its
+    95% interval, and the first side's advantage, fitted by maximum
+    likelihood (scipy.optimize) with a virtual draw between each two players
+    and one for the side term.  {"players": {spec: {"elo", "low", "high",
+    "se"}}, "side": {"elo", "low", "high", "se", "expected", "expected_low",
+    "expected_high"}} — "expected" is the first side's expected score
+    between equal players."""
+    import numpy as np
+    from scipy.optimize import minimize
+
+    k = len(players)
+    index = {p: i for i, p in enumerate(players)}
+    rows, wins, counts = [], [], []  # each: a design row (ratings 1..k-1, side), points, games
+
+    def design(first: int | None, second: int | None, side: float) -> np.ndarray:
+        x = np.zeros(k)  # [r_1 .. r_{k-1}, h]; r_0 is the anchor
+        if first:
+            x[first - 1] += 1.0
+        if second:
+            x[second - 1] -= 1.0
+        x[k - 1] = side
+        return x
+
+    for p in played:
+        if p["finished"]:
+            rows.append(design(index[p["players"][sides[0]]], index[p["players"][sides[1]]], 1.0))
+            wins.append(p["points"])
+            counts.append(p["finished"])
+    for i in range(k):
+        for j in range(i + 1, k):
+            rows.append(design(i, j, 0.0))
+            wins.append(VIRTUAL_DRAWS / 2)
+            counts.append(VIRTUAL_DRAWS)
+    rows.append(design(None, None, 1.0))
+    wins.append(VIRTUAL_DRAWS / 2)
+    counts.append(VIRTUAL_DRAWS)
+    x, s, n = np.array(rows), np.array(wins), np.array(counts)
+
+    def negative_log_likelihood(theta):
+        d = x @ theta
+        # log σ(d) and log(1 − σ(d)), written to stay finite for large |d|
+        return -float(np.sum(-s * np.logaddexp(0.0, -d) - (n - s) * np.logaddexp(0.0, d)))
+
+    def gradient(theta):
+        p = 1.0 / (1.0 + np.exp(-(x @ theta)))
+        return -(x.T @ (s - n * p))
+
+    def hessian(theta):
+        p = 1.0 / (1.0 + np.exp(-(x @ theta)))
+        return (x.T * (n * p * (1 - p))) @ x
+
+    fit = minimize(negative_log_likelihood, np.zeros(k), jac=gradient, hess=hessian, method="trust-exact")
+    theta = fit.x
+    covariance = np.linalg.inv(hessian(theta))
+    se = np.sqrt(np.maximum(np.diag(covariance), 0.0))
+
+    def on_elo(value: float, error: float) -> dict:
+        return {"elo": round(value * ELO_PER_LOGIT, 1), "se": round(error * ELO_PER_LOGIT, 1),
+                "low": round((value - Z95 * error) * ELO_PER_LOGIT, 1),
+                "high": round((value + Z95 * error) * ELO_PER_LOGIT, 1)}
+
+    ratings = {players[0]: {"elo": 0.0, "se": 0.0, "low": 0.0, "high": 0.0}}
+    for i in range(1, k):
+        ratings[players[i]] = on_elo(theta[i - 1], se[i - 1])
+    h, h_se = theta[k - 1], se[k - 1]
+    side = on_elo(h, h_se)
+    side.update(expected=round(_logistic(h), 4), expected_low=round(_logistic(h - Z95 * h_se), 4),
+                expected_high=round(_logistic(h + Z95 * h_se), 4))
+    return {"players": ratings, "side": side, "anchor": players[0], "converged": bool(fit.success)}
+
+
+def _logistic(v: float) -> float:
+    return 1.0 / (1.0 + math.exp(-v))
+
+
+def seat_bias(players: list[str], sides: list[str], played: list[dict]) -> dict:
+    """The first side's score in each player's self-play games and over all
+    games, each with its 95% Wilson interval."""
+    own = {}
+    total_points = total_games = 0
+    for p in played:
+        total_points += p["points"]
+        total_games += p["finished"]
+        first, second = p["players"][sides[0]], p["players"][sides[1]]
+        if first == second and p["finished"]:
+            own[first] = _interval(p["points"], p["finished"])
+    return {"side": sides[0], "self_play": own,
+            "all_games": _interval(total_points, total_games) if total_games else None}
