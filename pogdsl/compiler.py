@@ -166,7 +166,29 @@ def scenario_name(spec: str, by_name: bool = False) -> str:
     spec = str(spec)
     if not by_name and (spec.endswith(".pog") or Path(spec).exists()):
         return spec
-    return spec.replace("-", "_")
+    base, cards = split_without(spec)
+    return base.replace("-", "_") + (WITHOUT + ", ".join(cards) if cards else "")
+
+
+# `SCENARIO without CARD[, CARD…]`: the scenario with those cards taken out
+# of the game (`simulate --without`, `pogdsl card-value`).
+WITHOUT = " without "
+
+
+def split_without(spec: str) -> tuple[str, list[str]]:
+    """`NAME[+RULESET…] without AP 14, CP 3` → (`NAME[+RULESET…]`, ["AP 14",
+    "CP 3"]); a spec without ` without ` → (spec, [])."""
+    base, found, rest = str(spec).partition(WITHOUT)
+    if not found:
+        return base, []
+    return base, [c.strip() for c in rest.split(",") if c.strip()]
+
+
+def with_cards_out(spec: str, cards: list[str]) -> str:
+    """SPEC with CARDS (labels, `AP 14`) taken out of the game as well."""
+    base, out = split_without(spec)
+    out += [c for c in cards if c not in out]
+    return base + (WITHOUT + ", ".join(out) if out else "")
 
 
 def resolve_scenario(spec: str, root: Path | None = None, by_name: bool = False) -> tuple[Compilation, Program]:
@@ -188,7 +210,7 @@ def resolve_scenario(spec: str, root: Path | None = None, by_name: bool = False)
                 raise SourceErrors(comp)
             raise UsageError(f"{spec} declares no scenario")
         scenario = declared[0]
-    elif "+" in spec:
+    elif WITHOUT in spec or "+" in spec:
         scenario = _composed(comp, spec)
     else:
         scenario = comp.base.get("scenario", spec)
@@ -213,12 +235,16 @@ def unknown_scenario(comp, name: str) -> "UsageError":
 
 
 def _composed(comp: Compilation, spec: str) -> A.ScenarioDecl:
-    """`NAME+RULESET[+RULESET…]`: scenario NAME with the rule sets applied, as a
-    scenario that extends NAME and `uses` them would be (a save records the
-    spec, so a replay composes the same game)."""
+    """`NAME+RULESET[+RULESET…][ without CARD, …]`: scenario NAME with the rule
+    sets applied and the cards (`AP 14`, or a card's name) removed, as a
+    scenario that extends NAME, `uses` them and says `remove card ap 14`
+    would be (a save records the spec, so a replay composes the same game).
+    A card the rules name elsewhere cannot be removed: the check says which
+    rule still names it."""
     from .diagnostics import did_you_mean
 
-    name, *rulesets = [part.strip() for part in spec.split("+")]
+    base, cards = split_without(spec)
+    name, *rulesets = [part.strip() for part in base.split("+")]
     parent = comp.base.get("scenario", name)
     if parent is None:
         raise unknown_scenario(comp, name)
@@ -229,11 +255,32 @@ def _composed(comp: Compilation, spec: str) -> A.ScenarioDecl:
             raise UsageError(f"unknown rule set '{r}'" + (f" ({hint})" if hint else "")
                              + (f"; known rule sets: {', '.join(known)}" if known else "; no rule set is declared"))
     span = parent.name.span
-    scenario = A.ScenarioDecl(parent.span, A.Name(spec, span), cites=[], title=f"{parent.title or name} + "
-                              + " + ".join(rulesets), extends=A.Name(name, span),
-                              uses=[A.Name(r, span) for r in rulesets])
+    removed = [_card_key(comp, card) for card in cards]
+    title = " + ".join([parent.title or name, *rulesets]) + (f" without {', '.join(cards)}" if cards else "")
+    scenario = A.ScenarioDecl(parent.span, A.Name(spec, span), cites=[], title=title, extends=A.Name(name, span),
+                              uses=[A.Name(r, span) for r in rulesets],
+                              overrides=[A.Override(span, "remove", target_kind=A.Name("card", span), target=key,
+                                                    target_span=span) for key in removed])
     comp.composed[spec] = scenario
     return scenario
+
+
+def _card_key(comp: Compilation, card: str) -> str:
+    """The key (`ap 14`) of a card a user names by its label (`AP 14`) or
+    its name; UsageError for a card the sources do not declare."""
+    from .diagnostics import did_you_mean
+
+    cards = comp.base.decls["card"]
+    key = " ".join(card.lower().split())
+    if key in cards:
+        return key
+    named = comp.base.card_by_name(card.strip("'\""))
+    if named is not None:
+        return named.key
+    labels = [k.upper() for k in cards]
+    hint = did_you_mean(card.upper(), labels) or did_you_mean(card, [c.name.text for c in cards.values()])
+    raise UsageError(f"no card '{card}' to take out" + (f" ({hint})" if hint else "")
+                     + ": name it by side and number, e.g. 'AP 14', or by its name")
 
 
 def scenario_graph(spec: str, root: Path | None = None, by_name: bool = False):

@@ -230,7 +230,11 @@ def test_a_bad_mcts_spec_is_a_one_line_usage_error(capsys, command, spec):
 
 def test_simulate_refuses_players_it_cannot_run(capsys):
     assert main(["simulate", "duel", "--root", str(DUEL), "--games", "1", "--cp", "human"]) == 2
-    assert "random or mcts" in capsys.readouterr().err
+    assert "cannot play a batch of games" in capsys.readouterr().err
+    script = DUEL / "no-such-script.txt"
+    assert main(["simulate", "duel", "--root", str(DUEL), "--games", "1", "--cp", f"script:{script}"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "error" in err[0]
 
 
 def test_play_parses_mcts(capsys):

@@ -54,6 +54,12 @@ def cmd_simulate(args) -> int:
         if problem:
             _err(problem)
             return EXIT_USAGE
+    if getattr(args, "without", None):
+        from ..compiler import with_cards_out
+
+        args.scenario = with_cards_out(args.scenario, args.without)
+        if args.against:
+            args.against = with_cards_out(args.against, args.without)
     opened = []
     for spec in [args.scenario] + ([args.against] if args.against else []):
         try:
@@ -477,6 +483,12 @@ def register(sub) -> None:
                    help="write figures of the games to folder DIR (created if needed), each as PNG and SVG: "
                         "who won by the turn the game ended, the final VP, and VP over turns (with --against, the base "
                         "and the variant side by side); `pogdsl report FILE --plot DIR` draws them from saved records")
+    p.add_argument("--without", metavar="CARD", action="append",
+                   help="take CARD out of the game before the deal, e.g. --without 'AP 14' (side and number, or "
+                        "the card's name; repeatable): it is in no deck, hand or pile. The scenario is then "
+                        "'SCENARIO without AP 14', as the records name it and `play` takes it. A card the rules "
+                        "name elsewhere cannot be taken out (the error says where). `pogdsl card-value` compares "
+                        "the two on the same seeds")
     add_option_argument(p, "; every game plays with them, and the same --seed and options give the same games")
     add_root_option(p)
     p.set_defaults(func=cmd_simulate)

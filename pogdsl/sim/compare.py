@@ -76,3 +76,25 @@ def compare(base: dict, variant: dict, titles: dict[str, str]) -> list[dict]:
                     "low": round(low, 3), "high": round(high, 3), "unit": "mean", "significant": significant,
                     "text": f"{change} (95% CI {low:+.2f} to {high:+.2f}): {verdict}"})
     return out
+
+
+def card_worth(with_card: dict, without_card: dict, side: str, title: str) -> dict:
+    """A card's worth to its side by restricted play: the side's win rate
+    with the card minus without it (the same seeds), with Newcombe's 95%
+    interval, whether it is significant, and a sentence."""
+    n1, n2 = without_card["finished"], with_card["finished"]
+    if not n1 or not n2:
+        return {"side": side, "difference": None, "significant": False,
+                "text": "nothing to compare (no game finished)"}
+    k1 = without_card["win_intervals"][side]["count"]
+    k2 = with_card["win_intervals"][side]["count"]
+    d, low, high = newcombe(k1, n1, k2, n2)
+    significant, verdict = _verdict(low, high)
+    if d == 0:
+        change = f"the {title} win as often with it as without it"
+    else:
+        change = (f"with it the {title} win {_points(d)} points {'more' if d > 0 else 'less'} often "
+                  f"({100 * k2 / n2:.1f}% against {100 * k1 / n1:.1f}%)")
+    return {"side": side, "with": round(k2 / n2, 4), "without": round(k1 / n1, 4), "difference": round(d, 4),
+            "low": round(low, 4), "high": round(high, 4), "significant": significant,
+            "text": f"{change} (95% CI {_interval_points(low, high)}): {verdict}"}
