@@ -1,0 +1,237 @@
+"""Balance measured with named players: `pogdsl ladder` (every pairing on
+both sides, the score matrix, Bradley–Terry ratings, the seat bias),
+`simulate --without CARD` and `pogdsl card-value` (a card's worth by
+restricted play), and `pogdsl bid` (the tournament bid of 5.6.1 closest to
+even).  Played on the small fixtures (tests/fixtures/duel, .../bid) with
+random and mcts players, a few games each."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pogdsl.cli import main
+from pogdsl.opening import open_scenario
+from pogdsl.sim.bid import describe_bid, interval_of, walk
+from pogdsl.sim.ladder import bradley_terry, summarise_ladder
+
+FIXTURES = Path(__file__).parent / "fixtures"
+DUEL = FIXTURES / "duel"
+BID = FIXTURES / "bid"
+SIDES = ["ap", "cp"]
+
+
+def last_json(capsys) -> dict:
+    return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+
+def pairing(first: str, second: str, first_wins: int, second_wins: int, draws: int = 0) -> dict:
+    n = first_wins + second_wins + draws
+    return {"players": {"ap": first, "cp": second}, "games": n, "finished": n, "failed": 0,
+            "outcomes": {"ap": first_wins, "cp": second_wins, "draw": draws}, "points": first_wins + draws / 2}
+
+
+# ------------------------------------------------------------------ the rating model
+def test_a_player_who_always_wins_is_rated_above_with_finite_ratings_in_order():
+    """strong beats everyone on both sides, weak loses to everyone: the
+    ratings keep that order, stay finite (the virtual draws), and their
+    intervals say strong is significantly above the anchor."""
+    players = ["anchor", "strong", "weak"]
+    played = [pairing("anchor", "anchor", 5, 5), pairing("strong", "strong", 5, 5), pairing("weak", "weak", 5, 5),
+              pairing("strong", "anchor", 10, 0), pairing("anchor", "strong", 0, 10),
+              pairing("strong", "weak", 10, 0), pairing("weak", "strong", 0, 10),
+              pairing("anchor", "weak", 7, 3), pairing("weak", "anchor", 3, 7)]
+    ratings = bradley_terry(players, SIDES, played)
+    r = {p: v["elo"] for p, v in ratings["players"].items()}
+    assert r["anchor"] == 0.0 and r["strong"] > r["anchor"] > r["weak"]
+    assert all(abs(v) < 2000 for v in r.values())
+    assert ratings["players"]["strong"]["low"] > 0  # significantly above the anchor
+    assert ratings["players"]["weak"]["high"] < ratings["players"]["strong"]["low"]
+    # the sides won equally in every self-play and every pairing: no seat bias
+    assert ratings["side"]["elo"] == pytest.approx(0.0, abs=1.0) and ratings["side"]["expected"] == pytest.approx(0.5, abs=0.01)
+
+
+def test_the_side_term_takes_what_the_side_wins_whoever_plays_it():
+    """Every pairing: the first side wins 8 of 10, whoever sits there.  The
+    players are even; the side term carries it."""
+    players = ["a", "b"]
+    played = [pairing(x, y, 8, 2) for x in players for y in players]
+    ratings = bradley_terry(players, SIDES, played)
+    assert ratings["players"]["b"]["elo"] == pytest.approx(0.0, abs=1.0)
+    assert ratings["side"]["expected"] > 0.7 and ratings["side"]["expected_low"] > 0.5
+    summary = summarise_ladder(players, SIDES, played)
+    assert summary["seat_bias"]["all_games"]["rate"] == 0.8
+    assert summary["seat_bias"]["self_play"]["a"]["rate"] == 0.8
+    assert summary["matrix"]["a"]["b"]["rate"] == summary["matrix"]["b"]["a"]["rate"] == 0.5
+
+
+def test_draws_count_half_in_the_matrix():
+    summary = summarise_ladder(["a", "b"], SIDES, [pairing("a", "b", 2, 0, draws=2), pairing("b", "a", 0, 0, 4)])
+    assert summary["matrix"]["a"]["b"]["points"] == 5 and summary["matrix"]["a"]["b"]["games"] == 8
+    assert summary["matrix"]["b"]["a"]["points"] == 3
+
+
+# ------------------------------------------------------------------ a ladder, end to end
+def test_a_short_ladder_plays_every_pairing_on_both_sides(capsys):
+    code = main(["ladder", "duel", "--root", str(DUEL), "--players", "random,mcts:2", "--games", "3",
+                 "--workers", "1", "--json"])
+    assert code == 0
+    s = last_json(capsys)
+    assert s["players"] == ["random", "mcts:2"] and s["sides"] == SIDES
+    assert [tuple(p["players"].values()) for p in s["pairings"]] == [
+        ("random", "random"), ("random", "mcts:2"), ("mcts:2", "random"), ("mcts:2", "mcts:2")]
+    assert s["games"] == 12 and s["finished"] + s["failed"] == 12
+    for p in s["pairings"]:
+        assert sum(p["outcomes"].values()) == p["finished"] == 3
+    # the matrix: each player against the other, both sides (6 games), the two scores adding up to 1
+    m = s["matrix"]
+    assert set(m) == {"random", "mcts:2"} and set(m["random"]) == {"mcts:2"}
+    assert m["random"]["mcts:2"]["games"] == 6
+    assert m["random"]["mcts:2"]["rate"] + m["mcts:2"]["random"]["rate"] == pytest.approx(1.0)
+    ratings = s["ratings"]
+    assert ratings["anchor"] == "random" and ratings["players"]["random"]["elo"] == 0
+    r = ratings["players"]["mcts:2"]
+    assert r["low"] <= r["elo"] <= r["high"]
+    # a player ahead in the matrix is rated ahead
+    assert (r["elo"] > 0) == (m["mcts:2"]["random"]["rate"] > 0.5) or m["mcts:2"]["random"]["rate"] == 0.5
+    bias = s["seat_bias"]
+    assert set(bias["self_play"]) == {"random", "mcts:2"} and bias["all_games"]["games"] == s["finished"]
+    # same seeds: the self-play games of random are simulate's games with random players
+    assert main(["simulate", "duel", "--root", str(DUEL), "--games", "3", "--workers", "1", "--json"]) == 0
+    assert last_json(capsys)["results"] == s["pairings"][0]["outcomes"]
+
+
+def test_the_ladder_prints_its_matrix_ratings_and_seat_bias(capsys):
+    assert main(["ladder", "duel", "--root", str(DUEL), "--players", "random,random:7", "--games", "2",
+                 "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    for text in ("score of the row player against the column player", "ratings (Bradley–Terry",
+                 "seat bias", "random:7 against itself", "pairings"):
+        assert text in out, text
+
+
+@pytest.mark.parametrize("players, says", [("random", "at least two"), ("random,random", "twice"),
+                                           ("random,human", "cannot play a batch"), ("random,bogus", "unknown agent")])
+def test_the_ladder_refuses_players_it_cannot_pair_in_one_line(capsys, players, says):
+    assert main(["ladder", "duel", "--root", str(DUEL), "--players", players, "--games", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0]
+
+
+# ------------------------------------------------------------------ a card out of the game
+def test_without_takes_the_card_out_of_every_pile_before_the_deal():
+    from pogdsl.agents import RandomAgent
+    from pogdsl.sim.records import card_labels
+
+    opened = open_scenario("duel without AP 5", DUEL)
+    labels = card_labels(opened.world)
+    assert "AP 5" not in labels.values() and len(labels) == 11
+    for seed in range(5):
+        game = opened.new_game(seed, log=False)
+        picker = RandomAgent(seed)
+        d = game.run()
+        while d is not None:
+            held = [labels[opened.world.cards[i].key] for pile in game.s["piles"].values() for i in pile]
+            assert "AP 5" not in held
+            assert sum(1 for label in held if label.startswith("AP")) == 5  # the other five Allied cards
+            d = game.choose(picker.pick(d.options) + 1)
+
+
+def test_simulate_without_names_the_scenario_so_records_and_report_follow(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    assert main(["simulate", "duel", "--root", str(DUEL), "--without", "Hail", "--games", "4", "--workers", "1",
+                 "--out", str(out), "--json"]) == 0
+    summary = last_json(capsys)
+    assert summary["scenario"] == "duel without Hail" and "AP 5" not in summary["card_events"]
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert all(r["scenario"] == "duel without Hail" and "AP 5" not in r["events"] for r in records)
+    assert main(["report", str(out), "--root", str(DUEL), "--json"]) == 0
+    assert last_json(capsys)["results"] == summary["results"]
+
+
+def test_an_unknown_card_is_a_one_line_usage_error(capsys):
+    assert main(["simulate", "duel", "--root", str(DUEL), "--without", "AP 55", "--games", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no card 'AP 55'" in err[0] and "AP 5" in err[0]
+
+
+def test_a_card_the_rules_name_cannot_be_taken_out():
+    """Guns of August is named by other cards' conditions: taking it out
+    would leave them naming nothing, which the checker says."""
+    from pogdsl.opening import ScenarioError
+
+    with pytest.raises(ScenarioError) as caught:
+        open_scenario("introductory without CP 1")
+    assert "unknown card 'Guns of August'" in caught.value.text
+
+
+def test_card_value_plays_with_and_without_on_the_same_seeds(capsys):
+    assert main(["card-value", "duel", "AP 5", "--root", str(DUEL), "--games", "30", "--workers", "1",
+                 "--json"]) == 0
+    out = last_json(capsys)
+    assert out["card"] == "AP 5" and out["name"] == "Hail" and out["side"] == "ap"
+    assert out["with"]["scenario"] == "duel" and out["without"]["scenario"] == "duel without AP 5"
+    worth = out["worth"]
+    rate = {k: out[k]["win_intervals"]["ap"]["rate"] for k in ("with", "without")}
+    assert worth["difference"] == pytest.approx(rate["with"] - rate["without"], abs=1e-3)
+    assert worth["low"] <= worth["difference"] <= worth["high"]
+    assert worth["significant"] == (worth["low"] > 0 or worth["high"] < 0)
+    # the Allies' biggest card (5 VP of 20 in a six-turn game) is worth something to them
+    assert worth["difference"] > 0
+    assert main(["card-value", "duel", "Hail", "--root", str(DUEL), "--games", "5", "--workers", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "AP 5 'Hail' (Allies) in duel: 5 games with it and without it" in text
+    assert "worth to its side:" in text and "Allies" in text.split("worth to its side:")[1].splitlines()[0]
+
+
+# ------------------------------------------------------------------ the tournament bid
+def test_the_bid_walk_finds_the_bid_nearest_even_and_its_interval():
+    """A made-up score falling 5 points a bid from 80% (no bid), 100 games
+    each: even lies at +6 (50%); 55% and 45% cannot be told from it with 100
+    games, 60% and 40% can."""
+    from pogdsl.sim.stats import wilson
+
+    asked = []
+
+    def measure(bid):
+        asked.append(bid)
+        k = max(0, min(100, 80 - 5 * bid))
+        low, high = wilson(k, 100)
+        return {"points": k, "games": 100, "rate": k / 100, "low": low, "high": high}
+
+    best, seen = walk(measure, -10, 10)
+    assert best == 6 and asked[:7] == [0, 1, 2, 3, 4, 5, 6]
+    i = interval_of(best, seen, -10, 10)
+    assert (i["low"], i["high"]) == (5, 7) and not i["low_is_limit"] and not i["high_is_limit"]
+    assert 4 in seen and 8 in seen and 9 not in seen  # the first unbalanced bids on either side, no further
+    # at the option's limit the interval says it may go on
+    best, seen = walk(measure, -10, 7)
+    assert best == 6 and interval_of(best, seen, -10, 7)["high_is_limit"]
+    assert describe_bid(-2, {"ap": "Allies", "cp": "Centrals"}, SIDES) == "Centrals give 2 VP"
+
+
+def test_bid_end_to_end_on_a_scenario_with_the_rule_set(capsys):
+    assert main(["bid", "duel_bid", "--root", str(BID), "--games", "40", "--workers", "1", "--json"]) == 0
+    out = last_json(capsys)
+    assert out["played_as"] == "duel_bid+tournament_bid"
+    bids = {b["bid"]: b for b in out["bids"]}
+    # the Centrals win most games without a bid, so the Centrals give VP
+    assert bids[0]["score"]["rate"] < 0.5 and out["best"]["bid"] < 0
+    assert all(b["finished"] == 40 for b in bids.values())
+    # the more the Centrals give, the better the Allies do
+    rates = [bids[b]["score"]["rate"] for b in sorted(bids)]
+    assert rates == sorted(rates, reverse=True)
+    i = out["best"]["interval"]
+    assert i["low"] <= out["best"]["bid"] <= i["high"]
+    # random players do not read the bid: every bid plays the same games as no bid
+    assert all(b["played_otherwise"] == 0 for b in bids.values())
+    assert main(["bid", "duel_bid", "--root", str(BID), "--games", "10", "--workers", "1"]) == 0
+    assert "closest to even: Centrals give" in capsys.readouterr().out
+
+
+def test_a_scenario_without_a_bid_is_refused_in_one_line(capsys):
+    assert main(["bid", "duel", "--root", str(DUEL), "--games", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "takes no tournament bid" in err[0]
