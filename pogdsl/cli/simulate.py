@@ -1,4 +1,4 @@
-"""`pogdsl simulate`: many games with random agents (or mcts:N for a side), in parallel."""
+"""`pogdsl simulate`: many games between computer players (random by default), in parallel."""
 
 from __future__ import annotations
 
@@ -426,14 +426,18 @@ def describe(d: dict) -> str:
 
 
 def register(sub) -> None:
-    from ..sim import BACKENDS, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS
+    from ..sim import BACKENDS, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS, DEFAULT_PLAYER
 
     p = sub.add_parser(
-        "simulate", help="play many games with random agents and summarise who wins",
-        description="Play N games of SCENARIO with random agents on a local process pool and print the win "
+        "simulate", help="play many games between computer players and summarise who wins, when and how",
+        description=f"Play N games of SCENARIO between computer players ({DEFAULT_PLAYER} unless --ap/--cp/--agent "
+                    "say otherwise; the summary names them) on a local process pool and print the win "
                     "rates of each side and of draws, each declared result and each way the games ended, each "
                     "with its 95% Wilson interval; the distribution (mean, quartiles, histogram) of the final "
-                    "VP, the last turn and the decisions per game; and decisions per second. Game i uses a seed derived from --seed "
+                    "VP, the last turn and the decisions per game; who won by the turn the game ended and by how "
+                    "it ended; the VP course (lead changes, the turn the winner led for good, how well the side "
+                    "ahead at each turn foretells the winner) and the mean VP by turn of each side's wins "
+                    "(docs/balance.rst); and decisions per second. Game i uses a seed derived from --seed "
                     "and i, so the same --seed gives the same results (apart from timings) with any number of "
                     "workers. Random players answer without listing every option: they try options in a random order "
                     "until one is legal, which picks as a uniform (or weighted) draw from the list would. "
@@ -460,9 +464,11 @@ def register(sub) -> None:
     p.add_argument("--max-decisions", type=whole_number, default=DEFAULT_MAX_DECISIONS, metavar="N",
                    help=f"a game with more than N decisions fails (default {DEFAULT_MAX_DECISIONS:,})")
     p.add_argument("--ap", metavar="AGENT",
-                   help="player for side ap: random (the default) | mcts:N (N random playouts a decision: "
-                        "stronger, and about N times slower a decision) | mcts:N:D (each playout cut after D "
-                        "decisions, default 30); seeded from each game's seed and the side, as `play --seed` is")
+                   help=f"player for side ap (default {DEFAULT_PLAYER}): any computer player `play` takes (not "
+                        "human or script): random | random:SEED | mcts:N (N random playouts a decision: stronger, and about N "
+                        "times slower a decision) | mcts:N:D (each playout cut after D decisions, default 30)...; "
+                        "seeded from each game's seed and the side, as `play --seed` is; the summary and the "
+                        "records name each side's player")
     p.add_argument("--cp", metavar="AGENT", help="player for side cp (same choices as --ap)")
     p.add_argument("--agent", metavar="SIDE=AGENT", action="append",
                    help="player for any side, e.g. --agent ap=mcts:100 (repeatable)")
