@@ -235,3 +235,25 @@ def test_a_scenario_without_a_bid_is_refused_in_one_line(capsys):
     assert main(["bid", "duel", "--root", str(DUEL), "--games", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "takes no tournament bid" in err[0]
+
+
+def test_ctrl_c_between_pairings_keeps_the_pairings_played(monkeypatch):
+    """Ctrl-C inside a pairing is simulate's to stop (it returns the games
+    finished, marked interrupted); between two pairings the ladder stops
+    itself: either way the ladder is of the pairings played."""
+    from pogdsl import sim
+    from pogdsl.sim.ladder import play_ladder
+
+    real = sim.simulate
+    calls = []
+
+    def stopping(*args, **kwargs):
+        calls.append(kwargs["agents"])
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sim, "simulate", stopping)
+    s = play_ladder("duel", ["random", "random:3"], games=2, seed=0, root=DUEL, workers=1)
+    assert s["interrupted"] and len(s["pairings"]) == 1 and s["finished"] == 2
+    assert s["ratings"]["players"]["random:3"]["low"] < 0 < s["ratings"]["players"]["random:3"]["high"]

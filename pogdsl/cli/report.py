@@ -82,6 +82,6 @@ def register(sub) -> None:
     p.add_argument("--plot", type=Path, default=None, metavar="DIR",
                    help="also write the records' figures to folder DIR (created if needed), each as PNG and SVG, "
                         "as `pogdsl simulate --plot` does: who won by the turn the game ended, the final VP, "
-                        "and VP over turns")
+                        "VP over turns, and VP over turns by who won")
     add_root_option(p)
     p.set_defaults(func=cmd_report)

@@ -349,7 +349,9 @@ def print_summary(s: dict, args) -> None:
         chosen = "".join(f" --option {k}={v}" for k, v in (s.get("options") or {}).items())
         root = getattr(args, "root", None)
         who = s.get("agents") or {"ap": "random", "cp": "random"}
-        print(f"replay one with: pogdsl play {s['scenario']} --seed {first['seed']} "
+        import shlex
+
+        print(f"replay one with: pogdsl play {shlex.quote(s['scenario'])} --seed {first['seed']} "
               + " ".join(f"--agent {k}={v}" if k not in ("ap", "cp") else f"--{k} {v}" for k, v in who.items())
               + chosen + (f" --root {root}" if root else ""), file=out)
 
@@ -487,8 +489,9 @@ def register(sub) -> None:
                         "is significant; --json then prints {\"base\", \"variant\", \"differences\"}")
     p.add_argument("--plot", type=Path, default=None, metavar="DIR",
                    help="write figures of the games to folder DIR (created if needed), each as PNG and SVG: "
-                        "who won by the turn the game ended, the final VP, and VP over turns (with --against, the base "
-                        "and the variant side by side); `pogdsl report FILE --plot DIR` draws them from saved records")
+                        "who won by the turn the game ended, the final VP, VP over turns, and VP over turns by who "
+                        "won (with --against, the base and the variant side by side); `pogdsl report FILE --plot "
+                        "DIR` draws them from saved records")
     p.add_argument("--without", metavar="CARD", action="append",
                    help="take CARD out of the game before the deal, e.g. --without 'AP 14' (side and number, or "
                         "the card's name; repeatable): it is in no deck, hand or pile. The scenario is then "
