@@ -108,7 +108,9 @@ def play_random(opened, seed: int, *, max_steps: int | None = None,
     except Exception as err:  # noqa: BLE001 - a bug of the interpreter: report it with its seed, go on
         result.update(error=f"internal error: {type(err).__name__}: {err}", kind="internal")
     result["decisions"] = game.s["decisions"]
-    looked = {k: a.stats for k, a in players.items() if getattr(a, "stats", None)}
+    # a player that keeps `stats` {"decisions", "seconds"} (what it searched, the time it took)
+    looked = {k: a.stats for k, a in players.items()
+              if isinstance(getattr(a, "stats", None), dict) and {"decisions", "seconds"} <= a.stats.keys()}
     if looked:  # the look-ahead players' decisions and the seconds they took
         result["agent_stats"] = {k: {"decisions": v["decisions"], "seconds": round(v["seconds"], 3)}
                                  for k, v in looked.items()}
