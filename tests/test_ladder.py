@@ -99,7 +99,8 @@ def test_a_short_ladder_plays_every_pairing_on_both_sides(capsys):
     bias = s["seat_bias"]
     assert set(bias["self_play"]) == {"random", "mcts:2"} and bias["all_games"]["games"] == s["finished"]
     # same seeds: the self-play games of random are simulate's games with random players
-    assert main(["simulate", "duel", "--root", str(DUEL), "--games", "3", "--workers", "1", "--json"]) == 0
+    assert main(["simulate", "duel", "--root", str(DUEL), "--games", "3", "--workers", "1", "--ap", "random",
+                 "--cp", "random", "--json"]) == 0
     assert last_json(capsys)["results"] == s["pairings"][0]["outcomes"]
 
 
@@ -169,7 +170,7 @@ def test_a_card_the_rules_name_cannot_be_taken_out():
 
 def test_card_value_plays_with_and_without_on_the_same_seeds(capsys):
     assert main(["card-value", "duel", "AP 5", "--root", str(DUEL), "--games", "30", "--workers", "1",
-                 "--json"]) == 0
+                 "--ap", "random", "--cp", "random", "--json"]) == 0
     out = last_json(capsys)
     assert out["card"] == "AP 5" and out["name"] == "Hail" and out["side"] == "ap"
     assert out["with"]["scenario"] == "duel" and out["without"]["scenario"] == "duel without AP 5"
@@ -213,7 +214,8 @@ def test_the_bid_walk_finds_the_bid_nearest_even_and_its_interval():
 
 
 def test_bid_end_to_end_on_a_scenario_with_the_rule_set(capsys):
-    assert main(["bid", "duel_bid", "--root", str(BID), "--games", "40", "--workers", "1", "--json"]) == 0
+    assert main(["bid", "duel_bid", "--root", str(BID), "--games", "40", "--workers", "1", "--ap", "random",
+                 "--cp", "random", "--json"]) == 0
     out = last_json(capsys)
     assert out["played_as"] == "duel_bid+tournament_bid"
     bids = {b["bid"]: b for b in out["bids"]}
@@ -254,6 +256,6 @@ def test_ctrl_c_between_pairings_keeps_the_pairings_played(monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(sim, "simulate", stopping)
-    s = play_ladder("duel", ["random", "random:3"], games=2, seed=0, root=DUEL, workers=1)
+    s = play_ladder("duel", ["random", "random:3"], games=2, seed=0, root=DUEL, workers=1)  # (random: cheap)
     assert s["interrupted"] and len(s["pairings"]) == 1 and s["finished"] == 2
     assert s["ratings"]["players"]["random:3"]["low"] < 0 < s["ratings"]["players"]["random:3"]["high"]

@@ -114,8 +114,8 @@ def test_course_summary_leaves_failed_games_out():
 # ------------------------------------------------------------------ through the command line
 def test_simulate_and_report_give_the_statistics_and_name_the_players(tmp_path, capsys):
     out = tmp_path / "games.csv"
-    code = main(["simulate", "duel", "--root", str(DUEL), "--games", "12", "--workers", "1", "--cp", "mcts:2",
-                 "--out", str(out), "--json"])
+    code = main(["simulate", "duel", "--root", str(DUEL), "--games", "12", "--workers", "1", "--ap", "random",
+                 "--cp", "mcts:2", "--out", str(out), "--json"])
     assert code == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["agents"] == {"ap": "random", "cp": "mcts:2"}
