@@ -259,3 +259,25 @@ def test_ctrl_c_between_pairings_keeps_the_pairings_played(monkeypatch):
     s = play_ladder("duel", ["random", "random:3"], games=2, seed=0, root=DUEL, workers=1)  # (random: cheap)
     assert s["interrupted"] and len(s["pairings"]) == 1 and s["finished"] == 2
     assert s["ratings"]["players"]["random:3"]["low"] < 0 < s["ratings"]["players"]["random:3"]["high"]
+
+
+def test_the_historical_scenario_counts_a_bid_at_the_end_and_only_there():
+    """5.6.1: the bid adjusts the final VP total at the end of the game;
+    5.6.1.1: it is not considered for automatic victory.  The same seeds
+    with and without a 10 VP Central Powers bid play the same games; the
+    one decided by the VP level when the last turn is over changes hands,
+    the automatic victory does not."""
+    from pogdsl.sim import game_seed, play_random
+
+    plain = open_scenario("historical+tournament_bid")
+    bid = open_scenario("historical+tournament_bid", options={"bid_side": "cp", "vp_bid": "10"})
+    automatic = set()
+    for i in range(2):  # (seed 0's game 0 runs to the last turn, game 1 ends in automatic victory)
+        a, b = play_random(plain, game_seed(0, i)), play_random(bid, game_seed(0, i))
+        assert (a["decisions"], a["vp_by_turn"], a["reason"]) == (b["decisions"], b["vp_by_turn"], b["reason"])
+        automatic.add(a["reason"].startswith("automatic victory"))
+        if a["reason"].startswith("automatic victory"):
+            assert b["winner"] == a["winner"]
+        else:
+            assert a["final_vp"] - 10 < 11 and b["winner"] == "ap"  # 10 VP fewer: below any Central win level
+    assert automatic == {True, False}
