@@ -133,3 +133,18 @@ def test_simulate_and_report_give_the_statistics_and_name_the_players(tmp_path, 
     assert main(["report", str(out), "--root", str(DUEL)]) == 0
     text = capsys.readouterr().out
     assert "players: ap random, cp mcts:2" in text and "mean VP at the end of each turn, by outcome" in text
+
+
+def test_report_refuses_records_of_other_players_mixed_in(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    assert main(["simulate", "duel", "--root", str(DUEL), "--games", "3", "--workers", "1", "--ap", "random",
+                 "--cp", "random", "--out", str(out), "--json"]) == 0
+    capsys.readouterr()
+    lines = out.read_text().splitlines()
+    other = json.loads(lines[2])
+    assert other["players"] == {"ap": "random", "cp": "random"}
+    other["players"] = {"ap": "mcts:8", "cp": "random"}
+    out.write_text("\n".join(lines[:2] + [json.dumps(other)]) + "\n")
+    assert main(["report", str(out), "--root", str(DUEL)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "record 3: other players than the first record's" in err[0]
