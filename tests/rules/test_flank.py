@@ -142,3 +142,29 @@ def test_12_3_1_flank_attack_prerequisites():
     pos.run("resolve_attacks", "ap", answers=["attack Trent from Verona", "from Asiago: ITc"], dice=[1, 1])
     assert not any(d.choice == "flank_attack" for d in pos.asked)
     assert "ap attacks Trent with strength 3 against 4" in pos.log()
+
+
+@pytest.mark.rule("12.3.3")
+def test_12_3_3_a_defender_wiped_out_by_the_first_fire_does_not_fire_back():
+    """12.3.3: after a successful flank attack the defender fires with what
+    its losses have left it.  A reduced Russian corps alone in Tannenberg is
+    eliminated by the German fire: nothing is left to fire, so the Germans
+    lose nothing and win."""
+    pos = Position()
+    ge8 = pos.place("GE 8", "Insterberg")
+    gec = pos.place("GEc", "Konigsberg")
+    ruc = pos.place("RUc", "Tannenberg", reduced=True)
+    pos.control("Tannenberg", "ap")
+    activate_attack(pos, "Insterberg", "Konigsberg")
+    pos.run("resolve_attacks", "cp", answers=[
+        "attack Tannenberg from Insterberg",
+        "from Konigsberg: GEc",
+        "flank attack, pinning from Insterberg",
+        "stop advancing",
+    ], dice=[3, 3])
+    log = pos.log()
+    assert "flank attack succeeds: 3 + 1" in log
+    assert where(pos, ruc) == "eliminated[ap]"
+    assert not any(line.startswith("ap fires") for line in log)
+    assert not pos.reduced(ge8.index) and not pos.reduced(gec.index)
+    assert "combat won by cp" in log
