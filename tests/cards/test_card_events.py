@@ -1007,6 +1007,7 @@ def kemal_position(defenders=("TUc",), reduced=False, kemal=True) -> Position:
     """Turkish corps (1-1-3, 0-1-3 reduced) defend Lodz, held by the Central
     Powers; RU 1 (3 CF) stands in Warsaw and a Russian corps in Plock."""
     pos = combat_position()
+    pos.s["at_war"]["tu"] = True  # Turkish units stand on the map only once Turkey is at war
     pos.defenders = [pos.place(u, "Lodz", reduced=reduced) for u in defenders]
     pos.control("Lodz", "cp")
     pos.ru1 = pos.place("RU 1", "Warsaw")

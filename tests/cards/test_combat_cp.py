@@ -465,6 +465,7 @@ def test_peace_offensive_no_vp_when_the_germans_advance():
 def udine_position(defenders=("IT 1",)):
     """AH 1 in Trieste (mountain) attacks Udine (clear), entrenched."""
     pos = combat_position(14)
+    pos.s["at_war"]["it"] = True  # Italian units stand on the map only once Italy is at war
     for d in defenders:
         pos.place(d, "Udine")
     pos.set("trench", 1, key="Udine")

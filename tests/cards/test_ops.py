@@ -254,6 +254,7 @@ def sinai_position(attacker: str) -> Position:
     """An attack made only from the Sinai on Gaza, in a winter turn."""
     pos = Position()
     at(pos, 12, 2)
+    pos.s["at_war"]["tu"] = True
     if attacker == "ap":
         pos.place("BRc", "Sinai")
         pos.place("TUc", "Gaza")
@@ -295,6 +296,7 @@ def yanks_position(unit: str = "US 1") -> Position:
     pos = Position()
     at(pos, 15, 4)
     pos.set("war_status", 20, key="ap")
+    pos.s["at_war"]["us"] = True
     pos.place(unit, "Amiens")
     pos.place("GE 1", "Cambrai")
     pos.control("Cambrai", "cp")

@@ -362,6 +362,7 @@ def test_french_mutiny_not_for_french_stacked_with_americans():
     pos.play_event("cp", card(pos, FRENCH_MUTINY))
     vp = pos.var("vp")
     pos.place("FR 5", "Amiens")
+    pos.s["at_war"]["us"] = True
     pos.place("US 1", "Amiens")
     western_attack(pos, "FR 5", answers=["from Amiens: FR 5"])
     assert pos.var("vp") == vp

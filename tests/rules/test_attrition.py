@@ -236,3 +236,26 @@ def test_11_1_16_libya_suffers_normal_attrition():
     assert control(pos, "Libya") == "cp"
     pos.run("attrition_phase")
     assert control(pos, "Libya") == "ap"
+
+
+@pytest.mark.rule("14.3.6")
+@pytest.mark.rule("11.1.16")
+def test_14_3_6_and_11_1_16_august_1914_only_libya_changes_hands():
+    """The ruling on 14.3.6 with 11.1.16 (docs/rule-index.rst, "Readings of
+    the rulebook"): in the first Attrition Phase of the Campaign every unit of
+    the set-up traces supply and every space but one can be supplied; Libya,
+    held by the Central Powers, whose only line runs to the Allies'
+    Alexandria and who have no port there, cannot, and 11.1.16 gives it
+    normal attrition: it passes to the Allies."""
+    pos = Position(empty=False)
+    first = pos.game.run()  # the set-up is laid out; the game waits at its first decision
+    assert first is not None and pos.s["turn"] == 1
+    pos.s["pending"] = None
+    on_map = [i for i, loc in enumerate(pos.s["loc"]) if loc is not None and 0 <= loc < len(pos.w.spaces)]
+    assert len(on_map) > 50
+    before = list(pos.s["control"])
+    pos.run("attrition_phase")
+    assert [i for i in on_map if not (0 <= pos.s["loc"][i] < len(pos.w.spaces))] == []
+    changed = {pos.w.spaces[i].key for i, (a, b) in enumerate(zip(before, pos.s["control"])) if a != b}
+    assert changed == {"Libya"}
+    assert control(pos, "Libya") == "ap"

@@ -191,12 +191,13 @@ def test_sinai_attack_suffers_minus_three():
     """12.2.7: -3 DRM when every attacking unit is in the Sinai; the die is
     then held at 1 (12.2.9)."""
     pos = Position()
+    pos.s["at_war"]["tu"] = True
     pos.place("BR NE", "Sinai")
     pos.place("TUc", "Beersheba")
     pos.control("Sinai", "ap")
     activate_attack(pos, "Sinai")
     pos.s["turn"] = 5  # spring 1915: deserts may be attacked
-    pos.run("resolve_attacks", "ap", answers=["attack Beersheba from Sinai"], dice=[3, 1])
+    pos.run("resolve_attacks", "ap", answers=["attack Beersheba from Sinai", "stop advancing"], dice=[3, 1])
     assert "ap fires with strength 4 on the Army table (shift 0), die 3 modified to 1: loss number 2" in "\n".join(pos.log())
 
 

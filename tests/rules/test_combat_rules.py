@@ -494,10 +494,12 @@ def test_withdrawal_loss_may_not_be_put_on_the_army_when_corps_can_pay_it():
 
 @pytest.mark.rule("12.3.4.1")
 def test_kemal_still_fires_on_the_army_table_after_flank_losses():
-    """12.3.4.1: Kemal was played for a lone Turkish corps; the successful
-    flank attack eliminates it before it fires: what is left (0) fires on the
-    Army table's first column, not the Corps table.  Without Kemal the same
-    0 fires on the Corps table."""
+    """12.3.4.1: Kemal was played for two full Turkish corps; the successful
+    flank attack's loss number 3 leaves one of them flipped to 0 CF before the
+    Turks fire: what is left (0) fires on the Army table's first column, not
+    the Corps table.  Without Kemal the same 0 fires on the Corps table.
+    (Had the corps been eliminated outright, nothing would fire at all:
+    12.3.3.)"""
     def qurna(kemal: bool) -> list[str]:
         pos = Position()
         pos.s["at_war"]["tu"] = True
@@ -505,11 +507,12 @@ def test_kemal_still_fires_on_the_army_table_after_flank_losses():
         pos.place("BRc", "Ahwaz")
         pos.control("Ahwaz", "ap")
         pos.place("TUc", "Qurna")
+        pos.place("TUc", "Qurna")
         if kemal:
             give(pos, "cp", 31)
         activate_attack(pos, "Basra", "Ahwaz")
         run_or_stop(pos, "ap", ["attack Qurna from Basra", "from Ahwaz: BRc", "flank attack, pinning from Basra"]
-                    + (["cp uses Kemal"] if kemal else []), [6, 1, 6])
+                    + (["cp uses Kemal"] if kemal else []) + ["TUc in Qurna: flipped"], [6, 1, 6])
         return pos.log()
 
     log = qurna(True)

@@ -142,3 +142,56 @@ def test_12_3_1_flank_attack_prerequisites():
     pos.run("resolve_attacks", "ap", answers=["attack Trent from Verona", "from Asiago: ITc"], dice=[1, 1])
     assert not any(d.choice == "flank_attack" for d in pos.asked)
     assert "ap attacks Trent with strength 3 against 4" in pos.log()
+
+
+@pytest.mark.rule("12.3.3")
+def test_12_3_3_a_defender_wiped_out_by_the_first_fire_does_not_fire_back():
+    """12.3.3: after a successful flank attack the defender fires with what
+    its losses have left it.  A reduced Russian corps alone in Tannenberg is
+    eliminated by the German fire: nothing is left to fire, so the Germans
+    lose nothing and win."""
+    pos = Position()
+    ge8 = pos.place("GE 8", "Insterberg")
+    gec = pos.place("GEc", "Konigsberg")
+    ruc = pos.place("RUc", "Tannenberg", reduced=True)
+    pos.control("Tannenberg", "ap")
+    activate_attack(pos, "Insterberg", "Konigsberg")
+    pos.run("resolve_attacks", "cp", answers=[
+        "attack Tannenberg from Insterberg",
+        "from Konigsberg: GEc",
+        "flank attack, pinning from Insterberg",
+        "stop advancing",
+    ], dice=[3, 3])
+    log = pos.log()
+    assert "flank attack succeeds: 3 + 1" in log
+    assert where(pos, ruc) == "eliminated[ap]"
+    assert not any(line.startswith("ap fires") for line in log)
+    assert not pos.reduced(ge8.index) and not pos.reduced(gec.index)
+    assert "combat won by cp" in log
+
+
+@pytest.mark.rule("12.3.3")
+def test_12_3_3_attackers_wiped_out_by_the_defenders_first_fire_do_not_fire_back():
+    """12.3.3, the other way round: a failed flank attack lets the 2nd Army
+    fire first, and its loss number 4 takes both reduced German units; with
+    no attacking unit left nothing fires back and the Russians lose
+    nothing."""
+    pos = Position()
+    pos.place("GE 8", "Insterberg", reduced=True)
+    pos.place("GEc", "Konigsberg", reduced=True)
+    ru2 = pos.place("RU 2", "Tannenberg")
+    pos.control("Tannenberg", "ap")
+    activate_attack(pos, "Insterberg", "Konigsberg")
+    pos.run("resolve_attacks", "cp", answers=[
+        "attack Tannenberg from Insterberg",
+        "from Konigsberg: GEc",
+        "flank attack, pinning from Insterberg",
+        "GE 8 in Insterberg: lost",
+    ], dice=[1, 6])
+    log = pos.log()
+    assert "flank attack fails: 1 + 1" in log
+    assert "ap fires with strength 3 on the Army table (shift 0), die 6 modified to 6: loss number 4" in log
+    assert pos.units_at("Insterberg") == [] and pos.units_at("Konigsberg") == []
+    assert not any(line.startswith("cp fires") for line in log)
+    assert where(pos, ru2) == "Tannenberg" and not pos.reduced(ru2.index)
+    assert "combat won by ap" in log

@@ -141,6 +141,61 @@ def test_9_5_2_4_salonika_places_the_greeks_but_greece_stays_neutral():
     assert pos.units_at("Florina") == pos.units_at("Larisa") == pos.units_at("Athens") == ["GRc"]
 
 
+def greeks_placed_by_salonika() -> Position:
+    """After the Salonika landing: the three Greek corps (Florina, Larisa,
+    Athens), Greece still neutral; a British corps in Valona and Bulgaria in
+    the war with a corps in Monastir, next to Florina."""
+    pos = Position()
+    pos.run("limited_greek_entry")
+    pos.place("BRc", "Valona")
+    pos.s["at_war"]["bu"] = True
+    pos.place("BUc", "Monastir")
+    pos.control("Monastir", "cp")
+    return pos
+
+
+@pytest.mark.rule("9.5.2.4")
+@pytest.mark.rule("9.2.6")
+def test_9_5_2_4_no_side_may_activate_the_neutral_greek_units():
+    """The Greek units are still neutral: an Allied operation may activate the
+    British corps but none of the Greek spaces."""
+    pos = greeks_placed_by_salonika()
+    options = first_options(pos, "operations", "ap", 4, pos.card("ap", 30))
+    assert any(o.startswith("activate Valona") for o in options)
+    for space in ("Florina", "Larisa", "Athens"):
+        assert not any(o.startswith(f"activate {space} ") for o in options), space
+
+
+@pytest.mark.rule("9.5.2.4")
+@pytest.mark.rule("12.1.4")
+def test_9_5_2_4_no_one_may_attack_a_space_holding_neutral_greek_units():
+    """The Bulgarian corps next to Florina may not attack the Greek corps
+    there; once Greece has entered the war it may."""
+    pos = greeks_placed_by_salonika()
+    pos.activate("Monastir", "attack")
+    pos.run("resolve_attacks", "cp")  # nothing to attack: no decision at all
+    assert pos.asked == []
+
+    pos = greeks_placed_by_salonika()
+    pos.s["at_war"]["gr"] = True
+    pos.activate("Monastir", "attack")
+    assert "attack Florina from Monastir" in first_options(pos, "resolve_attacks", "cp")
+
+
+@pytest.mark.rule("9.5.2.4")
+def test_9_5_2_4_neutral_greek_units_never_attack():
+    """Even under an Attack marker, and counted in supply, a neutral Greek
+    corps does not attack."""
+    pos = greeks_placed_by_salonika()
+    pos.activate("Florina", "attack")
+    for i in pos.s["occ"][pos._location("Florina")]:
+        pos.s["vars"]["supplied_at_activation"][str(i)] = True
+    pos.game.invalidate()
+    pos.run("resolve_attacks", "ap")
+    assert pos.asked == []
+    assert pos.units_at("Monastir") == ["BUc"] and pos.units_at("Florina") == ["GRc"]
+
+
 @pytest.mark.rule("9.5.2.4.1")
 def test_9_5_2_4_1_greece_may_enter_before_salonika():
     pos = Position()

@@ -210,11 +210,20 @@ def test_stage_4_with_corps_for_every_army_asks_nothing():
     assert sorted(pos.units_at("eliminated[ap]")) == ["RU 1", "RU 2"]
 
 
+def serbia_standing() -> Position:
+    """An empty board of the variant but for a Serbian army in Valjevo: with
+    no Serbian army in Serbia or Montenegro, Serbia would collapse at the
+    first check (IoG 26.6.2a(2))."""
+    pos = Position("illusions")
+    pos.place("SB 1", "Valjevo")
+    return pos
+
+
 # ------------------------------------------------------------ 17.3.2, 6.0.E.4 armistice
 @pytest.mark.rule("iog 17.3.2")
 @pytest.mark.rule("16.2.1")
 def test_armistice_when_combined_war_status_reaches_the_marker():
-    pos = Position("illusions")
+    pos = serbia_standing()
     pos.set("war_status", 18, "ap")
     pos.set("war_status", 18, "cp")
     pos.run("check_armistice")
@@ -228,7 +237,7 @@ def test_armistice_when_combined_war_status_reaches_the_marker():
 def test_collapse_is_checked_in_the_war_status_phase_after_the_armistice():
     """The step-4 check runs in the war status phase, after step 2's armistice
     check: a collapse found in turn N lowers the marker for turn N+1's check."""
-    pos = Position("illusions")
+    pos = serbia_standing()
     pos.set("war_status", 18, "ap")
     pos.set("war_status", 18, "cp")
     _ap_in_every_ah_vp_space(pos)
@@ -261,7 +270,7 @@ def _ap_in_every_ah_vp_space(pos: Position, but: str | None = None):
 @pytest.mark.rule("iog 23.5")
 @pytest.mark.rule("iog 17.3.2")
 def test_austria_hungary_collapses_when_every_vp_space_is_occupied():
-    pos = Position("illusions")
+    pos = serbia_standing()
     _ap_in_every_ah_vp_space(pos)
     ah1 = pos.place("AH 1", "Dresden")
     ahc = pos.place("AHc", "Berlin")
@@ -277,7 +286,7 @@ def test_austria_hungary_collapses_when_every_vp_space_is_occupied():
 
 @pytest.mark.rule("iog 23.5")
 def test_a_vp_space_controlled_but_empty_does_not_count():
-    pos = Position("illusions")
+    pos = serbia_standing()
     _ap_in_every_ah_vp_space(pos, but="Vienna")
     pos.run("check_national_collapse")
     assert pos.var("collapsed", "ah") is False
@@ -286,7 +295,7 @@ def test_a_vp_space_controlled_but_empty_does_not_count():
 
 @pytest.mark.rule("iog 23.5")
 def test_a_central_powers_unit_in_a_vp_space_prevents_the_collapse():
-    pos = Position("illusions")
+    pos = serbia_standing()
     _ap_in_every_ah_vp_space(pos, but="Vienna")
     pos.place("AH 1", "Vienna")
     pos.run("check_national_collapse")
@@ -295,7 +304,7 @@ def test_a_central_powers_unit_in_a_vp_space_prevents_the_collapse():
 
 @pytest.mark.rule("iog 23.5")
 def test_after_the_collapse_no_austro_hungarian_reinforcements():
-    pos = Position("illusions")
+    pos = serbia_standing()
     card = "Austria-Hungary Reinforcements (AH 7)"
     assert "no_reinforcements_after_collapse" not in pos.event_forbidden_by("cp", card)
     pos.set("collapsed", True, "ah")
@@ -307,7 +316,7 @@ def test_after_the_collapse_no_austro_hungarian_reinforcements():
 @pytest.mark.rule("7.1.1")
 def test_after_the_collapse_no_austro_hungarian_mandated_offensive():
     def owed_after_mo_phase(collapsed: bool):
-        pos = Position("illusions")
+        pos = serbia_standing()
         pos.set("collapsed", collapsed, "ah")
         pos.set("mo_marker", "ah", "cp")
         pos.s["stack"] = []
@@ -323,7 +332,7 @@ def test_after_the_collapse_no_austro_hungarian_mandated_offensive():
 @pytest.mark.rule("iog 26.6.2")
 @pytest.mark.rule("iog 17.3.2")
 def test_serbian_collapse_moves_the_marker_once():
-    pos = Position("illusions")
+    pos = serbia_standing()
     pos.control("Belgrade", "cp")
     pos.run("check_national_collapse")
     assert pos.var("armistice_marker") == 38
@@ -336,7 +345,7 @@ def test_serbian_collapse_moves_the_marker_once():
 
 @pytest.mark.rule("iog 26.5.3")
 def test_romanian_collapse_needs_both_vp_spaces():
-    pos = Position("illusions")
+    pos = serbia_standing()
     pos.control("Bucharest", "cp")
     pos.run("check_national_collapse")
     assert pos.var("armistice_marker") == 40
@@ -347,7 +356,7 @@ def test_romanian_collapse_needs_both_vp_spaces():
 
 @pytest.mark.rule("iog 26.2.3")
 def test_bulgarian_collapse_when_the_allies_hold_sofia():
-    pos = Position("illusions")
+    pos = serbia_standing()
     pos.control("Sofia", "ap")
     pos.run("check_national_collapse")
     assert pos.var("armistice_marker") == 37
@@ -355,7 +364,7 @@ def test_bulgarian_collapse_when_the_allies_hold_sofia():
 
 @pytest.mark.rule("iog 17.3.2")
 def test_collapses_add_up():
-    pos = Position("illusions")
+    pos = serbia_standing()
     pos.control("Belgrade", "cp")
     pos.control("Sofia", "ap")
     _ap_in_every_ah_vp_space(pos)

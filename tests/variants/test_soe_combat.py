@@ -470,8 +470,8 @@ def test_a_side_wiped_out_before_firing_ignores_shifts(scenario):
     attack a lone Turkish corps in Cambrai; the flank attack succeeds and the
     Central Powers play Turk Determination (the space counts as a level 1
     trench: +1 column for the defender).  The French fire first and
-    eliminate the corps.  Deluxe fires the emptied defence at strength 0
-    with the shift (column 1: a 4 gives 1); SoE 12.3.4 fires it on the
+    eliminate the corps.  In Deluxe 12.3.3 the emptied defence has nothing
+    left to fire with, and does not fire; SoE 12.3.4 fires it on the
     Corps/Fort table's leftmost column with no shift (a 4 gives 0)."""
     pos = Position(scenario)
     pos.place("FR 3", "Chateau Thierry")
@@ -489,7 +489,8 @@ def test_a_side_wiped_out_before_firing_ignores_shifts(scenario):
     assert "flank attack succeeds: 3 + 1" in log
     assert where(pos, tuc) == "eliminated[cp]"
     if scenario == "campaign":
-        assert "cp fires with strength 0 on the Corps/Fort table (shift 1), die 4 modified to 4: loss number 1" in log
+        assert not any(line.startswith("cp fires") for line in log)
+        assert "cp has nothing left to fire with" in log
     else:
         assert "cp fires with strength 0 on the Corps/Fort table (shift 0), die 4 modified to 4: loss number 0" in log
 
