@@ -1,4 +1,4 @@
-"""`pogdsl simulate`: many games with random agents (or mcts:N for a side), in parallel."""
+"""`pogdsl simulate`: many games with random agents (or mcts:N or ismcts:N for a side), in parallel."""
 
 from __future__ import annotations
 
@@ -236,7 +236,7 @@ def print_plots(played: list[dict], written: list) -> None:
         print("  (the games' results carry no VP: the final VP and VP-over-turns figures are left out)")
 
 
-SIMULATE_AGENTS = ("random", "mcts")  # players that need no terminal and no file
+SIMULATE_AGENTS = ("random", "mcts", "ismcts")  # players that need no terminal and no file
 
 
 def agents_from(args, sides: list[str]) -> dict[str, str] | str:
@@ -256,7 +256,7 @@ def agents_from(args, sides: list[str]) -> dict[str, str] | str:
         if side not in sides:
             return f"this scenario has no side '{side}' (sides: {', '.join(sides)})"
         if spec.partition(":")[0].strip().lower() not in SIMULATE_AGENTS:
-            return f"simulate plays with random or mcts:N agents, not '{spec}'"
+            return f"simulate plays with random or mcts:N agents (or ismcts:N), not '{spec}'"
         try:
             make_agent(spec, side, 0)
         except ValueError as err:
@@ -400,7 +400,9 @@ def register(sub) -> None:
     p.add_argument("--ap", metavar="AGENT",
                    help="player for side ap: random (the default) | mcts:N (N random playouts a decision: "
                         "stronger, and about N times slower a decision) | mcts:N:D (each playout cut after D "
-                        "decisions, default 30); seeded from each game's seed and the side, as `play --seed` is")
+                        "decisions, default 30) | ismcts:N (information-set tree search over both sides' options, N "
+                        "iterations a decision) | ismcts:N:H (each playout at most H decisions after the tree, "
+                        "default 30); seeded from each game's seed and the side, as `play --seed` is")
     p.add_argument("--cp", metavar="AGENT", help="player for side cp (same choices as --ap)")
     p.add_argument("--agent", metavar="SIDE=AGENT", action="append",
                    help="player for any side, e.g. --agent ap=mcts:100 (repeatable)")
