@@ -152,12 +152,13 @@ def test_the_subtree_is_kept_for_the_next_own_decision(duel):
     d = game.choose(index + 1)
     assert str(d.by) == "ap" and d.choice == "push"
     agent.pick(game, "ap")
-    assert agent.root is kept
+    assert agent.root is kept and agent.stats["kept"] == 1
     assert sum(c.visits for c in kept.children.values()) == before - 1 + 40
     d = game.choose(1)
     while str(d.by) != "ap":
         d = game.choose(1)
     agent.pick(game, "ap")
+    assert agent.stats["kept"] == 1
     assert agent.root is not kept and sum(c.visits for c in agent.root.children.values()) == 40
 
 
@@ -296,7 +297,7 @@ def test_a_decision_with_one_option_is_not_searched(duel):
     pending["options"], pending["values"] = pending["options"][-1:], pending["values"][-1:]
     agent = IsmctsAgent(5, seed=1)
     assert agent.choose(SimpleNamespace(game=game), game.decision()) == 1
-    assert agent.stats == {"decisions": 0, "iterations": 0, "seconds": 0.0}
+    assert agent.stats == {"decisions": 0, "iterations": 0, "seconds": 0.0, "kept": 0}
 
 
 # ------------------------------------------------------------------ the command line

@@ -106,8 +106,9 @@ class IsmctsAgent(Agent):
         self.seed = seed
         self.state = rng.seed_state(seed)
         self.label = f"ismcts:{iterations}" + (f":{horizon}" if horizon != DEFAULT_HORIZON else "")
-        # decisions it searched, iterations run, seconds spent: its speed
-        self.stats: dict[str, float] = {"decisions": 0, "iterations": 0, "seconds": 0.0}
+        # decisions it searched, iterations run, seconds spent: its speed; and
+        # how many of those searches started from the subtree kept from the last
+        self.stats: dict[str, float] = {"decisions": 0, "iterations": 0, "seconds": 0.0, "kept": 0}
         # The subtree kept for the next decision: (side, the game's decision
         # count it is for, its root), when that decision follows our choice at once.
         self._kept: tuple[str, int, Node] | None = None
@@ -124,12 +125,13 @@ class IsmctsAgent(Agent):
         """The 0-based index of the option to take at GAME's pending decision
         for SIDE."""
         start = time.perf_counter()
-        options = game.s["pending"]["options"]
+        pending = game.s["pending"]
+        by, options = pending["by"], pending["options"]  # (who chooses: SIDE, as the tree names it)
         root = self._reused_root(game, side)
         for _ in range(self.iterations):
             self.iterate(game, side, root)
-        best = max(range(len(options)), key=lambda i: self._rank(root, side, options, i))
-        chosen = root.children.get((side, options[best]))
+        best = max(range(len(options)), key=lambda i: self._rank(root, by, options, i))
+        chosen = root.children.get((by, options[best]))
         self._kept = (side, game.s["decisions"] + 1, chosen) if chosen is not None else None
         self.root = root
         self.stats["decisions"] += 1
@@ -138,8 +140,8 @@ class IsmctsAgent(Agent):
         return best
 
     @staticmethod
-    def _rank(root: Node, side: str, options: list[str], i: int) -> tuple:
-        child = root.children.get((side, options[i]))
+    def _rank(root: Node, by: str, options: list[str], i: int) -> tuple:
+        child = root.children.get((by, options[i]))
         if child is None:
             return (0, 0.0, -i)
         return (child.visits, child.mean(), -i)
@@ -150,6 +152,7 @@ class IsmctsAgent(Agent):
         every side's view: no hidden part is read.)"""
         kept, self._kept = self._kept, None
         if kept is not None and kept[0] == side and kept[1] == game.s["decisions"]:
+            self.stats["kept"] += 1
             return kept[2]
         return Node()
 
