@@ -82,6 +82,11 @@ def report(scenario: str, player: str, opponent: str, runs: list[tuple], seconds
               f"{p['high']:.0%}); draws {drawn}" + (f", failed {failed}" if failed else ""))
     else:
         print(f"  no decisive game; draws {drawn}" + (f", failed {failed}" if failed else ""))
+    endings: dict[str, int] = {}
+    for _, _, s in runs:
+        for reason, n in s["reasons"].items():
+            endings[reason] = endings.get(reason, 0) + n
+    print("  endings: " + ", ".join(f"{reason} {n}" for reason, n in sorted(endings.items(), key=lambda x: -x[1])))
     for seat, name in ((0, player), (1, opponent)):
         n, secs = speed(runs, seat)
         if n:

@@ -335,3 +335,22 @@ def test_the_help_names_the_search_player(capsys, command):
     with pytest.raises(SystemExit):
         main([command, "--help"])
     assert "ismcts:N" in capsys.readouterr().out
+
+
+def test_the_benchmark_reports_both_seats_and_the_speed(capsys):
+    """benchmarks/ismcts.py, on two duel games a pairing: a line for each
+    seat, the share of decisive games with its interval, the endings and the
+    searched decisions a second of each search player."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "ismcts.py"
+    spec = importlib.util.spec_from_file_location("ismcts_benchmark", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--scenario", "duel", "--root", str(DUEL), "--games", "2", "--player", "ismcts:4",
+                       "--against", "mcts:3,random"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("as ap: won") == out.count("as cp: won") == 2
+    assert "ismcts:4 against mcts:3, 2 games" in out and "ismcts:4 against random, 2 games" in out
+    assert out.count("ismcts:4: ") == 2 and out.count("mcts:3: ") == 1 and "searched decisions a second" in out
+    assert out.count("endings: ") == 2

@@ -39,8 +39,9 @@ side) unless given, so a game is the same game every time, whether played by
 Two plug points, so a better policy or evaluation can be swapped in without
 touching the search: `policy`, any object with `pick(game, side)` → the
 0-based index of an option of GAME's pending decision (None: the random
-players), and `evaluate`, a function (game, side) → how good the game is
-for side, from 0 to 1.
+players; `playout_policy` makes the one `ismcts:N` plays with), and
+`evaluate`, a function (game, side) → how good the game is for side, from 0
+to 1 (`DEFAULT_EVALUATE`).
 """
 
 from __future__ import annotations
@@ -58,10 +59,19 @@ DEFAULT_HORIZON = 30  # decisions a playout plays after the tree before it is sc
 EXPLORATION = 0.7  # the UCB constant, for scores between 0 and 1
 UNDECIDED = 0.5  # the score of a playout the rules could not finish (a dead end): it tells nothing
 
-# What a playout and a score are when the agent is given none: the random
-# players and the evaluation the scenario declares (agents/mcts.py).
-DEFAULT_POLICY = None
+# The plug points.  How a playout is played and how a cut one is scored
+# when the agent is given nothing else: the random players and the
+# scenario's declared evaluation (agents/mcts.py `score`).
 DEFAULT_EVALUATE = score
+
+
+def playout_policy(seed: int):
+    """The playout policy `ismcts:N` plays with (None: the interpreter's
+    random players).  A policy is any object with `pick(game, side)` → the
+    0-based index of an option of GAME's pending decision; one is made per
+    agent, from the agent's seed, so a policy with a generator of its own
+    keeps games the same for a seed."""
+    return None
 
 
 class _Sampler:
@@ -94,7 +104,7 @@ class Node:
 
 class IsmctsAgent(Agent):
     def __init__(self, iterations: int, seed: int = 0, horizon: int = DEFAULT_HORIZON, *,
-                 policy=DEFAULT_POLICY, evaluate=DEFAULT_EVALUATE):
+                 policy=None, evaluate=DEFAULT_EVALUATE):
         if iterations < 1:
             raise ValueError("ismcts:N needs at least 1 iteration")
         if horizon < 1:
@@ -126,7 +136,7 @@ class IsmctsAgent(Agent):
         for SIDE."""
         start = time.perf_counter()
         pending = game.s["pending"]
-        by, options = pending["by"], pending["options"]  # (who chooses: SIDE, as the tree names it)
+        by, options = pending["by"], pending["options"]
         root = self._reused_root(game, side)
         for _ in range(self.iterations):
             self.iterate(game, side, root)
@@ -255,4 +265,4 @@ def parse_spec(arg: str, seed: int) -> IsmctsAgent:
     except NumberError as err:
         raise ValueError(f"ismcts:N[:H] needs whole numbers (N iterations a decision, H decisions a playout): "
                          f"{err}") from None
-    return IsmctsAgent(iterations, seed, horizon_n)
+    return IsmctsAgent(iterations, seed, horizon_n, policy=playout_policy(seed))
