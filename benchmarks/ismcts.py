@@ -101,7 +101,8 @@ def main(argv=None) -> int:
     parser.add_argument("--against", default="mcts:8,random", help="opponents, comma-separated")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--root", type=Path, default=None, help="the folder of a scenario of your own (e.g. tests/fixtures/duel)")
+    parser.add_argument("--root", type=Path, default=None,
+                        help="the folder of a scenario of your own (e.g. tests/fixtures/duel)")
     args = parser.parse_args(argv)
     for opponent in [o.strip() for o in args.against.split(",") if o.strip()]:
         start = time.perf_counter()

@@ -147,7 +147,8 @@ def register(sub) -> None:
                     "agent: `human` (you, at this terminal), `random` (seeded from --seed and the side, so a "
                     "game of `pogdsl simulate` can be played again), `random:SEED`, `mcts:N` (a player that looks "
                     "ahead with N random playouts a decision, seeded like `random`), `ismcts:N` (a player that "
-                    "searches a tree of both sides' options, N iterations a decision, seeded likewise), or `script:FILE` (the FILE's "
+                    "searches a tree of both sides' options, N iterations a decision, seeded likewise), or "
+                    "`script:FILE` (the FILE's "
                     "`SIDE: OPTION` lines for that side, in order). By default the first side is human and the "
                     "others random. A human answers with an option's number or text; `help` at the prompt lists "
                     "the commands (space, hand, tracks, log, why, undo, save, quit).",
