@@ -318,7 +318,8 @@ def test_simulate_takes_an_ismcts_player(capsys):
 
 
 @pytest.mark.parametrize("command", ["simulate", "play"])
-@pytest.mark.parametrize("spec", ["ismcts:0", "ismcts:abc", "ismcts", "ismcts:5:0", "ismcts:5:x", "ismcts:-3"])
+@pytest.mark.parametrize("spec", ["ismcts:0", "ismcts:abc", "ismcts", "ismcts:5:0", "ismcts:5:x", "ismcts:-3",
+                                  "ismcts:5:5:5"])
 def test_a_bad_ismcts_spec_is_a_one_line_usage_error(capsys, command, spec):
     args = [command, "duel", "--root", str(DUEL), "--ap", spec]
     code = main(args + (["--games", "1", "--workers", "1"] if command == "simulate" else []))

@@ -259,6 +259,9 @@ def parse_spec(arg: str, seed: int) -> IsmctsAgent:
     from ..numbers import NumberError, parse_whole
 
     count, _, horizon = arg.partition(":")
+    if ":" in horizon:
+        raise ValueError(f"ismcts:N[:H] takes at most two numbers (N iterations a decision, H decisions a "
+                         f"playout), not 'ismcts:{arg}'")
     try:
         iterations = parse_whole(count)
         horizon_n = parse_whole(horizon) if horizon else DEFAULT_HORIZON
