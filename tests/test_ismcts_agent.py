@@ -89,6 +89,23 @@ def test_the_agent_does_not_read_hidden_cards(duel):
     assert checked == 24
 
 
+def test_a_kept_subtree_does_not_read_hidden_cards(duel):
+    """The same over two decisions in a row (a card, then the push), the
+    second searched from the subtree kept from the first."""
+    for seed in range(4):
+        game = _at_decision(duel, seed, "ap", choice="play_card", skip=seed % 3)
+        twin = _twin(game, "ap", 500 + seed)
+        agents = [IsmctsAgent(16, seed=8) for _ in range(2)]
+        first = [a.pick(g, "ap") for a, g in zip(agents, (game, twin))]
+        assert first[0] == first[1]
+        for g in (game, twin):
+            g.choose(first[0] + 1)
+        assert view(twin, "ap") == view(game, "ap")
+        assert agents[0].pick(game, "ap") == agents[1].pick(twin, "ap")
+        assert agents[0].stats["kept"] == agents[1].stats["kept"] == 1
+        assert _tree(agents[0].root) == _tree(agents[1].root)
+
+
 def _tree(node: Node) -> dict:
     return {key: (child.visits, round(child.total, 9), child.available, _tree(child))
             for key, child in node.children.items()}
