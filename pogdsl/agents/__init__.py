@@ -8,6 +8,10 @@ An agent spec, as the command line gives it:
   mcts:N          looks ahead: N random playouts a decision (agents/mcts.py),
                   seeded from the game's seed and the side; mcts:N:D cuts
                   each playout after D decisions (default 30)
+  ismcts:N        searches: N iterations a decision of information-set Monte
+                  Carlo tree search (agents/ismcts.py), seeded likewise;
+                  ismcts:N:H plays each playout for at most H decisions
+                  after the tree (default 30)
   script:FILE     the FILE's decision lines for that side, in order
 """
 
@@ -20,6 +24,7 @@ from ..runtime.errors import GameError, IllegalOption
 from ..runtime.record import derive_seed
 from .base import AGAIN, QUIT, Again, Agent, Stop
 from .human import HumanAgent, format_log_entry
+from .ismcts import IsmctsAgent
 from .mcts import MctsAgent
 from .random_agent import RandomAgent
 from .scripted import ScriptedAgent, ScriptExhausted
@@ -29,6 +34,7 @@ __all__ = [
     "QUIT",
     "Agent",
     "HumanAgent",
+    "IsmctsAgent",
     "MctsAgent",
     "RandomAgent",
     "ScriptExhausted",
@@ -39,7 +45,7 @@ __all__ = [
     "play",
 ]
 
-AGENT_SPECS = "human | random | random:SEED | mcts:N | mcts:N:D | script:FILE"
+AGENT_SPECS = "human | random | random:SEED | mcts:N | mcts:N:D | ismcts:N | ismcts:N:H | script:FILE"
 
 
 def agent_seed(game_seed: int, side: str) -> int:
@@ -71,6 +77,12 @@ def make_agent(spec: str, side: str, game_seed: int, **human_options) -> Agent:
         if not arg:
             raise ValueError("mcts needs its number of playouts a decision: mcts:N, e.g. mcts:200")
         return parse_spec(arg, agent_seed(game_seed, side))
+    if kind == "ismcts":
+        from .ismcts import parse_spec as parse_ismcts
+
+        if not arg:
+            raise ValueError("ismcts needs its number of iterations a decision: ismcts:N, e.g. ismcts:100")
+        return parse_ismcts(arg, agent_seed(game_seed, side))
     if kind == "script" and arg:
         return ScriptedAgent.from_file(arg, side)
     raise ValueError(f"unknown agent '{spec}' for {side}: use {AGENT_SPECS}")

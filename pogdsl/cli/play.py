@@ -146,7 +146,9 @@ def register(sub) -> None:
         description="Play SCENARIO (a scenario name, or a .pog file declaring one). Each side is played by an "
                     "agent: `human` (you, at this terminal), `random` (seeded from --seed and the side, so a "
                     "game of `pogdsl simulate` can be played again), `random:SEED`, `mcts:N` (a player that looks "
-                    "ahead with N random playouts a decision, seeded like `random`), or `script:FILE` (the FILE's "
+                    "ahead with N random playouts a decision, seeded like `random`), `ismcts:N` (a player that "
+                    "searches a tree of both sides' options, N iterations a decision, seeded likewise), or "
+                    "`script:FILE` (the FILE's "
                     "`SIDE: OPTION` lines for that side, in order). By default the first side is human and the "
                     "others random. A human answers with an option's number or text; `help` at the prompt lists "
                     "the commands (space, hand, tracks, log, why, undo, save, quit).",
@@ -158,7 +160,9 @@ def register(sub) -> None:
     p.add_argument("--seed", type=whole_number, default=None, help="the game's seed: dice, shuffles (default 0)")
     p.add_argument("--ap", metavar="AGENT",
                    help="agent for side ap: human | random | random:SEED | mcts:N (looks ahead with N random "
-                        "playouts a decision; mcts:N:D cuts each after D decisions) | script:FILE")
+                        "playouts a decision; mcts:N:D cuts each after D decisions) | ismcts:N (information-set "
+                        "tree search, N iterations a decision; ismcts:N:H plays each playout for at most H "
+                        "decisions) | script:FILE")
     p.add_argument("--cp", metavar="AGENT", help="agent for side cp (same choices as --ap)")
     p.add_argument("--agent", metavar="SIDE=AGENT", action="append",
                    help="agent for any side, e.g. --agent ap=random:7 (repeatable)")
