@@ -11,11 +11,11 @@ import argparse
 import sys
 
 from .. import __version__
-from . import cards, check, diff, graph, play, replay, report, rules, show, simulate
+from . import build_native, cards, check, diff, graph, play, replay, report, rules, show, simulate
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, print_diagnostics
 
 # Each command is a module with `register(subparsers)`; its parser sets `func`.
-COMMANDS = [check, graph, diff, rules, cards, show, play, simulate, report, replay]
+COMMANDS = [check, graph, diff, rules, cards, show, play, simulate, report, replay, build_native]
 
 
 class _Parser(argparse.ArgumentParser):
