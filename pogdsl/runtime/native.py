@@ -100,7 +100,8 @@ def describe() -> str:
     fresh = fresh_builds()
     if fresh:
         return f"runtime modules compiled: {', '.join(fresh)}"
-    why = "POGDSL_PURE is set" if pure() else "none built from the sources as they are; `pogdsl build-native` compiles them"
+    why = "POGDSL_PURE is set" if pure() else \
+        "none built from the sources as they are; `pogdsl build-native` compiles them"
     return f"runtime modules compiled: none ({why})"
 
 
