@@ -9,8 +9,9 @@ error with a hint.
 The first tests check how the files are chosen, in this process, with the
 checkout standing in for an installed library.  The last one builds a real
 wheel from a copy of the checkout, installs it into a fresh venv and runs it
-from an unrelated folder (about 15 s: the build skips the Cython step,
-POGDSL_PURE=1; the library is what is tested here, not the compiled runtime).
+from an unrelated folder (about 15 s: a build compiles nothing, the compiled
+runtime is the opt-in `pogdsl build-native`, tested in
+tests/runtime/test_native.py).
 """
 
 from __future__ import annotations
@@ -150,9 +151,10 @@ def test_a_built_install_runs_anywhere_with_the_whole_library(tmp_path):
     src = _copy_checkout(tmp_path / "checkout")
     dist = tmp_path / "dist"
     build = _cli(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
-                 "--disable-pip-version-check", "-q", "-w", str(dist), ".", cwd=src, env={"POGDSL_PURE": "1"})
+                 "--disable-pip-version-check", "-q", "-w", str(dist), ".", cwd=src)
     assert build.returncode == 0, build.stderr
     (wheel,) = dist.glob("pogdsl-*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl")  # pure Python: installing compiles nothing
 
     # A fresh venv; lark, attrs and networkx come from this environment (no network).
     env_dir = tmp_path / "venv"
