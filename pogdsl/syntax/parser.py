@@ -295,8 +295,19 @@ def _lark_too_deep(tree, text: str, path: str):
     return None
 
 
+def normalise_line_ends(text: str) -> str:
+    """TEXT with every line ended by LF alone: a file saved with CR LF (Windows)
+    or with a lone CR (classic Mac OS) has the same lines, so a located error
+    names the line an editor shows (the parser counts lines by LF, and to it a
+    lone CR is only white space)."""
+    if "\r" not in text:
+        return text
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def parse_text(text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
     """Parse one file's text.  Never raises for bad input."""
+    text = normalise_line_ends(text)
     from .lalr import FastPathMiss, NestedTooDeeply
     from .transform import NumberTooLarge
 
