@@ -189,7 +189,8 @@ def build_world(program: Program, graph, options: dict[str, object] | None = Non
     if scenario is None:
         raise WorldError("no scenario chosen")
     w = World(program, scenario)
-    w.limits = limits_of(scenario)
+    first, last = scenario.turns or (1, 1)
+    w.limits = limits_of(scenario, last - first + 1)
     kinds: dict[str, dict[str, Entity]] = {}
 
     def add(kind: str, key: str, index: int, data=None) -> Entity:
