@@ -751,9 +751,11 @@ class Checker:
     def _is_variant(self, s: A.ScenarioDecl) -> bool:
         if isinstance(s, A.RulesetDecl):  # checked in each scenario that uses it
             return True
+        from .variants import MAX_EXTENDS
+
         seen = set()
         while s is not None and s.key not in seen:
-            if s.overrides or s.uses:
+            if s.overrides or s.uses or len(seen) > MAX_EXTENDS:  # (a chain too long: E0503, no more walking)
                 return True
             seen.add(s.key)
             s = self.p.decls["scenario"].get(s.extends.text) if s.extends else None

@@ -302,9 +302,40 @@ def normalise_line_ends(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+# The longest text literal ("…") a source may hold, in characters as written
+# (quotes and escapes counted).  The project's longest is about 530; the
+# lexer's pattern for a text keeps a mark for every character it takes, and
+# a text of 4 MiB took 27 s and 1.5 GB to read (with escapes, 64 KiB took
+# half a minute).
+MAX_TEXT = 50_000
+# A line's pieces, each taken whole and never given back (possessive): a
+# text (maybe unclosed), a comment, or a run of anything else.
+_PIECES = re.compile(r'"(?:[^"\\\n]++|\\.)*+"?|#[^\n]*+|[^"#\n]++')
+
+
+def _text_too_long(text: str, path: str) -> Diagnostic | None:
+    """E0105 at the first text literal longer than MAX_TEXT, found without
+    the lexer, in the lines long enough to hold one."""
+    if len(text) <= MAX_TEXT:
+        return None
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) <= MAX_TEXT:
+            continue
+        for piece in _PIECES.finditer(line):
+            if piece.group(0)[0] == '"' and piece.end() - piece.start() > MAX_TEXT:
+                col = piece.start() + 1
+                return Diagnostic(ERROR, "E0105", f"a text longer than {MAX_TEXT:,} characters",
+                                  A.Span(path, number, col, number, col + 1),
+                                  "a text in a source is a name, a note or a message: keep long prose in the docs")
+    return None
+
+
 def parse_text(text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
     """Parse one file's text.  Never raises for bad input."""
     text = normalise_line_ends(text)
+    too_long = _text_too_long(text, path)
+    if too_long is not None:
+        return A.Module(path), [too_long]
     from .lalr import FastPathMiss, NestedTooDeeply
     from .transform import NumberTooLarge
 
