@@ -61,9 +61,11 @@ def grammar_digest() -> str:
     """Identifies the grammar and the code that turns its trees into ASTs: a
     cached parse is only reused if none of them changed."""
     here = Path(__file__).resolve().parent
-    # (lalr.py and this file too: their limits and messages are part of a cached result)
+    # (lalr.py and this file too: their limits and messages are part of a cached
+    # result; plain.py is how it is stored)
     code = "".join((here / name).read_text(encoding="utf-8")
-                   for name in ("ast.py", "transform.py", "template.py", "lalr.py", "parser.py", "../numbers.py"))
+                   for name in ("ast.py", "transform.py", "template.py", "lalr.py", "parser.py", "plain.py",
+                                "../numbers.py"))
     return hashlib.sha256((grammar_text() + code + __version__).encode()).hexdigest()[:16]
 
 
