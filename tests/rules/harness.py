@@ -58,11 +58,12 @@ def check_along_a_game(w, seed: int, check, every: int = 25, decisions: int = 30
 @lru_cache(maxsize=None)
 def world(scenario: str = "campaign"):
     """The world of SCENARIO, named in any spelling the CLI takes
-    (`suicide-of-europe` is `suicide_of_europe`, `NAME+RULESET` composes)."""
+    (`suicide-of-europe` is `suicide_of_europe`, `NAME+RULESET` composes, a
+    .pog file declares it)."""
     from pogdsl.opening import ScenarioError, open_scenario
 
     try:
-        return open_scenario(scenario, ROOT, by_name=True).world
+        return open_scenario(scenario, ROOT).world
     except ScenarioError as err:
         raise AssertionError(f"{err.message}\n{err.text}") from None
 

@@ -44,3 +44,9 @@ def test_answers_never_asked_for_are_refused():
     pos.set("war_status", 3, key="cp")
     with pytest.raises(AssertionError, match=r"answers left over, never asked for: \['activate Liege attack'\]"):
         pos.run("raise_war_commitment", "cp", answers=["activate Liege attack"])
+
+
+def test_a_scenario_named_by_its_file():
+    from .harness import ROOT, world
+
+    assert world(str(ROOT / "scenarios" / "introductory.pog")).scenario.key == "introductory"
