@@ -29,7 +29,7 @@ LIMITS: dict[str, tuple[int, str]] = {
     "list_size": (1_000_000, "items of one list or range a rule builds (and the `limit` of best_fill)"),
     "candidates": (1_000_000, "candidates looked at for one choice (every combination of its sources)"),
     "depth": (1_000, "procedures, triggers and events running inside one another (frames on the stack)"),
-    "units": (100_000, "pieces of one unit declaration (`count N`)"),
+    "units": (100_000, "pieces of the world: of one unit declaration (`count N`) and of all of them"),
     "decisions": (1_000, "decisions of a whole game, for each turn of the scenario (a random Campaign game "
                          "takes under 100 a turn)"),
 }
