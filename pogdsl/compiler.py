@@ -45,6 +45,12 @@ class Compilation:
         return not self.reporter.errors
 
 
+# The most scenarios one check compiles (the project has 13): each is merged
+# and checked as a whole game, a few milliseconds to a tenth of a second,
+# so five thousand took a quarter of a minute and half a gigabyte.
+MAX_SCENARIOS = 200
+
+
 def compile_paths(paths: list[Path] | None = None, root: Path | None = None, library: bool = True,
                   check_scenarios: bool = True) -> Compilation:
     """Load the library (unless `library=False`) plus `paths`, check them, and
@@ -63,8 +69,14 @@ def compile_paths(paths: list[Path] | None = None, root: Path | None = None, lib
     check_card_events(base, loaded.reporter, card_folders(root)[: None if library else 1], required=False)
     comp = Compilation(root, loaded, base)
     if check_scenarios:
-        for scenario in base.all("scenario"):
+        scenarios = base.all("scenario")
+        for scenario in scenarios[:MAX_SCENARIOS]:
             compile_scenario_program(comp, scenario)
+        if len(scenarios) > MAX_SCENARIOS:
+            extra = scenarios[MAX_SCENARIOS]
+            comp.reporter.error("E0526", f"more than {MAX_SCENARIOS} scenarios to check: "
+                                f"'{extra.key}' and the {len(scenarios) - MAX_SCENARIOS - 1} after it are not checked",
+                                extra.name.span, "each scenario is checked as a whole game: split the project")
         _unused_rulesets(comp)
     return comp
 

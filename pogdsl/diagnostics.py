@@ -30,6 +30,7 @@ CODES: dict[str, str] = {
     "E0102": "unterminated or malformed token",
     "E0103": "nested too deeply",
     "E0104": "number outside the range of whole numbers",
+    "E0105": "a text longer than a source may hold",
     # names
     "E0201": "unknown name",
     "E0202": "unknown nation",
@@ -70,13 +71,14 @@ CODES: dict[str, str] = {
     # variants
     "E0501": "override of something that does not exist",
     "E0502": "added definition already exists",
-    "E0503": "cyclic extends",
+    "E0503": "cyclic extends, or a chain of extends too long",
     "E0504": "unknown scenario option",
     "E0520": "unknown point to insert at",
     "E0521": "inserted twice",
     "E0522": "an insertion into something the same scenario removes or replaces",
     "E0523": "`original` outside a replacement",
     "E0524": "a game result the scenario does not declare",
+    "E0526": "more scenarios than one check takes",
     "E0511": "an edit that does not fit what it edits",
     "E0512": "contradictory edits",
     "E0513": "unknown rule set",

@@ -491,11 +491,127 @@ def test_check_no_cache_runs_the_check(tmp_path):
     assert poisoned.returncode != 0  # it really parsed (and the poison stopped it)
 
 
-def run_with_cache(cache: Path, *args: str, extra_env: dict | None = None, allow_failure: bool = False):
+# ------------------------------------------------------------------ attacks on the caches (issue 35)
+
+# A pickle that, when loaded, leaves a file behind: the proof that reading
+# the cache ran code.
+_PLANTED_PICKLE = """
+import os, pickle, sys
+class Payload:
+    def __reduce__(self):
+        return (os.system, ("touch " + sys.argv[2],))
+data = pickle.dumps(Payload(), protocol=4)
+open(sys.argv[1], "wb").write(data)
+"""
+
+
+def _plant_pickle(path: Path, marker: Path) -> None:
+    subprocess.run([sys.executable, "-c", _PLANTED_PICKLE, str(path), str(marker)], check=True, timeout=60)
+
+
+def _with_an_error(tmp_path: Path) -> Path:
+    root = _project_copy(tmp_path)
+    card = next(root.rglob("*.pog"))
+    card.write_text(card.read_text(encoding="utf-8") + "\nflag broken cites\n", encoding="utf-8")
+    return root
+
+
+def test_a_pickle_planted_in_the_cache_runs_no_code(tmp_path):
+    """Issue 35: the parse cache was a pickle, so a file planted in the cache
+    folder ran code as soon as `check` read it.  The caches hold plain JSON;
+    a pickle at any of their names (or at the old ones) is a miss."""
+    from pogdsl.syntax.parser import grammar_digest
+
+    root = _project_copy(tmp_path)
+    cache = tmp_path / "cache"
+    (cache / "check").mkdir(parents=True)
+    marker = tmp_path / "ran"
+    digest = grammar_digest()
+    for name in (f"ast-{digest}.pickle", f"ast-{digest}.json", f"lalr-{digest}.cache"):
+        _plant_pickle(cache / name, marker)
+    clean = run_with_cache(cache, "check", "--root", str(root))
+    assert not marker.exists(), "a planted pickle ran"
+    assert clean.returncode == 0, clean.stderr
+    for result in (cache / "check").glob("*.json"):  # the result files too
+        _plant_pickle(result, marker)
+    again = run_with_cache(cache, "check", "--root", str(root))
+    assert not marker.exists() and (again.returncode, again.stderr) == (0, clean.stderr)
+
+
+def test_a_rewritten_result_does_not_pass_a_file_with_errors(tmp_path):
+    """Issue 35: a cached result rewritten to say "no errors" (or one copied
+    from a clean check) made `check` pass a file with errors.  A result is
+    sealed with its key: an edited or moved one is ignored and rebuilt."""
+    root = _with_an_error(tmp_path)
+    cache = tmp_path / "cache"
+    broken = run_with_cache(cache, "check", "--root", str(root))
+    assert broken.returncode == 1 and "E0101" in broken.stderr
+    (result,) = (cache / "check").glob("*.json")
+    *head, content = result.read_bytes().split(b"\n")  # (the JSON last, after any seal)
+    data = json.loads(content)
+    data.update(exit=0, stderr="", stdout="")
+    for forged in (b"\n".join([*head, json.dumps(data).encode()]), json.dumps(data).encode()):
+        result.write_bytes(forged)
+        again = run_with_cache(cache, "check", "--root", str(root))
+        assert (again.returncode, again.stderr) == (1, broken.stderr)
+    # a genuine result of another key, copied over this one
+    clean_root = _project_copy(tmp_path / "clean")
+    run_with_cache(cache, "check", "--root", str(clean_root))
+    other = next(p for p in (cache / "check").glob("*.json") if p != result)
+    shutil.copy(other, result)
+    again = run_with_cache(cache, "check", "--root", str(root))
+    assert (again.returncode, again.stderr) == (1, broken.stderr)
+
+
+def test_a_rewritten_parse_cache_is_parsed_again(tmp_path):
+    root = _project_copy(tmp_path)
+    cache = tmp_path / "cache"
+    run_with_cache(cache, "check", "--root", str(root))
+    (ast_file,) = cache.glob("ast-*")
+    data = ast_file.read_bytes()
+    ast_file.write_bytes(data.replace(b'"', b"'", 1))  # any edit at all
+    # (--no-cache: the result is not replayed, the parsed files are read)
+    poisoned = run_with_cache(cache, "check", "--no-cache", "--root", str(root),
+                              extra_env={"POGDSL_FAIL_IF_PARSING": "1"}, allow_failure=True)
+    assert poisoned.returncode != 0 and "parsed although" in poisoned.stderr
+
+
+def test_a_fifo_where_a_cache_file_should_be_is_passed_over(tmp_path):
+    """Issue 35: a FIFO in place of a cache file made `check` wait forever
+    for a writer.  It is passed over, without opening it."""
+    root = _with_an_error(tmp_path)
+    cache = tmp_path / "cache"
+    broken = run_with_cache(cache, "check", "--root", str(root))
+    paths = list((cache / "check").glob("*.json")) + list(cache.glob("ast-*"))
+    assert len(paths) == 2
+    for path in paths:
+        path.unlink()
+        os.mkfifo(path)
+    again = run_with_cache(cache, "check", "--root", str(root), timeout=30)
+    assert (again.returncode, again.stderr) == (1, broken.stderr)
+
+
+def test_a_secret_others_can_read_turns_the_caches_off(tmp_path):
+    """The seal is only as good as its secret: one that is not private to
+    its owner (planted, or loosened) is not used, and nothing is replayed."""
+    root = _project_copy(tmp_path)
+    cache = tmp_path / "cache"
+    first = run_with_cache(cache, "check", "--root", str(root))
+    (cache / "secret").chmod(0o644)
+    poisoned = run_with_cache(cache, "check", "--root", str(root),
+                              extra_env={"POGDSL_FAIL_IF_PARSING": "1"}, allow_failure=True)
+    assert poisoned.returncode != 0 and "parsed although" in poisoned.stderr
+    again = run_with_cache(cache, "check", "--root", str(root))
+    assert (again.returncode, again.stderr) == (first.returncode, first.stderr)
+
+
+def run_with_cache(cache: Path, *args: str, extra_env: dict | None = None, allow_failure: bool = False,
+                   timeout: int = 120):
     argv = [sys.executable, "-c", _POISONED_CLI] + list(args)
     env = dict(os.environ, POGDSL_CACHE_DIR=str(cache), **(extra_env or {}))
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")  # this checkout's pogdsl
     env.pop("POGDSL_HOME", None)
-    proc = subprocess.run(argv, cwd=DIAG, env=env, capture_output=True, text=True, timeout=120, check=False)
+    proc = subprocess.run(argv, cwd=DIAG, env=env, capture_output=True, text=True, timeout=timeout, check=False)
     if not allow_failure:
         assert "Traceback" not in proc.stderr, proc.stderr
     return proc

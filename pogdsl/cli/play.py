@@ -21,6 +21,8 @@ def cmd_play(args) -> int:
     from ..runtime.record import Session, load_any, script_text, write_save
 
     options = {"step_budget": args.max_steps} if args.max_steps else {}
+    if args.max_decisions:
+        options["max_decisions"] = args.max_decisions
     chosen = options_from(args)
     try:
         if args.load:
@@ -181,6 +183,10 @@ def register(sub) -> None:
     p.add_argument("--log", action="store_true", help="print the game's log as it grows, with the rules cited")
     p.add_argument("--max-steps", type=whole_number, default=None, metavar="N",
                    help="stop with an error after N steps without a decision (a runaway loop)")
+    p.add_argument("--max-decisions", type=whole_number, default=None, metavar="N",
+                   help="stop with an error after N decisions, naming where the game asks again and again (a game "
+                        "that never ends; default: the scenario's `limit decisions`, else 1,000 for each of its "
+                        "turns); a game saved past the default needs the same option when loaded")
     add_option_argument(p, "; with --load, the saved game's options stand and --option may only add others; "
                            "--save and --record write the options down")
     add_root_option(p)

@@ -23,6 +23,8 @@ def cmd_replay(args) -> int:
         _err(f"no such file: {args.file}")
         return EXIT_USAGE
     options = {"step_budget": args.max_steps} if args.max_steps else {}
+    if args.max_decisions:
+        options["max_decisions"] = args.max_decisions
     try:
         session = load_any(path, args.root, chosen=options_from(args), scenario=args.scenario,
                            under_current_rules=args.under_current_rules, **options)
@@ -76,6 +78,9 @@ def register(sub) -> None:
     p.add_argument("--script", metavar="OUT", help="write the game as a plain-text script to OUT")
     p.add_argument("--max-steps", type=whole_number, default=None, metavar="N",
                    help="stop with an error after N steps without a decision")
+    p.add_argument("--max-decisions", type=whole_number, default=None, metavar="N",
+                   help="stop with an error after N decisions (default: the scenario's `limit decisions`, else "
+                        "1,000 for each of its turns): give what the game was played with")
     add_option_argument(p, "; the FILE replays with the options it records (a save's \"options\", a script's "
                            "`option NAME VALUE` lines): --option sets the others, and may not contradict them")
     add_root_option(p)

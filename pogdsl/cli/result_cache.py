@@ -16,7 +16,10 @@ The key covers
   result.
 
 Any file that cannot be read, any missing path, any failure of the cache makes
-it step aside: the check then runs as if there were no cache.
+it step aside: the check then runs as if there were no cache.  A result is
+plain JSON, sealed with its key (sealed_cache.py): one rewritten by hand,
+copied from another key or planted, or a FIFO in its place, is not replayed —
+the check runs and writes it again.
 """
 
 from __future__ import annotations
@@ -27,11 +30,12 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from .. import __version__
+from .. import __version__, sealed_cache
 from ..project import cache_dir, expand, find_root, library_files, settings_files
 from ..safe_io import SOURCE_LIMIT, read_bytes
 
-FORMAT = "pogdsl-check-result/1"
+FORMAT = "pogdsl-check-result/2"
+RESULT_LIMIT = 64 * 1024 * 1024  # a stored result larger than this is not one of ours
 KEEP = 64  # results kept; the oldest go first
 
 
@@ -88,11 +92,14 @@ def lookup(key: str) -> dict | None:
     folder = _folder()
     if folder is None:
         return None
-    try:
-        result = json.loads((folder / f"{key}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    content = sealed_cache.read(folder / f"{key}.json", key, RESULT_LIMIT)
+    if content is None:
         return None
-    if not isinstance(result, dict) or result.get("format") != FORMAT:
+    try:
+        result = json.loads(content)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(result, dict) or result.get("format") != FORMAT or result.get("key") != key:
         return None
     if not all(isinstance(result.get(k), t) for k, t in (("stdout", str), ("stderr", str), ("exit", int))):
         return None
@@ -103,13 +110,12 @@ def store(key: str, stdout: str, stderr: str, exit_status: int) -> None:
     folder = _folder()
     if folder is None:
         return
-    data = {"format": FORMAT, "stdout": stdout, "stderr": stderr, "exit": exit_status}
+    data = {"format": FORMAT, "key": key, "stdout": stdout, "stderr": stderr, "exit": exit_status}
+    if not sealed_cache.write(folder / f"{key}.json", key, json.dumps(data).encode()):
+        return  # a result that cannot be kept is only a missed speed-up
     try:
-        tmp = folder / f"{key}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(tmp, folder / f"{key}.json")
-        results = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime)
+        results = sorted(folder.glob("*.json"), key=lambda p: p.lstat().st_mtime)
         for old in results[:-KEEP]:
             old.unlink(missing_ok=True)
     except OSError:
-        pass  # a result that cannot be kept is only a missed speed-up
+        pass

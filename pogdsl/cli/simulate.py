@@ -464,7 +464,8 @@ def register(sub) -> None:
                    help="a game that runs N steps without a decision fails (default: the scenario's `limit steps`, "
                         f"else {DEFAULT_MAX_STEPS:,})")
     p.add_argument("--max-decisions", type=whole_number, default=DEFAULT_MAX_DECISIONS, metavar="N",
-                   help=f"a game with more than N decisions fails (default {DEFAULT_MAX_DECISIONS:,})")
+                   help="a game with more than N decisions fails, named as a game that never ends, and the run "
+                        "goes on (default: the scenario's `limit decisions`, else 1,000 for each of its turns)")
     p.add_argument("--ap", metavar="AGENT",
                    help=f"player for side ap (default {DEFAULT_PLAYER}): any computer player `play` takes (not "
                         "human or script): random | random:SEED | mcts:N (N random playouts a decision: stronger, and about N "

@@ -117,6 +117,11 @@ def _list_size(compiler) -> int:
     return (getattr(getattr(compiler, "w", None), "limits", None) or DEFAULTS)["list_size"]
 
 
+# The longest Python text a value is written in place as (a call costs more
+# than most one-line values, not more than a page of code).
+INLINE_MOST = 2_000
+
+
 class Namespace:
     """The globals every function generated for one world shares: helpers,
     the constants the code names (entities, getters, spans), and one function
@@ -705,6 +710,9 @@ class Generator:
         once or inside a loop (it would be worked out again each time)."""
         if name not in getattr(self.compiler, "inline_values", ()) or name in self._inlining:
             return None
+        too_long = self.compiler.__dict__.setdefault("inline_too_long", set())
+        if name in too_long:
+            return None
         decl = self.compiler.p.decls["value"][name]
         if len(args) != len(decl.params) or any(isinstance(n, A.Call) and n.func.text == "random_pick"
                                                 for n in A.walk_exprs(decl.expr)):
@@ -719,11 +727,18 @@ class Generator:
                 self.kinds.setdefault(arg, prm.type.text)
         self._inlining.add(name)
         try:
-            return "(" + self.gen(decl.expr, set(), cvars) + ")"
+            text = "(" + self.gen(decl.expr, set(), cvars) + ")"
         except Unsupported:
             return None
         finally:
             self._inlining.discard(name)
+        if len(text) > INLINE_MOST:
+            # Values each naming the one before twice would double the text at
+            # every level (2^40 characters for forty of them): past this, the
+            # value is called, and so is every value found too long before.
+            too_long.add(name)
+            return None
+        return text
 
     def g_CondExpr(self, e: A.CondExpr, names, cvars):
         c, a, b = (self.gen(x, names, cvars) for x in (e.cond, e.then, e.otherwise))

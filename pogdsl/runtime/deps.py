@@ -48,6 +48,11 @@ COSTLY_FUNCTIONS = {"units_of", "units_in", "units_at", "enemy_units_at", "adjac
                     "adjacent_open", "solid_adjacent", "cards_in", "distinct", "subsets", "pool", "available"}
 
 
+# Past this many calls of other values (calls), a value is remembered
+# however cheap each step of it is.
+CALLS_MOST = 10_000
+
+
 class Dependencies:
     def __init__(self, world):
         self.w = world
@@ -66,7 +71,7 @@ class Dependencies:
         self._costly[name] = False  # recursion: assume cheap while looking
         values = self.w.program.decls["value"]
         decl = values[name]
-        found = name in self.modified()
+        found = name in self.modified() or self.calls(name) > CALLS_MOST
         for node in A.walk_exprs(decl.expr):
             if isinstance(node, (A.ListComp, A.Aggregate, A.Reach)):
                 found = True
@@ -80,6 +85,24 @@ class Dependencies:
                 break
         self._costly[name] = found
         return found
+
+    def calls(self, name: str) -> int:
+        """How many calls of values working out NAME once may make, each
+        counted every time it is made (every branch taken): forty values each
+        naming the one before twice make 2^40 calls, a hang if each is worked
+        out anew — remembered, each is worked out once."""
+        memo = self.__dict__.setdefault("_calls", {})
+        if name in memo:
+            return memo[name]
+        memo[name] = 0  # recursion: counted once
+        values = self.w.program.decls["value"]
+        total = 0
+        for node in A.walk_exprs(values[name].expr):
+            called = node.func.text if isinstance(node, A.Call) else node.name.text if isinstance(node, A.Ref) else None
+            if called in values and called != name:
+                total = min(total + 1 + self.calls(called), CALLS_MOST + 1)
+        memo[name] = total
+        return total
 
     def modified(self) -> set[str]:
         """The values some modifier adds to (read off the program, so it is

@@ -40,8 +40,13 @@ class StepBudgetExceeded(LimitExceeded):
         super().__init__(message, span, cites, limit)
 
 
-class DecisionBudgetExceeded(GameError):
-    """Random players took more decisions than their budget and the game is not over."""
+class DecisionBudgetExceeded(LimitExceeded):
+    """The game took more decisions than its budget and is not over: the
+    scenario's `decisions` limit (a game that never ends), or the depth of a
+    look-ahead player's playout."""
+
+    def __init__(self, message: str, span=None, cites=(), limit: str = "decisions"):
+        super().__init__(message, span, cites, limit)
 
 
 class IllegalOption(Exception):

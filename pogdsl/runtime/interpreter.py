@@ -87,7 +87,7 @@ class Game:
     (limits.py) are the scenario's too."""
 
     def __init__(self, world, state: dict, *, log: bool = True, step_budget: int | None = None,
-                 ask_forced: bool = False):
+                 ask_forced: bool = False, max_decisions: int | None = None):
         self.w = world
         self.s = state
         self.log_enabled = log
@@ -132,10 +132,13 @@ class Game:
         self.keep_history = False
         self._segment: str | None = None
         # Random players that answer their side's decisions inside run(), by
-        # side key: objects with a PCG32 `state` (see _offer_sampled); they
-        # stop with DecisionBudgetExceeded past `max_decisions` decisions.
+        # side key: objects with a PCG32 `state` (see _offer_sampled).
         self.samplers: dict | None = None
-        self.max_decisions: int | None = None
+        # Past this many decisions the game stops with DecisionBudgetExceeded
+        # (each decision starts a new step budget, so only this ends a game
+        # that asks decision after decision forever): the scenario's
+        # `decisions` limit unless given; None, no bound.
+        self.max_decisions: int | None = max_decisions if max_decisions is not None else limits["decisions"]
         # Set when a step pushes or pops a frame, asks a decision or ends the
         # game: run() then looks again at where play stands (most steps do
         # none of these, and run() goes on to the next step at once).
@@ -394,6 +397,8 @@ class Game:
             weights = [self._weight_of(spec, v) for _, v in options]
             if not any(weights):
                 weights = None
+        if self.max_decisions is not None and self.s["decisions"] >= self.max_decisions:
+            raise self._too_many_decisions(spec)
         self.moved = True
         self.s["pending"] = {
             "by": _chooser(side), "choice": spec.name,
@@ -401,6 +406,11 @@ class Game:
             "rules": list(spec.cites), "prompt": spec.prompt, "weights": weights,
         }
         return self.decision()
+
+    def _too_many_decisions(self, spec: ChoiceSpec) -> DecisionBudgetExceeded:
+        return DecisionBudgetExceeded(f"more than {self.max_decisions} decisions and the game is not over: a "
+                                      f"game that never ends? (it asks '{spec.name}' here; `limit decisions N` "
+                                      "in the scenario or --max-decisions raises the bound)", spec.span, spec.cites)
 
     def _take_default(self, spec: ChoiceSpec, frame: dict, side) -> None:
         """A decision of a hostile side (`side x hostile`: no player plays it)
@@ -497,8 +507,7 @@ class Game:
             self._bind(spec, frame, values)  # (no trace here: `_take_only` would log nothing)
             return None
         if self.max_decisions is not None and self.s["decisions"] >= self.max_decisions:
-            raise DecisionBudgetExceeded(f"more than {self.max_decisions} decisions and the game is not over",
-                                         spec.span, spec.cites)
+            raise self._too_many_decisions(spec)
         if other is not None:  # a random player's generator advances on real decisions only
             sampler.state = state
         self._bind(spec, frame, values)
@@ -962,7 +971,7 @@ class Game:
 
     def copy(self) -> "Game":
         other = Game(self.w, copy_data(self.s), log=self.log_enabled, step_budget=self.step_budget,
-                     ask_forced=self.ask_forced)
+                     ask_forced=self.ask_forced, max_decisions=self.max_decisions)
         return other  # without samplers: a random player's generator belongs to one game
 
 

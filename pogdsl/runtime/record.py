@@ -560,7 +560,8 @@ def refresh_decision(game: Game) -> Decision | None:
 
 # ================================================================ running records
 def replay_script(script: Script, root: Path | None = None, *, opened: Opened | None = None,
-                  step_budget: int | None = None, chosen: dict[str, str] | None = None) -> Session:
+                  step_budget: int | None = None, chosen: dict[str, str] | None = None,
+                  max_decisions: int | None = None) -> Session:
     """Play a script from its first line, checking every decision and `expect`;
     a line that fails raises ScriptError naming it.  `chosen` sets options
     the script's `option` lines do not (OptionError for one it does, with
@@ -574,6 +575,8 @@ def replay_script(script: Script, root: Path | None = None, *, opened: Opened | 
             opened = open_scenario(script.scenario, root,
                                    options=merge_options(script.options, chosen, script.path))
     options = {"step_budget": step_budget} if step_budget else {}
+    if max_decisions:
+        options["max_decisions"] = max_decisions
     events = list(script.events)
     # Dice before the first decision or check are there before the game
     # starts (the set-up may roll); hands are set once the set-up has dealt.
@@ -946,4 +949,5 @@ def load_any(path: str | Path, root: Path | None = None, *, chosen: dict[str, st
     if head.startswith(b"{") or Path(path).suffix.lower() == ".json":
         return load_save(path, root, chosen=chosen, scenario=scenario, under_current_rules=under_current_rules,
                          **options)
-    return replay_script(read_script(path), root, step_budget=options.get("step_budget"), chosen=chosen)
+    return replay_script(read_script(path), root, step_budget=options.get("step_budget"), chosen=chosen,
+                         max_decisions=options.get("max_decisions"))

@@ -125,14 +125,21 @@ def encode(value, depth: int = 0):
     return value
 
 
-def decode(data, world):
-    """Plain JSON data → a value, resolving entities against the world."""
+def decode(data, world, depth: int = 0):
+    """Plain JSON data → a value, resolving entities against the world.  Data
+    nested deeper than DATA_DEPTH is refused (LimitExceeded): a state handed
+    to the Python API may come from anywhere, and the compiled runtime would
+    recurse through it until the C stack overflowed."""
     if isinstance(data, list):
-        return [decode(v, world) for v in data]
+        if depth > DATA_DEPTH:
+            raise _too_deep()
+        return [decode(v, world, depth + 1) for v in data]
     if isinstance(data, dict):
+        if depth > DATA_DEPTH:
+            raise _too_deep()
         if "$" in data:
             return world.entity(data["$"], data["k"], data.get("i"))
-        return {k: decode(v, world) for k, v in data.items()}
+        return {k: decode(v, world, depth + 1) for k, v in data.items()}
     return data
 
 

@@ -638,7 +638,7 @@ class Checker:
         if s.turns is not None and s.turns[0] > s.turns[1]:
             self.r.error("E0304", f"turns {s.turns[0]}..{s.turns[1]} is an empty range", s.turns_span or s.name.span,
                          "the first turn comes first: turns FIRST..LAST")
-        from ..runtime.limits import LIMITS
+        from ..runtime.limits import LIMITS, MAXIMA
 
         for name, (n, name_span, n_span) in s.limits.items():
             if name not in LIMITS:
@@ -646,6 +646,12 @@ class Checker:
                              "the limits are " + ", ".join(LIMITS))
             elif n < 1:
                 self.r.error("E0304", f"limit {name} {n}: a limit is at least 1", n_span)
+            elif n > MAXIMA[name]:
+                option = {"steps": "--max-steps", "decisions": "--max-decisions"}.get(name)
+                self.r.error("E0304", f"limit {name} {n}: a source may set it to at most {MAXIMA[name]:,}, what "
+                             "one process can afford", n_span,
+                             f"on your own machine, `{option} N` of play and simulate goes further" if option
+                             else None)
         seen_options: dict[str, A.ScenarioOption] = {}
         for option in s.options:
             first = seen_options.get(option.name.text)
@@ -745,9 +751,11 @@ class Checker:
     def _is_variant(self, s: A.ScenarioDecl) -> bool:
         if isinstance(s, A.RulesetDecl):  # checked in each scenario that uses it
             return True
+        from .variants import MAX_EXTENDS
+
         seen = set()
         while s is not None and s.key not in seen:
-            if s.overrides or s.uses:
+            if s.overrides or s.uses or len(seen) > MAX_EXTENDS:  # (a chain too long: E0503, no more walking)
                 return True
             seen.add(s.key)
             s = self.p.decls["scenario"].get(s.extends.text) if s.extends else None

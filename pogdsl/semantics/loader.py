@@ -16,7 +16,7 @@ from ..diagnostics import Reporter, Sources
 from ..project import LIBRARY_DIRS, display_path, expand, find_root, library_files
 from ..safe_io import SOURCE_LIMIT, read_bytes
 from ..syntax import ast as A
-from ..syntax.parser import ParseCache
+from ..syntax.parser import ParseCache, normalise_line_ends
 
 __all__ = ["LIBRARY_DIRS", "Loaded", "display_path", "expand", "find_root", "library_files", "load"]
 
@@ -45,7 +45,7 @@ def read_source(path: Path, shown: str, reporter: Reporter) -> str | None:
         reporter.error("E0001", "the file is not valid UTF-8 text", A.Span(shown, line, 1, line, 2),
                        "save the file as UTF-8")
         return None
-    return text
+    return normalise_line_ends(text)
 
 
 def load(paths: list[Path], loaded: Loaded | None = None) -> Loaded:

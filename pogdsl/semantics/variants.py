@@ -40,9 +40,16 @@ _TAKES = {"flag": "no value", "name": "one name", "int": "one number", "factors"
           "port": "the side whose port it is", "supply": "nothing, or the side or nation it supplies"}
 
 
+# The longest chain of `extends` (the project's longest is 3): each scenario
+# is merged from its whole chain, so checking a chain of thousands, each
+# extending the one before, took minutes.
+MAX_EXTENDS = 32
+
+
 def extends_chain(program: Program, scenario: A.ScenarioDecl, reporter: Reporter) -> list[A.ScenarioDecl] | None:
     """The scenarios from the root of the `extends` chain down to `scenario`;
-    None (with an error) when a name is unknown or the chain is a cycle."""
+    None (with an error) when a name is unknown, the chain is a cycle or
+    longer than MAX_EXTENDS."""
     chain = [scenario]
     seen = {scenario.key}
     current = scenario
@@ -62,6 +69,12 @@ def extends_chain(program: Program, scenario: A.ScenarioDecl, reporter: Reporter
             return None
         seen.add(parent.key)
         chain.append(parent)
+        if len(chain) > MAX_EXTENDS:
+            reporter.error("E0503", f"scenario '{scenario.key}' extends a chain of more than {MAX_EXTENDS} "
+                           "scenarios", scenario.extends.span,
+                           "each scenario of the chain is merged into every one below it: extend a scenario "
+                           "nearer the root, or gather the edits into fewer scenarios")
+            return None
         current = parent
     return list(reversed(chain))
 

@@ -39,7 +39,9 @@ from ..runtime.errors import (
 )
 
 DEFAULT_MAX_STEPS = 2_000_000  # the default `steps` limit (runtime/limits.py); None: the scenario's
-DEFAULT_MAX_DECISIONS = 100_000
+# None: the scenario's `decisions` limit (runtime/limits.py: 1,000 a turn
+# unless the scenario sets it), scaled to the game, not one figure for all.
+DEFAULT_MAX_DECISIONS = None
 BACKENDS = ("local", "ray", "dask")
 # The player of a side `simulate` is given no spec for (--ap, --cp, --agent):
 # every balance figure names the players it was made with.
@@ -58,7 +60,7 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def play_random(opened, seed: int, *, max_steps: int | None = None,
-                max_decisions: int = DEFAULT_MAX_DECISIONS, agents: dict[str, str] | None = None) -> dict:
+                max_decisions: int | None = DEFAULT_MAX_DECISIONS, agents: dict[str, str] | None = None) -> dict:
     """One game, as a plain result (never raises for a problem of the
     game: it is reported in "error").  `agents` gives each side its player
     by its spec (`random`, `mcts:200`... agents.make_agent; a side not
@@ -77,7 +79,9 @@ def play_random(opened, seed: int, *, max_steps: int | None = None,
     # random players answer inside run(), without listing (runtime/sampling.py); the others are asked
     game.samplers = {k: a for k, a in players.items() if isinstance(a, RandomAgent)}
     game.vp_by_turn = []  # the interpreter appends the VP at the end of each turn
-    game.max_decisions = max_decisions
+    if max_decisions is not None:
+        game.max_decisions = max_decisions
+    max_decisions = game.max_decisions
     try:
         d = game.run()
         session = SimpleNamespace(game=game)
@@ -85,7 +89,7 @@ def play_random(opened, seed: int, *, max_steps: int | None = None,
             agent = players.get(str(d.by))
             if agent is None or isinstance(agent, RandomAgent):
                 raise GameError(f"a decision for '{d.by}', which is not a side")
-            if game.s["decisions"] >= max_decisions:
+            if max_decisions is not None and game.s["decisions"] >= max_decisions:
                 raise DecisionBudgetExceeded(f"more than {max_decisions} decisions and the game is not over",
                                              None, d.rules)
             d = game.choose(agent.choose(session, d))
@@ -93,8 +97,8 @@ def play_random(opened, seed: int, *, max_steps: int | None = None,
         result.update(winner=outcome.winner, reason=outcome.reason)
         if outcome.result is not None:
             result["result"] = outcome.result
-    except DecisionBudgetExceeded as err:
-        result.update(error=err.message, kind="too_long")
+    except DecisionBudgetExceeded as err:  # (located: where the game asks again and again)
+        result.update(error=str(err), kind="too_long")
     except DeadEnd as err:
         result.update(error=str(err), kind="dead_end")
     except StepBudgetExceeded as err:
@@ -231,7 +235,7 @@ def batches(games: int, workers: int) -> list[list[int]]:
 
 
 def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, workers: int | None = None,
-             max_steps: int | None = None, max_decisions: int = DEFAULT_MAX_DECISIONS,
+             max_steps: int | None = None, max_decisions: int | None = DEFAULT_MAX_DECISIONS,
              backend: str = "local", progress=None, options: dict[str, str] | None = None,
              on_results=None, agents: dict[str, str] | None = None) -> dict:
     """Play `games` games and summarise them.  As games finish (in the

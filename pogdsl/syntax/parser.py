@@ -2,8 +2,9 @@
 
 * The Lark LALR tables are built once per grammar version and cached on disk
   (Lark's own `cache=`), so a cold start does not pay for grammar analysis.
-* Parsed modules are cached by content hash (`~/.cache/pogdsl/ast`), so checking
-  an unchanged project only unpickles its ASTs.
+* Parsed modules are cached by content hash (`~/.cache/pogdsl/ast-*.json`), so
+  checking an unchanged project only reads its ASTs back — as plain JSON data
+  (syntax/plain.py), in a file sealed against tampering (sealed_cache.py).
 
 Recovery: every top-level block starts with a keyword in column 1.  When a file
 does not parse, it is cut at those lines and each block is parsed on its own, so
@@ -15,8 +16,8 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import json
 import os
-import pickle
 import re
 from contextlib import contextmanager
 from functools import lru_cache
@@ -60,9 +61,11 @@ def grammar_digest() -> str:
     """Identifies the grammar and the code that turns its trees into ASTs: a
     cached parse is only reused if none of them changed."""
     here = Path(__file__).resolve().parent
-    # (lalr.py and this file too: their limits and messages are part of a cached result)
+    # (lalr.py and this file too: their limits and messages are part of a cached
+    # result; plain.py is how it is stored)
     code = "".join((here / name).read_text(encoding="utf-8")
-                   for name in ("ast.py", "transform.py", "template.py", "lalr.py", "parser.py", "../numbers.py"))
+                   for name in ("ast.py", "transform.py", "template.py", "lalr.py", "parser.py", "plain.py",
+                                "../numbers.py"))
     return hashlib.sha256((grammar_text() + code + __version__).encode()).hexdigest()[:16]
 
 
@@ -74,9 +77,9 @@ _LARK_OPTIONS = dict(parser="lalr", propagate_positions=True, strict=True, maybe
 #   * pog.tables.json — the LALR tables and tree filters, read by the fast path
 #     (`lalr.FastParser`), keyed by the grammar text;
 #   * pog.lalr — Lark's own saved parser, for the error path, keyed by the
-#     grammar, Lark's version and the options.
-# A stale or missing artefact is simply rebuilt in memory (and Lark's is cached
-# per user).  Regenerate both with `python -m pogdsl.syntax.tables`; a test
+#     grammar, Lark's version and the options (it ships with the code, so it
+#     is as trusted as the code).
+# A stale or missing artefact is simply rebuilt in memory.  Regenerate both with `python -m pogdsl.syntax.tables`; a test
 # fails while they are stale.
 SHIPPED_TABLES = GRAMMAR_PATH.with_suffix(".tables.json")
 SHIPPED_LARK = GRAMMAR_PATH.with_suffix(".lalr")
@@ -126,12 +129,8 @@ def get_parser():
     shipped = _load_shipped_lark()
     if shipped is not None:
         return shipped
-    cache = cache_dir()
-    if cache is not None:
-        try:
-            return Lark(grammar_text(), cache=str(cache / f"lalr-{grammar_digest()}.cache"), **_LARK_OPTIONS)
-        except OSError:
-            pass
+    # Built in memory, never kept in the user's cache folder: Lark's cache is
+    # a pickle, which a file planted there would make run code.
     return Lark(grammar_text(), **_LARK_OPTIONS)
 
 
@@ -295,8 +294,50 @@ def _lark_too_deep(tree, text: str, path: str):
     return None
 
 
+def normalise_line_ends(text: str) -> str:
+    """TEXT with every line ended by LF alone: a file saved with CR LF (Windows)
+    or with a lone CR (classic Mac OS) has the same lines, so a located error
+    names the line an editor shows (the parser counts lines by LF, and to it a
+    lone CR is only white space)."""
+    if "\r" not in text:
+        return text
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+# The longest text literal ("…") a source may hold, in characters as written
+# (quotes and escapes counted).  The project's longest is about 530; the
+# lexer's pattern for a text keeps a mark for every character it takes, and
+# a text of 4 MiB took 27 s and 1.5 GB to read (with escapes, 64 KiB took
+# half a minute).
+MAX_TEXT = 50_000
+# A line's pieces, each taken whole and never given back (possessive): a
+# text (maybe unclosed), a comment, or a run of anything else.
+_PIECES = re.compile(r'"(?:[^"\\\n]++|\\.)*+"?|#[^\n]*+|[^"#\n]++')
+
+
+def _text_too_long(text: str, path: str) -> Diagnostic | None:
+    """E0105 at the first text literal longer than MAX_TEXT, found without
+    the lexer, in the lines long enough to hold one."""
+    if len(text) <= MAX_TEXT:
+        return None
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) <= MAX_TEXT:
+            continue
+        for piece in _PIECES.finditer(line):
+            if piece.group(0)[0] == '"' and piece.end() - piece.start() > MAX_TEXT:
+                col = piece.start() + 1
+                return Diagnostic(ERROR, "E0105", f"a text longer than {MAX_TEXT:,} characters",
+                                  A.Span(path, number, col, number, col + 1),
+                                  "a text in a source is a name, a note or a message: keep long prose in the docs")
+    return None
+
+
 def parse_text(text: str, path: str) -> tuple[A.Module, list[Diagnostic]]:
     """Parse one file's text.  Never raises for bad input."""
+    text = normalise_line_ends(text)
+    too_long = _text_too_long(text, path)
+    if too_long is not None:
+        return A.Module(path), [too_long]
     from .lalr import FastPathMiss, NestedTooDeeply
     from .transform import NumberTooLarge
 
@@ -375,17 +416,20 @@ def bulk_allocation():
             gc.enable()
 
 
-def _parse_and_pack(items: list[tuple[str, str, str]]) -> list[tuple[str, bytes | None, object]]:
-    """Parse (key, text, path) items; each clean module comes back pickled, as the
-    cache keeps it, and a module with diagnostics as (module, diags) objects."""
+def _parse_and_pack(items: list[tuple[str, str, str]]) -> list[tuple[str, str | None, object]]:
+    """Parse (key, text, path) items; each clean module comes back as the JSON
+    text the cache keeps (syntax/plain.py), and a module with diagnostics as
+    (module, diags) objects."""
+    from .plain import to_plain
+
     out = []
     for key, text, path in items:
         module, diags = parse_text(text, path)
         packed = None
         if not diags:
             try:
-                packed = pickle.dumps(module, protocol=pickle.HIGHEST_PROTOCOL)
-            except RecursionError:  # nested too deeply to store: parse it each time
+                packed = json.dumps(to_plain(module), separators=(",", ":"))
+            except (RecursionError, TypeError, ValueError):  # too deep to store: parse it each time
                 packed = None
         out.append((key, packed, (module, diags)))
     return out
@@ -393,7 +437,7 @@ def _parse_and_pack(items: list[tuple[str, str, str]]) -> list[tuple[str, bytes 
 
 def _worker_share(items):
     # Runs in the forked worker: the parent's loaded tables come with the fork.
-    # What was pickled for the cache is all the parent needs of a clean module.
+    # What was packed for the cache is all the parent needs of a clean module.
     return [(key, packed, None if packed is not None else parsed) for key, packed, parsed in _parse_and_pack(items)]
 
 
@@ -429,11 +473,15 @@ def _deal(todo: list, share: float) -> tuple[list, list]:
 class ParseCache:
     """Parsed modules keyed by a digest of (grammar, path, text), kept in one
     file so a warm load is a single read.  Each module is stored as its own
-    pickle, so new entries — parsed here or by the worker of `parse_many` — are
-    written without pickling anything twice.  A damaged or stale file is simply
-    a miss; entries not used for a while are dropped when it grows."""
+    JSON text (syntax/plain.py: data, never code), so new entries — parsed
+    here or by the worker of `parse_many` — are written without encoding
+    anything twice.  The file is sealed (sealed_cache.py): a damaged, stale,
+    rewritten or planted file — or a FIFO in its place — is simply a miss;
+    entries not used for a while are dropped when it grows."""
 
     LIMIT = 4000
+    # The most a cache file may hold: the project's is about 4 MiB.
+    FILE_LIMIT = 256 * 1024 * 1024
     # Below this many files to parse, a second process costs more than it saves.
     PARALLEL_FROM = 24
     # The worker's part of the text to parse.  Under half: the parent also
@@ -442,31 +490,38 @@ class ParseCache:
     WORKER_SHARE = 0.42
 
     def __init__(self) -> None:
+        from .. import sealed_cache
+
         folder = cache_dir()
-        self.path = folder / f"ast-{grammar_digest()}.pickle" if folder is not None else None
-        self.entries: dict[str, bytes] = {}
+        self.path = folder / f"ast-{grammar_digest()}.json" if folder is not None else None
+        self.entries: dict[str, str] = {}
         self.loaded: dict[str, A.Module] = {}
         self.used: set[str] = set()
         self.dirty = False
-        if self.path is not None and self.path.exists():
+        if self.path is not None:
+            content = sealed_cache.read(self.path, self.path.name, self.FILE_LIMIT)
             try:
-                with self.path.open("rb") as fh, bulk_allocation():
-                    entries = pickle.load(fh)
-                if isinstance(entries, dict):
-                    self.entries = entries
-            except Exception:  # a damaged cache is just empty
-                self.entries = {}
+                entries = json.loads(content) if content is not None else None
+            except (ValueError, RecursionError):  # a damaged cache is just empty
+                entries = None
+            if isinstance(entries, dict) and all(type(v) is str for v in entries.values()):
+                self.entries = entries
 
     @staticmethod
     def key(path: str, text: str) -> str:
         return hashlib.sha256(f"{path}\0{text}".encode()).hexdigest()
 
     def _cached(self, key: str) -> A.Module | None:
+        from .plain import from_plain
+
         module = self.loaded.get(key)
         if module is None and key in self.entries:
             try:
-                module = pickle.loads(self.entries[key])
-            except Exception:  # a damaged entry is a miss
+                module = from_plain(json.loads(self.entries[key]))
+            except (ValueError, RecursionError):  # a damaged entry is a miss
+                del self.entries[key]
+                return None
+            if not isinstance(module, A.Module):
                 del self.entries[key]
                 return None
             self.loaded[key] = module
@@ -498,10 +553,15 @@ class ParseCache:
                 continue
             self.entries[key] = packed
             self.dirty = True
-            module = parsed[0] if parsed is not None else pickle.loads(packed)
+            module = parsed[0] if parsed is not None else self._unpack(key, packed)
             self.loaded[key] = module
             results[i] = (module, [])
         return results
+
+    def _unpack(self, key: str, packed: str) -> A.Module:
+        from .plain import from_plain
+
+        return from_plain(json.loads(packed))
 
     def _parse_todo(self, todo):
         """(index, key, packed, parsed) for each item to parse."""
@@ -521,15 +581,16 @@ class ParseCache:
         return done
 
     def save(self) -> None:
+        from .. import sealed_cache
+
         if self.path is None or not self.dirty:
             return
         if len(self.entries) > self.LIMIT:
             self.entries = {k: v for k, v in self.entries.items() if k in self.used}
         try:
-            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
-            with tmp.open("wb") as fh:
-                pickle.dump(self.entries, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.path)
+            content = json.dumps(self.entries, separators=(",", ":")).encode()
+        except (RecursionError, ValueError):
+            return
+        # (a cache that cannot be written is only a missed speed-up)
+        if sealed_cache.write(self.path, self.path.name, content):
             self.dirty = False
-        except Exception:  # a cache that cannot be written is only a missed speed-up
-            pass

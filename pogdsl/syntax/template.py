@@ -16,6 +16,10 @@ import attrs
 
 from . import ast as A
 
+# The most `{…}` one text may show.  Each is parsed on its own, a fraction of
+# a millisecond: twenty thousand in one text kept `check` busy for seconds.
+MAX_INTERPOLATIONS = 100
+
 # Braces hold an expression as parentheses do (so `{if a then b else c}` reads
 # as `(if a then b else c)`).
 _PREFIX = "value _text_ = ("
@@ -61,6 +65,7 @@ def _split(raw: str, span: A.Span):
     errors: list[tuple[str, A.Span]] = []
     literal: list[str] = []
     i = 0
+    shown = 0  # the `{…}` read so far
 
     def at(offset: int, width: int = 1) -> A.Span:
         return A.Span(span.file, span.line, base + offset, span.line, base + offset + width)
@@ -83,6 +88,11 @@ def _split(raw: str, span: A.Span):
             literal.append("{")
             i += 2
             continue
+        if shown == MAX_INTERPOLATIONS:
+            errors.append((f"more than {MAX_INTERPOLATIONS} `{{…}}` in one text: split it, or show a list "
+                           "with one `{…}`", at(i)))
+            literal.append(body[i:])
+            break
         end = _closing(body, i + 1)
         if end is None:
             errors.append(("a `{` in this text is never closed: write `{{` for a brace itself", at(i)))
@@ -92,6 +102,7 @@ def _split(raw: str, span: A.Span):
             parts.append(_unescape("".join(literal))[0])
             literal = []
         inner = body[i + 1:end]
+        shown += 1
         expr = _parse(inner, i + 1, at, errors)
         parts.append(expr if expr is not None else "{" + _unescape(inner)[0] + "}")
         i = end + 1

@@ -147,3 +147,26 @@ def test_a_variant_that_only_adds_is_checked_for_citations_and_flow(tmp_path, mo
     assert ("E0601", 2) in codes      # rule 99.9 is not in the rule index
     assert ("W0703", 2) in codes      # the procedure is never called
     assert all(d.notes and "while checking scenario 'extra'" in d.notes[-1][0] for d in diags)
+
+
+def test_cr_only_line_ends_give_the_right_line(tmp_path, monkeypatch):
+    """Issue 35: a file whose lines end with a lone CR (classic Mac OS) read as
+    one long line, so an error on line 4 was reported at line 1, column 109.
+    CR LF, CR and LF files give the same place and the same quoted line."""
+    from pogdsl.diagnostics import render
+
+    lines = ["flag a cites 3.1", "", "flag b cites 3.1", 'nation xx "X" side zz']
+    for ending in ("\r", "\r\n", "\n"):
+        path = tmp_path / "snippet.pog"
+        path.write_bytes(ending.join(lines).encode() + ending.encode())
+        monkeypatch.chdir(tmp_path)
+        comp = compile_paths([path], root=PROJECT)
+        (d,) = [d for d in comp.reporter.sorted() if d.span and d.span.file == "snippet.pog"]
+        assert (d.code, d.span.line, d.span.col) == ("E0212", 4, 20), (repr(ending), d)
+        assert render(d, comp.sources).split("\n")[1] == " 4 | nation xx \"X\" side zz"
+
+
+def test_cr_only_line_ends_locate_a_syntax_error():
+    module, diags = parse_text('side ap "Allies"\rside cp "Centrals"\r\rnation xx "X" side ap {\r', "cr.pog")
+    (d,) = diags
+    assert (d.code, d.span.line, d.span.col) == ("E0101", 4, 23)

@@ -268,3 +268,142 @@ def test_an_unknown_limit_or_a_limit_below_one_is_a_checker_error(tmp_path):
     assert proc.returncode != 0
     assert "E0224" in proc.stdout + proc.stderr and "unknown limit 'stepz'" in proc.stdout + proc.stderr
     assert "limit work 0" in proc.stdout + proc.stderr
+
+
+# ------------------------------------------------------------------ a mod that lifts its own limits (issue 35)
+def test_a_limit_above_what_a_process_can_afford_is_a_checker_error(tmp_path):
+    """Issue 35: a source could raise every limit to 10^18 and then loop or
+    recurse until the process hung or died of a MemoryError.  Each limit a
+    source may set has a most (limits.MAXIMA); above it is E0304."""
+    from pogdsl.runtime.limits import MAXIMA
+
+    lines = "\n".join(f"  limit {name} {most + 1}" for name, most in MAXIMA.items())
+    root = scenario(tmp_path, "  set big to 1", limits=lines)
+    proc = run_cli("check", "--root", root, root / "scenarios" / "w.pog")
+    assert proc.returncode == 1
+    for name, most in MAXIMA.items():
+        assert f"limit {name} {most + 1}: a source may set it to at most {most:,}" in proc.stderr, name
+    at_most = "\n".join(f"  limit {name} {most}" for name, most in MAXIMA.items())
+    root = scenario(tmp_path / "b", "  set big to 1", limits=at_most)
+    assert run_cli("check", "--root", root, root / "scenarios" / "w.pog").returncode == 0
+
+
+def test_a_world_is_built_with_at_most_the_maxima():
+    from types import SimpleNamespace
+
+    from pogdsl.runtime.limits import MAXIMA, limits_of
+
+    hostile = SimpleNamespace(limits={name: (10 ** 18, None, None) for name in MAXIMA})
+    assert limits_of(hostile) == MAXIMA
+
+
+AT_MOST = "\n".join(f"  limit {name} {most}" for name, most in __import__("pogdsl.runtime.limits", fromlist=["x"])
+                    .MAXIMA.items() if name != "steps")
+
+
+@pytest.mark.parametrize("body, limit, line", [
+    ("  call deeper(1)", "depth", None),
+    ("  let xs = [x for x in 1..100000000000]", "list_size", BODY_LINE),
+    ("  set big to best_fill([[1, 2], [3]], 100000000000)", "list_size", BODY_LINE),
+])
+def test_with_every_limit_at_its_most_a_runaway_still_ends_located(tmp_path, body, limit, line):
+    root = scenario(tmp_path, body, limits=AT_MOST)
+    err = runs_out(root, limit, line=line)
+    assert f"{limit}" in str(err) or "procedures" in str(err)
+
+
+# ------------------------------------------------------------------ games that never end (issue 35)
+ASKS_FOREVER = "  while true { choose pick(n) by ap for n in [1, 2] }"
+
+
+def test_a_game_that_asks_decision_after_decision_stops_at_the_cap(tmp_path):
+    """Issue 35: each decision starts a new step budget, so a game asking
+    decision after decision forever hung `play`.  Past the scenario's
+    `decisions` limit (1,000 a turn by default) it stops with a located
+    error naming the choice it keeps asking."""
+    from pogdsl.runtime.errors import DecisionBudgetExceeded
+
+    root = scenario(tmp_path, ASKS_FOREVER)
+    with pytest.raises(DecisionBudgetExceeded) as info:
+        play(root)
+    err = info.value
+    assert err.limit == "decisions" and err.span.line == BODY_LINE, str(err)
+    assert f"w.pog:{BODY_LINE}:" in str(err) and "more than 1000 decisions" in str(err)
+    assert "it asks 'pick' here" in str(err)
+
+
+def test_the_decision_cap_scales_with_the_turns_and_is_settable(tmp_path):
+    from pogdsl.runtime.record import open_scenario
+
+    root = scenario(tmp_path, "  set big to 1")
+    text = (root / "scenarios" / "w.pog").read_text(encoding="utf-8").replace("turns 1..1", "turns 1..20")
+    (root / "scenarios" / "w.pog").write_text(text, encoding="utf-8")
+    assert open_scenario("w", root, cache=False).world.limits["decisions"] == 20_000
+    text = text.replace("turns 1..20", "turns 1..900000000")  # a turn count is no licence
+    (root / "scenarios" / "w.pog").write_text(text, encoding="utf-8")
+    assert open_scenario("w", root, cache=False).world.limits["decisions"] == 200_000
+    root = scenario(tmp_path / "b", ASKS_FOREVER, limits="  limit decisions 30")
+    from pogdsl.runtime.errors import DecisionBudgetExceeded
+
+    with pytest.raises(DecisionBudgetExceeded, match="more than 30 decisions"):
+        play(root)
+
+
+def test_play_and_simulate_stop_a_game_that_never_ends(tmp_path):
+    """`play` stops with the located error (exit 1, no traceback); `simulate`
+    counts the game as failed (too_long), names where it loops, and plays the
+    next games; `--max-decisions` sets the cap from the command line."""
+    import json
+
+    root = scenario(tmp_path, ASKS_FOREVER)
+    proc = run_cli("play", "w", "--root", root, "--ap", "random", "--cp", "random", timeout=60)
+    assert proc.returncode == 1, proc.stderr[-500:]
+    assert f"w.pog:{BODY_LINE}:" in proc.stderr and "more than 1000 decisions" in proc.stderr
+    proc = run_cli("play", "w", "--root", root, "--ap", "random", "--cp", "random", "--max-decisions", 40,
+                   timeout=60)
+    assert proc.returncode == 1 and "more than 40 decisions" in proc.stderr
+    proc = run_cli("simulate", "w", "--root", root, "--games", 3, "--workers", 1, "--json", timeout=60)
+    assert proc.returncode == 1
+    summary = json.loads(proc.stdout)
+    assert summary["failed"] == 3 and len(summary["failures"]) == 3
+    for failure in summary["failures"]:
+        assert failure["kind"] == "too_long" and f"w.pog:{BODY_LINE}:" in failure["error"], failure
+    proc = run_cli("simulate", "w", "--root", root, "--games", 1, "--workers", 1, "--max-decisions", 25,
+                   timeout=60)
+    assert proc.returncode == 1 and "more than 25 decisions" in proc.stdout
+
+
+@pytest.mark.parametrize("where", ["setup", "event"])
+def test_a_set_up_or_a_card_event_that_asks_forever(tmp_path, where):
+    from pogdsl.runtime.errors import DecisionBudgetExceeded
+
+    if where == "setup":
+        root = scenario(tmp_path, "  set big to 1")
+        path = root / "scenarios" / "w.pog"
+        text = path.read_text(encoding="utf-8").replace(
+            "  sequence turn\n", "  sequence turn\n  setup {\n    while true { choose pick(n) by ap for n in [1, 2] }\n"
+                                 "  }\n")
+        path.write_text(text, encoding="utf-8")
+    else:
+        root = scenario(tmp_path, "  call endless()",
+                        decls="procedure endless() { while true { choose pick(n) by cp for n in [3, 4] } }")
+    with pytest.raises(DecisionBudgetExceeded) as info:
+        play(root)
+    assert info.value.span is not None and "w.pog" in str(info.value.span)
+
+
+def test_the_pieces_of_all_unit_declarations_together_are_bounded(tmp_path):
+    """Each declaration under the limit, fifty of them over it many times:
+    10 million pieces took 82 s and 2.4 GB to build.  The limit is on the
+    world's pieces, reported at the declaration that passes it."""
+    from pogdsl.runtime.record import ScenarioError, open_scenario
+
+    root = scenario(tmp_path, "  set big to 1", count="count 60000 ",
+                    decls="units nation fr { army 'FR 2' 3-3-3 / 2-3-3 count 60000 }")
+    with pytest.raises(ScenarioError) as info:
+        open_scenario("w", root, cache=False)
+    assert "unit 'FR 2' brings the pieces of the world to 120000, more than the limit of 100000" in str(info.value)
+    assert "w.pog:" in str(info.value)
+    root = scenario(tmp_path / "b", "  set big to 1", count="count 60000 ", limits="  limit units 120000",
+                    decls="units nation fr { army 'FR 2' 3-3-3 / 2-3-3 count 60000 }")
+    assert len(open_scenario("w", root, cache=False).world.units) == 120_000

@@ -239,3 +239,39 @@ def test_a_loop_with_where_passes_over_failing_items_in_one_step(rules):
         asked.append(frame["l"]["u"])
         d = again.choose(len(d.options))
     assert frame["l"].get(slot) is None and asked == on_map[1:]
+
+
+DEEP_STATE = """
+import json, sys
+from pathlib import Path
+from pogdsl.opening import open_scenario
+from pogdsl.runtime.errors import LimitExceeded
+from pogdsl.runtime.interpreter import Game
+
+world = open_scenario("toy", Path(sys.argv[1])).world
+for shape in ("list", "dict"):
+    data = Game.new(world, 1).to_json()
+    deep = 1
+    for _ in range(100_000):
+        deep = [deep] if shape == "list" else {"x": deep}
+    data["vars"]["deep"] = deep
+    try:
+        Game.from_json(world, data)
+    except LimitExceeded as err:
+        print(shape, "refused:", err)
+"""
+
+
+def test_loading_a_state_nested_thousands_deep_is_refused(tmp_path):
+    """Issue 35: a state whose data nested thousands deep crashed the
+    interpreter (a segmentation fault in the compiled runtime) when loaded
+    through the Python API.  It is refused with a one-line error; run in a
+    subprocess, so a crash fails this test instead of ending pytest."""
+    import os
+
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    proc = subprocess.run([sys.executable, "-c", DEEP_STATE, str(TOY)], check=False, capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr[-2000:])
+    assert proc.stdout.splitlines() == [f"{shape} refused: the state holds data nested more than 400 deep"
+                                        for shape in ("list", "dict")], proc.stdout
