@@ -1386,7 +1386,7 @@ class Checker:
                                  + (f" ({p.main_rulebook})" if p.main_rulebook else ""), entry.same_as.span,
                                  did_you_mean(entry.same_as.number, p.rule_index))
 
-    RULE_LIKE = ("procedure", "phase", "sequence", "restriction", "modifier", "trigger", "table", "value",
+    RULE_LIKE = ("procedure", "phase", "sequence", "restriction", "modifier", "trigger", "table", "value", "display",
                  "choice")
 
     def check_uncited(self) -> None:
