@@ -276,3 +276,15 @@ def test_show_refuses_bad_paths_in_one_line(tmp_path, args, message):
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("pogdsl show: error:") and message in lines[0], proc.stderr
     assert not (tmp_path / "b.svg").exists()
+
+
+def test_png_without_cairosvg_is_a_one_line_error_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    from pogdsl.cli import main
+
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # `import cairosvg` raises ImportError
+    png = tmp_path / "b.png"
+    code = main(["show", "campaign", "--png", str(png), "--root", str(REPO)])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert err.strip().startswith("pogdsl show: error: PNG needs CairoSVG") and len(err.strip().splitlines()) == 1
+    assert not png.exists()

@@ -339,10 +339,17 @@ def board_svg(game, side: str | None = None) -> str:
     return Board(game, side).render()
 
 
+class NoRasteriser(Exception):
+    """PNG asked for where CairoSVG or the cairo library is missing."""
+
+
 def svg_to_png(svg: str) -> bytes:
     """The SVG rasterised by CairoSVG (docs/dependencies.rst says why)."""
-    import cairosvg
-
+    try:
+        import cairosvg
+    except (ImportError, OSError) as err:  # OSError: cairocffi finds no libcairo
+        raise NoRasteriser(f"PNG needs CairoSVG and the cairo library ({err}); --svg works without them") \
+            from None
     return cairosvg.svg2png(bytestring=svg.encode("utf-8"))
 
 

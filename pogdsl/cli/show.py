@@ -533,7 +533,7 @@ def _load_game(args, name: str):
 
 def _draw(args, game) -> int:
     """Write the board as SVG and/or PNG; a one-line error if a file cannot be written."""
-    from ..board.svg import board_svg, svg_to_png, write_atomic
+    from ..board.svg import NoRasteriser, board_svg, svg_to_png, write_atomic
 
     svg = board_svg(game, args.side)
     try:
@@ -545,6 +545,9 @@ def _draw(args, game) -> int:
             print(f"wrote {args.png}", file=sys.stderr)
     except OSError as err:
         _err(f"cannot write the picture: {err.strerror or err}")
+        return EXIT_ERRORS
+    except NoRasteriser as err:
+        _err(str(err))
         return EXIT_ERRORS
     return EXIT_OK
 
