@@ -218,6 +218,18 @@ def test_a_variant_adding_a_display_block_changes_the_picture(tmp_path):
     assert "Victory Points" in tracks["vp"]  # the base block still stands
 
 
+def test_a_variant_replacing_the_display_block_draws_only_what_it_declares(tmp_path):
+    path = tmp_path / "plain.pog"
+    path.write_text('scenario plain "Campaign, turn only" extends campaign cites 2.1 {\n'
+                    '  replace display board cites 2.1 {\n    track turn "Turn"\n  }\n}\n', encoding="utf-8")
+    game = open_scenario(str(path), REPO).new_game(0)
+    game.run()
+    root = parse(board_svg(game))
+    assert {g.get("data-track") for g in groups(root, "track")} == {"turn"}
+    assert not groups(root, "marker")  # no marker line left, so no trench drawn
+    assert {g.get("data-space") for g in groups(root, "space")} == {sp.key for sp in game.w.spaces}
+
+
 def test_a_display_line_naming_nothing_is_a_located_error(tmp_path):
     from pogdsl.compiler import compile_paths
 
