@@ -3,7 +3,8 @@ person checking it by eye (or a script, with --json).
 
 The scenario is compiled, its world built, and a game started and run to its
 first decision — which comes after the whole set-up — then the requested
-spaces, units, boxes, hands and tracks are printed.  Everything shown is read
+spaces, units, boxes, hands and tracks are printed, or the board is drawn
+(--svg, --png) by pogdsl/board/svg.py.  Everything shown is read
 from the interpreter's state and the world's facts; nothing here knows a rule
 of any game.
 """
@@ -571,7 +572,8 @@ examples:
   pogdsl show campaign --load game.json --svg board.svg --side ap    (a saved position, AP's hand)
 
 Exit status: 0 shown, 1 errors in the sources or a set-up that cannot run,
-2 wrong usage (unknown scenario, space, unit, box, side or card, or an illegal --answer)."""
+2 wrong usage (unknown scenario, space, unit, box, side or card, an illegal --answer,
+a picture's folder that does not exist or a path that is a directory, an unreadable --load)."""
 
 
 def register(sub) -> None:
@@ -582,7 +584,9 @@ def register(sub) -> None:
         description="Compile SCENARIO, start a game and run it to its first decision (which comes after\n"
                     "the whole set-up), then print what was asked for: a space's facts, control, markers,\n"
                     "units and connections; where every piece of a unit is; a box's contents; a side's\n"
-                    "hand; the turn and every state variable.  With no selection, prints a summary.",
+                    "hand; the turn and every state variable.  With no selection, prints a summary.\n"
+                    "--svg/--png draw the board instead (pogdsl/board/svg.py), from the set-up or from a\n"
+                    "saved game (--load), for one side's eyes (--side).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", metavar="SCENARIO", help="a scenario name (e.g. campaign) or a .pog file declaring one")
     p.add_argument("--space", action="append", metavar="NAME",
