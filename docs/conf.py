@@ -6,7 +6,8 @@ Build it with::
 
 Pages that list the vocabulary, the diagnostic codes, the command line and the
 rule graph's edge kinds are generated from the code by the local extension
-``docs/_ext/pogvocab.py``, the card catalogue by ``docs/_ext/pogcards.py``; the ``pog`` code blocks are coloured by
+``docs/_ext/pogvocab.py``, the card catalogue by ``docs/_ext/pogcards.py``, the
+board's figures by ``docs/_ext/pogboard.py``; the ``pog`` code blocks are coloured by
 ``pogdsl.highlight.PogLexer``.
 """
 
@@ -26,9 +27,9 @@ author = "the pogdsl authors"
 copyright = "the pogdsl authors"
 version = release = __version__
 
-extensions = ["pogvocab", "pogcards", "ruleindex", "pogdiff"]
+extensions = ["pogvocab", "pogcards", "ruleindex", "pogdiff", "pogboard"]
 
-exclude_patterns = ["_build", "examples", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_generated", "examples", "Thumbs.db", ".DS_Store"]
 highlight_language = "pog"
 pygments_style = "friendly"
 pygments_dark_style = "monokai"

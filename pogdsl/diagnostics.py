@@ -55,6 +55,7 @@ CODES: dict[str, str] = {
     "E0222": "unknown modifier",
     "E0223": "a card name borne by several cards",
     "E0224": "unknown limit",
+    "E0225": "a display line naming nothing the board can show",
     # kinds and arity
     "E0301": "wrong kind of thing",
     "E0302": "wrong number of arguments",

@@ -3,7 +3,8 @@ person checking it by eye (or a script, with --json).
 
 The scenario is compiled, its world built, and a game started and run to its
 first decision — which comes after the whole set-up — then the requested
-spaces, units, boxes, hands and tracks are printed.  Everything shown is read
+spaces, units, boxes, hands and tracks are printed, or the board is drawn
+(--svg, --png) by pogdsl/board/svg.py.  Everything shown is read
 from the interpreter's state and the world's facts; nothing here knows a rule
 of any game.
 """
@@ -390,9 +391,29 @@ def cmd_show(args) -> int:
         _err(str(miss))
         return EXIT_USAGE
 
-    game = Game.new(w, seed=args.seed, log=False)
+    from ..board.svg import output_problem
+
+    problems = [problem for f in (args.svg, args.png) if f for problem in [output_problem(f)] if problem]
+    if problems:
+        _err(problems[0])
+        return EXIT_USAGE
+    if args.side is not None:
+        try:
+            args.side = find("side", args.side, w.by_kind.get("side", {}), name).key
+        except NotFound as miss:
+            _err(str(miss))
+            return EXIT_USAGE
+    if args.load:
+        loaded = _load_game(args, name)
+        if isinstance(loaded, int):
+            return loaded
+        game = loaded
+        decision = game.decision()
+    else:
+        game = Game.new(w, seed=args.seed, log=False)
     try:
-        decision = game.run()
+        if not args.load:
+            decision = game.run()
         for answer in args.answer or []:
             if decision is None:
                 _err(f"the game is over before the answer '{answer}': nothing left to answer")
@@ -405,6 +426,11 @@ def cmd_show(args) -> int:
     except GameError as err:
         _err(f"the set-up stopped: {err}")
         return EXIT_ERRORS
+
+    if args.svg or args.png:
+        status = _draw(args, game)
+        if status != EXIT_OK:
+            return status
 
     s = game.s
     header = {
@@ -430,6 +456,8 @@ def cmd_show(args) -> int:
     if args.tracks:
         report["tracks"] = tracks_info(game)
     selected = spaces or unit_names or boxes or sides or cards or args.tracks
+    if not selected and (args.svg or args.png):
+        return EXIT_OK  # the picture was asked for, and only it
     if not selected:
         report["overview"] = overview(game)
 
@@ -477,6 +505,54 @@ def cmd_show(args) -> int:
     return EXIT_OK
 
 
+def _load_game(args, name: str):
+    """The game of the save `args.load`, or an exit status after a one-line error."""
+    from ..compiler import scenario_name
+    from ..runtime.errors import BadSave, GameError
+    from ..opening import ScenarioError
+    from ..runtime.record import load_any
+
+    try:
+        session = load_any(args.load, args.root, chosen=options_from(args), scenario=args.scenario)
+    except ScenarioError as err:
+        _err(err.message)
+        return EXIT_ERRORS
+    except BadSave as err:
+        _err(str(err))
+        return EXIT_ERRORS
+    except OSError as err:
+        _err(f"cannot read {args.load}: {err.strerror or err}")
+        return EXIT_USAGE
+    except GameError as err:
+        _err(f"{args.load}: the game stopped: {err}")
+        return EXIT_ERRORS
+    if scenario_name(args.scenario) not in (session.opened.spec, session.opened.key, name):
+        _err(f"{args.load} is a game of '{session.opened.key}', not '{args.scenario}'")
+        return EXIT_USAGE
+    return session.game
+
+
+def _draw(args, game) -> int:
+    """Write the board as SVG and/or PNG; a one-line error if a file cannot be written."""
+    from ..board.svg import NoRasteriser, board_svg, svg_to_png, write_atomic
+
+    svg = board_svg(game, args.side)
+    try:
+        if args.svg:
+            write_atomic(args.svg, svg.encode("utf-8"))
+            print(f"wrote {args.svg}", file=sys.stderr)
+        if args.png:
+            write_atomic(args.png, svg_to_png(svg))
+            print(f"wrote {args.png}", file=sys.stderr)
+    except OSError as err:
+        _err(f"cannot write the picture: {err.strerror or err}")
+        return EXIT_ERRORS
+    except NoRasteriser as err:
+        _err(str(err))
+        return EXIT_ERRORS
+    return EXIT_OK
+
+
 EPILOG = """\
 NAME matching ignores case, spaces and punctuation ('bar le duc' finds 'Bar le Duc');
 a name that matches nothing ends with a did-you-mean hint and exit status 2.
@@ -492,9 +568,12 @@ examples:
   pogdsl show campaign --hand cp --answer 1    (answer the first decision, then look)
   pogdsl show campaign --card 'CP 1' --card Entrench    (refused: AP 12 or CP 6?)
   pogdsl show campaign --tracks
+  pogdsl show campaign --svg board.svg --png board.png    (the board after set-up)
+  pogdsl show campaign --load game.json --svg board.svg --side ap    (a saved position, AP's hand)
 
 Exit status: 0 shown, 1 errors in the sources or a set-up that cannot run,
-2 wrong usage (unknown scenario, space, unit, box, side or card, or an illegal --answer)."""
+2 wrong usage (unknown scenario, space, unit, box, side or card, an illegal --answer,
+a picture's folder that does not exist or a path that is a directory, an unreadable --load)."""
 
 
 def register(sub) -> None:
@@ -505,7 +584,9 @@ def register(sub) -> None:
         description="Compile SCENARIO, start a game and run it to its first decision (which comes after\n"
                     "the whole set-up), then print what was asked for: a space's facts, control, markers,\n"
                     "units and connections; where every piece of a unit is; a box's contents; a side's\n"
-                    "hand; the turn and every state variable.  With no selection, prints a summary.",
+                    "hand; the turn and every state variable.  With no selection, prints a summary.\n"
+                    "--svg/--png draw the board instead (pogdsl/board/svg.py), from the set-up or from a\n"
+                    "saved game (--load), for one side's eyes (--side).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("scenario", metavar="SCENARIO", help="a scenario name (e.g. campaign) or a .pog file declaring one")
     p.add_argument("--space", action="append", metavar="NAME",
@@ -525,6 +606,16 @@ def register(sub) -> None:
     p.add_argument("--answer", action="append", metavar="OPTION",
                    help="answer the next decision (by number or option text) before showing; may be repeated")
     p.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+    p.add_argument("--svg", metavar="FILE",
+                   help="draw the board as SVG into FILE: both maps, control, units, forts, markers, the "
+                        "tracks the scenario declares, boxes and pile sizes (written whole or not at all)")
+    p.add_argument("--png", metavar="FILE", help="the same picture as PNG")
+    p.add_argument("--side", metavar="SIDE",
+                   help="draw the picture for SIDE: its hand is shown; other hands and the draw piles "
+                        "only as numbers of cards (default: no hand at all)")
+    p.add_argument("--load", metavar="SAVE",
+                   help="show the position of a saved game (or a script) instead of the set-up; "
+                        "--answer then answers its pending decisions")
     add_option_argument(p)
     add_root_option(p)
     p.set_defaults(func=cmd_show)

@@ -124,6 +124,14 @@ class GraphBuilder:
             for c in card.playable_cites + card.event_cites:
                 self.cite(nid, c.number)
 
+        # The board's drawing reads the state its markers and tracks show, so
+        # "what reads trench?" names the picture too.
+        for display in p.all("display"):
+            nid = self.add_decl(display)
+            for item in display.items:
+                if item.item in ("marker", "track") and item.name.text in p.decls["state"]:
+                    self.edge(nid, node_id("state", item.name.text), "reads")
+
         for state in p.all("state"):
             if state.start is not None:
                 self.reads_of(node_id("state", state.key), [state.start])

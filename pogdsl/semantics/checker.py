@@ -9,6 +9,7 @@ citations, flags read but never written, unreachable phases and procedures.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 import attrs
@@ -158,6 +159,9 @@ _OPTION_KINDS = {"bool": "an on/off option", "int": "a number option", "names": 
 _OPTION_VALUE_KINDS = {"bool": "bool", "int": "int", "names": "text"}
 
 
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
 class Checker:
     def __init__(self, program: Program, reporter: Reporter):
         self.p = program
@@ -252,10 +256,62 @@ class Checker:
             self.check_card(decl)
         for decl in p.all("scenario") + p.all("ruleset"):
             self.check_scenario_body(decl)
+        for decl in p.all("display"):
+            self.check_display(decl)
         self.collect_citations()
         self.check_citations()
         self.check_uncited()
         self.check_flow()
+
+    # ================================================================ display
+    def check_display(self, decl: A.DisplayDecl) -> None:
+        """A display line names a side, nation, terrain or map that exists, a
+        glyph role the drawing has, and state the board can show."""
+        from ..board.roles import GLYPH_ROLES, TRACK_BUILTINS
+
+        colour_kinds = {"side": "side", "nation": "nation", "map": "map"}
+        for item in decl.items:
+            name = item.name
+            if item.item == "colour":
+                if item.kind == "terrain":
+                    member = self.p.enum_members.get(name.text)
+                    if member is None or member[0] != "terrain":
+                        pool = [m for m, (enum, _) in self.p.enum_members.items() if enum == "terrain"]
+                        self.unknown(name, "E0214", "terrain", pool)
+                else:
+                    self.expect_name(name, (colour_kinds[item.kind],))
+                if not _COLOUR.fullmatch(item.text):
+                    self.r.error("E0225", f"'{item.text}' is not a colour", item.span,
+                                 'write it as "#rrggbb" (e.g. "#4a78c2")')
+            elif item.item == "glyph" and name.text not in GLYPH_ROLES:
+                self.r.error("E0225", f"the board prints no mark called '{name.text}'", name.span,
+                             did_you_mean(name.text, list(GLYPH_ROLES)) or f"marks: {', '.join(GLYPH_ROLES)}")
+            elif item.item in ("marker", "track"):
+                self.check_display_state(item, TRACK_BUILTINS)
+
+    def check_display_state(self, item: A.DisplayItem, builtins: tuple) -> None:
+        name = item.name
+        if item.item == "track" and name.text in builtins:
+            return
+        state = self.p.decls["state"].get(name.text)
+        if state is None:
+            self.unknown(name, "E0225", "state variable", list(self.p.decls["state"]) + list(builtins))
+            return
+        scope = state.scope.text if state.scope is not None else None
+        if item.item == "marker":
+            names_a_space = state.type is not None and not state.type.is_list and state.type.type.text == "space"
+            if scope not in ("space", "unit") and not (scope is None and names_a_space):
+                self.r.error("E0225", f"'{name.text}' is kept neither per space nor per unit, nor names a space: "
+                             "no place on the board to show it", name.span, "show it with `track` instead")
+        elif scope not in (None, "side", "nation"):
+            self.r.error("E0225", f"'{name.text}' is kept per {scope}: a track shows one value, or one per "
+                         "side or nation", name.span, "show it with `marker` instead")
+        elif item.only and scope is None:
+            self.r.error("E0225", f"'{name.text}' is one value: `for` picks sides or nations of a track kept "
+                         "per side or nation", item.only[0].span)
+        else:
+            for who in item.only:
+                self.expect_name(who, (scope,))
 
     # ================================================================ names
     def unknown(self, name: A.Name, code: str, what: str, pool) -> None:
@@ -1338,7 +1394,7 @@ class Checker:
                                  + (f" ({p.main_rulebook})" if p.main_rulebook else ""), entry.same_as.span,
                                  did_you_mean(entry.same_as.number, p.rule_index))
 
-    RULE_LIKE = ("procedure", "phase", "sequence", "restriction", "modifier", "trigger", "table", "value",
+    RULE_LIKE = ("procedure", "phase", "sequence", "restriction", "modifier", "trigger", "table", "value", "display",
                  "choice")
 
     def check_uncited(self) -> None:

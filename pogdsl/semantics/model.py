@@ -22,7 +22,7 @@ from .vocabulary import ANY, CONSTANTS, list_of
 DECL_KINDS = (
     "side", "nation", "map", "enum", "space", "box", "unit", "table", "state", "value", "choice",
     "signal", "procedure", "phase", "sequence", "restriction", "modifier", "trigger", "card", "scenario",
-    "ruleset", "rulebook",
+    "ruleset", "rulebook", "display",
 )
 # Aliases users naturally write after `remove`.
 KIND_ALIASES = {"track": "state", "counter": "state", "flag": "state", "marker": "state", "var": "state"}

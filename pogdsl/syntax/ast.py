@@ -791,6 +791,31 @@ class RulebookDecl(Decl):
 
 
 @node
+class DisplayItem:
+    """One line of a `display` block: `colour side ap "#2f5fa8"` (what is
+    `kind` side, whose `name` ap, drawn in `text`), `glyph fort "F"`,
+    `marker trench "T"`, `track vp "Victory Points"` (`item` is the line's
+    keyword, `name` what it is about, `text` its colour, glyph or label)."""
+
+    span: Span
+    item: str
+    kind: str | None
+    name: Name
+    text: str
+    # `track rp_points "RP" for fr, ge`: the sides or nations whose values a
+    # track kept per side or nation shows (all of them when empty).
+    only: list[Name] = field(factory=list)
+
+
+@node
+class DisplayDecl(Decl):
+    """How the board is drawn (pogdsl/board/svg.py reads it); no rule reads it."""
+
+    items: list[DisplayItem] = field(factory=list)
+    kind: str = "display"
+
+
+@node
 class SpacesBlock:
     """Kept only so the formatter can print spaces grouped as written."""
 

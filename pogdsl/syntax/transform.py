@@ -844,6 +844,32 @@ class ToAst:
         return A.RulebookDecl(self._span(meta), self._name(rest[0]), title=title, entries=entries,
                               cites=cites, note=note)
 
+    # ------------------------------------------------------------ display
+    def display_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        items = [r for r in rest[1:] if isinstance(r, A.DisplayItem)]
+        return A.DisplayDecl(self._span(meta), self._name(rest[0]), items=items, cites=cites, note=note)
+
+    def colour_kind(self, meta, c):
+        return c[0].value
+
+    def display_colour(self, meta, c):
+        return A.DisplayItem(self._span(meta), "colour", c[0], self._name(c[1]), _unquote(c[2].value))
+
+    def _display_line(self, item: str, meta, c):
+        return A.DisplayItem(self._span(meta), item, None, self._name(c[0]), _unquote(c[1].value))
+
+    def display_glyph(self, meta, c):
+        return self._display_line("glyph", meta, c)
+
+    def display_marker(self, meta, c):
+        return self._display_line("marker", meta, c)
+
+    def display_track(self, meta, c):
+        line = self._display_line("track", meta, c[:2])
+        line.only = c[2] if len(c) > 2 else []
+        return line
+
     # ------------------------------------------------------------ statements
     def let_stmt(self, meta, c):
         c, cites, _ = self._extras(c)
