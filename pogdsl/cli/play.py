@@ -19,6 +19,7 @@ def cmd_play(args) -> int:
     from ..compiler import scenario_name
     from ..opening import ScenarioError, open_scenario
     from ..runtime.record import Session, load_any, script_text, write_save
+    from ..safe_io import write_file
 
     options = {"step_budget": args.max_steps} if args.max_steps else {}
     chosen = options_from(args)
@@ -129,7 +130,7 @@ def cmd_play(args) -> int:
     elif status == "quit":
         print(f"stopped at turn {g.s['turn']} after {session.decisions_made} decisions")
     for path, writer in ((args.save, lambda p: write_save(session, p)),
-                         (args.record, lambda p: Path(p).write_text(script_text(session), encoding="utf-8"))):
+                         (args.record, lambda p: write_file(p, script_text(session)))):
         if path and (g.s["pending"] is not None or g.over):
             try:
                 writer(path)

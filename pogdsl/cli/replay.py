@@ -37,7 +37,13 @@ def cmd_replay(args) -> int:
         for e in g.s["log"]:
             print(f"T{e['turn']} {e['phase'] or 'set-up'}: {format_log_entry(e)}")
     if args.script:
-        Path(args.script).write_text(script_text(session, note=f"from {args.file}"), encoding="utf-8")
+        from ..safe_io import write_file
+
+        try:
+            write_file(args.script, script_text(session, note=f"from {args.file}"))
+        except OSError as err:
+            _err(f"cannot write {args.script}: {err.strerror or err}")
+            return EXIT_ERRORS
     if g.over:
         o = g.outcome
         ending = o.text() + (f" ({o.reason})" if o.reason else "")

@@ -61,7 +61,7 @@ from pathlib import Path
 from attrs import define, field
 
 from ..numbers import NumberError, parse_whole, shown
-from ..safe_io import RECORD_LIMIT, read_bytes, read_text
+from ..safe_io import RECORD_LIMIT, read_bytes, read_text, write_file
 from . import builtins as B
 from .errors import BadSave, GameError, IllegalOption
 from .interpreter import Decision, Game, state_hash
@@ -712,7 +712,10 @@ def save_text(session: Session) -> str:
 
 
 def write_save(session: Session, path: str | Path) -> None:
-    Path(path).write_text(save_text(session), encoding="utf-8")
+    """Write the save whole or not at all (safe_io.write_file): a save that
+    fails midway (a full disk, a file size limit) leaves the file that was
+    at PATH as it was.  OSError with a one-line strerror."""
+    write_file(path, save_text(session))
 
 
 SAVE_DEPTH = 32  # how deeply a save's JSON may nest (a real save: 5 levels)

@@ -24,7 +24,10 @@ matplotlib's Agg renderer (no screen needed) draws the PNG.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
+
+from ..safe_io import write_file
 
 FIGURES = ("win-by-turn", "final-vp", "vp-by-turn")
 FORMATS = ("png", "svg")
@@ -69,7 +72,9 @@ def plot_runs(runs: list[tuple[str, list[dict]]], folder) -> list[Path]:
                 continue
             for fmt in FORMATS:
                 path = folder / f"{name}.{fmt}"
-                figure.savefig(path, format=fmt, metadata=_METADATA[fmt])
+                image = io.BytesIO()  # drawn first, written whole: a full disk leaves no half figure
+                figure.savefig(image, format=fmt, metadata=_METADATA[fmt])
+                write_file(path, image.getvalue())
                 written.append(path)
     return written
 

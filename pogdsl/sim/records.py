@@ -65,8 +65,10 @@ def output_problem(path) -> str | None:
         if not parent.is_dir():
             return f"{path}: its folder {parent} does not exist"
         return None
-    except OSError as err:
-        return f"{path}: {err.strerror or err}"
+    except OSError as err:  # (a name longer than the file system allows, ...)
+        from ..safe_io import write_error_text
+
+        return f"{path}: {write_error_text(err)}"
     if stat.S_ISDIR(st.st_mode):
         return f"{path} is a directory: give a file name (FILE.jsonl or FILE.csv)"
     if not stat.S_ISREG(st.st_mode):
@@ -117,7 +119,10 @@ class RecordWriter:
         self.file.flush()
 
     def close(self) -> None:
-        self.file.close()
+        try:
+            self.file.close()
+        except OSError:  # (what a full disk refused was reported when it was written)
+            pass
 
 
 def flatten(rec: dict) -> dict:
