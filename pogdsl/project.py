@@ -77,9 +77,11 @@ def is_own_game(root: Path) -> bool:
     folder = Path(root) / "rules"
     if not folder.is_dir():
         return False
+    from .safe_io import SOURCE_LIMIT, read_bytes
+
     for path in sorted(folder.rglob("*.pog")):
-        try:
-            if _RULEBOOK.search(path.read_bytes()):
+        try:  # (a FIFO or a device there is skipped, not waited on: the check reports it)
+            if _RULEBOOK.search(read_bytes(path, SOURCE_LIMIT, "source")):
                 return True
         except OSError:
             continue

@@ -56,7 +56,9 @@ def cmd_replay(args) -> int:
         differs = ("the position now differs from the saved one" if session.replayed_differs
                    else "the position is the saved one")
         print(f"every decision of {args.file} is legal under the current rules; {differs}", file=sys.stderr)
-    print(f"OK {args.file}: {session.opened.key}{shown}, seed {g.s['seed']}, {session.decisions_made} decisions, "
+    forced = session.forced()  # a game whose dice or hands were set by hand says so in its verdict
+    verdict = f"OK, with {forced}:" if forced else "OK"
+    print(f"{verdict} {args.file}: {session.opened.key}{shown}, seed {g.s['seed']}, {session.decisions_made} decisions, "
           f"{ending}; state {g.state_hash()[:16]}")
     return EXIT_OK
 

@@ -15,8 +15,10 @@ def _err(text: str) -> None:
 
 def cmd_report(args) -> int:
     from ..opening import ScenarioError, open_scenario
-    from ..sim import TIMING_FIELDS, summarise
-    from ..sim.records import RecordError, card_labels, read_records, to_result
+    import itertools
+
+    from ..sim import TIMING_FIELDS, Tally
+    from ..sim.records import RecordError, card_labels, iter_records, plot_fields, to_result
     from .simulate import plot_folder_problem, print_plots, print_summary
 
     path = Path(args.file)
@@ -29,26 +31,35 @@ def cmd_report(args) -> int:
         _err(f"{args.file} is {'a directory' if path.is_dir() else 'not a file'}: give a records file "
              "written by `pogdsl simulate --out`")
         return EXIT_USAGE
+    # Read a record at a time and summarised as read (sim.Tally): a file of
+    # gigabytes takes the memory of one line (--plot keeps what it draws).
+    records = iter_records(path)
+    kept = [] if args.plot is not None else None
     try:
-        records = read_records(path)
+        first = next(records)
+        try:
+            opened = open_scenario(first["scenario"], args.root, options=first["options"])
+        except ScenarioError as err:
+            if err.text:
+                print(err.text, file=sys.stderr)
+            _err(f"{args.file}: its scenario: {err.message}")
+            return EXIT_ERRORS
+        keys = {label: key for key, label in card_labels(opened.world).items()}
+        tally = Tally(opened)
+        seeds = set()
+        for i, rec in enumerate(itertools.chain([first], records)):
+            tally.add(to_result(rec, keys, i))
+            if len(seeds) < 2:
+                seeds.add(rec.get("run_seed"))
+            if kept is not None:
+                kept.append(plot_fields(rec))
     except RecordError as err:
         _err(f"{args.file}: {err}")
         return EXIT_ERRORS
     except OSError as err:
         _err(f"cannot read {args.file}: {err.strerror or err}")
         return EXIT_USAGE
-    first = records[0]
-    try:
-        opened = open_scenario(first["scenario"], args.root, options=first["options"])
-    except ScenarioError as err:
-        if err.text:
-            print(err.text, file=sys.stderr)
-        _err(f"{args.file}: its scenario: {err.message}")
-        return EXIT_ERRORS
-    keys = {label: key for key, label in card_labels(opened.world).items()}
-    results = [to_result(rec, keys, i) for i, rec in enumerate(records)]
-    seeds = {rec.get("run_seed") for rec in records}
-    summary = summarise(opened, first["scenario"], seeds.pop() if len(seeds) == 1 else None, results, 0.0)
+    summary = tally.summary(first["scenario"], seeds.pop() if len(seeds) == 1 else None, 0.0)
     for k in TIMING_FIELDS:  # records keep no timings
         summary[k] = None
     summary["interrupted"] = False  # (the same keys as simulate's; nothing is played here)
@@ -56,8 +67,13 @@ def cmd_report(args) -> int:
     if args.plot is not None:
         from ..sim.plots import plot_records
 
-        written = plot_records(records, args.plot, label=first["scenario"])
+        try:
+            written = plot_records(kept, args.plot, label=first["scenario"])
+        except OSError as err:
+            _err(f"cannot write the figures into {args.plot}: {err.strerror or err}")
+            return EXIT_ERRORS
         summary["plots"] = [str(p) for p in written]
+        records = kept
     if args.json:
         print(json.dumps(summary))
     else:

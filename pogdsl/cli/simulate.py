@@ -179,7 +179,7 @@ def _run(spec: str, opened, out, chosen: dict, args) -> tuple[dict, list[dict]]:
     records in game order (with --out they are also written, game by game,
     as they finish)."""
     from ..sim import simulate
-    from ..sim.records import RecordWriter, card_labels, to_record
+    from ..sim.records import RecordWriter, card_labels, plot_fields, to_record
 
     labels = card_labels(opened.world)
     options = opened.options_text()
@@ -204,8 +204,8 @@ def _run(spec: str, opened, out, chosen: dict, args) -> tuple[dict, list[dict]]:
                 stopped.append(f"cannot write {out}: {write_error_text(err)}; the run stopped after "
                                f"{writer.count} games (the records written so far are kept)")
                 raise RunStopped(stopped[-1]) from None
-        if args.plot:
-            played.extend(results)
+        if args.plot:  # what the figures read of each game, no more
+            played.extend(plot_fields(to_record(r, labels, spec, options, args.seed)) for r in results)
 
     stopped: list[str] = []
 
@@ -230,7 +230,7 @@ def _run(spec: str, opened, out, chosen: dict, args) -> tuple[dict, list[dict]]:
     if stopped:
         summary["write_failed"] = True
     played.sort(key=lambda r: r["game"])  # (they come in the order they finished)
-    return summary, [to_record(r, labels, spec, options, args.seed) for r in played]
+    return summary, played
 
 
 def print_differences(base: str, variant: str, summaries: list[dict], differences: list[dict]) -> None:
