@@ -15,7 +15,7 @@ SHIPPED = "library"  # pogdsl/library/: the library a built (non-editable) insta
 
 
 def _looks_like_root(path: Path) -> bool:
-    return (path / "rules").is_dir() and (path / "scenarios").is_dir()
+    return os.path.isdir(path / "rules") and os.path.isdir(path / "scenarios")  # (no OSError for a long name)
 
 
 def _checkout() -> Path | None:
@@ -180,9 +180,9 @@ def expand(paths: list[Path]) -> tuple[list[Path], list[Path]]:
     found: list[Path] = []
     missing: list[Path] = []
     for p in paths:
-        if p.is_dir():
+        if os.path.isdir(p):  # (os.path's tests: a name too long is not there, where Path's raise OSError)
             found.extend(sorted(p.rglob("*.pog")))
-        elif p.exists():
+        elif os.path.lexists(p):
             found.append(p)
         else:
             missing.append(p)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -19,9 +20,13 @@ def cmd_replay(args) -> int:
     from ..runtime.record import load_any, script_text
 
     path = Path(args.file)
-    if not path.exists():  # anything else there (a directory, a device) the reader refuses, saying why
+    try:
+        os.stat(path)
+    except FileNotFoundError:
         _err(f"no such file: {args.file}")
         return EXIT_USAGE
+    except (OSError, ValueError):
+        pass  # (a name too long, a loop of links, ...: the reader says why, as for a directory or a device)
     options = {"step_budget": args.max_steps} if args.max_steps else {}
     try:
         session = load_any(path, args.root, chosen=options_from(args), scenario=args.scenario,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -27,8 +28,8 @@ def cmd_report(args) -> int:
         if problem:
             _err(problem)
             return EXIT_USAGE
-    if not path.is_file():
-        _err(f"{args.file} is {'a directory' if path.is_dir() else 'not a file'}: give a records file "
+    if not os.path.isfile(path):  # (os.path's: no OSError for a name too long)
+        _err(f"{args.file} is {'a directory' if os.path.isdir(path) else 'not a file'}: give a records file "
              "written by `pogdsl simulate --out`")
         return EXIT_USAGE
     # Read a record at a time and summarised as read (sim.Tally): a file of

@@ -252,8 +252,8 @@ def plot_folder_problem(folder: Path) -> str | None:
     if importlib.util.find_spec("matplotlib") is None:
         return "--plot needs matplotlib, which is not installed: pip install matplotlib"
     for parent in (folder, *folder.parents):
-        if parent.exists():
-            if not parent.is_dir():
+        if os.path.lexists(parent):
+            if not os.path.isdir(parent):
                 return f"--plot {folder}: {parent} is a file, not a folder"
             if not os.access(parent, os.W_OK):
                 return f"--plot {folder}: {parent} cannot be written to"
