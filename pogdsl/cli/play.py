@@ -201,7 +201,8 @@ def register(sub) -> None:
                    help="save the game to FILE (JSON) when it ends, when you quit, or when Ctrl-C stops it (then "
                         "at its last decision); written whole or not at all: a failed save leaves FILE as it was")
     p.add_argument("--record", metavar="FILE",
-                   help="also write the game as a plain-text script, replayable with `pogdsl replay`")
+                   help="also write the game as a plain-text script, replayable with `pogdsl replay` (written "
+                        "whole or not at all, as --save)")
     p.add_argument("--trace", action="store_true",
                    help="before each decision, show which restrictions, modifiers, triggers and segments "
                         "applied, with their rules")

@@ -75,7 +75,10 @@ def register(sub) -> None:
                     "--save`) must reach exactly its saved state under the rules it was saved with (a save made under other rules is refused, naming the files that changed: --under-current-rules plays its decisions again under these); a script (plain text: "
                     "`scenario`, `seed`, `option`, `dice`, `hand`, `SIDE: OPTION` and `expect` lines) must have every "
                     "decision legal and every `expect` hold. A file that is damaged, changed, from other rules, "
-                    "or does not replay is reported with the reason (and the line, for a script).",
+                    "or does not replay is reported with the reason (and the line, for a script). A save's seal is "
+                    "a checksum, not a signature: what is verified is that its decisions replay from its seed to "
+                    "its recorded state; a game whose dice or hands were set by hand is verified as \"OK, with "
+                    "forced dice: ...\" (docs/playing.rst, \"Saves\").",
         epilog="Exit status: 0 the file replays and checks, 1 it does not (or cannot be read), 2 wrong usage.")
     p.add_argument("file", metavar="FILE", help="a saved game (.json) or a script")
     p.add_argument("--under-current-rules", action="store_true",
@@ -86,7 +89,9 @@ def register(sub) -> None:
                    help="the save's scenario from this name or .pog file (a save names its scenario by name only; "
                         "give the file of a scenario of your own here)")
     p.add_argument("--log", action="store_true", help="print the replayed game's log with its rules")
-    p.add_argument("--script", metavar="OUT", help="write the game as a plain-text script to OUT")
+    p.add_argument("--script", metavar="OUT",
+                   help="write the game as a plain-text script to OUT (whole or not at all: a directory, FIFO or "
+                        "device is refused, and a failed write leaves OUT as it was)")
     p.add_argument("--max-steps", type=whole_number, default=None, metavar="N",
                    help="stop with an error after N steps without a decision")
     add_option_argument(p, "; the FILE replays with the options it records (a save's \"options\", a script's "

@@ -90,7 +90,8 @@ def register(sub) -> None:
         description="Read FILE (JSON lines, or CSV if it ends in .csv), as written by `pogdsl simulate --out "
                     "FILE`, and print the same summary as simulate (win rates with their 95% intervals, endings, "
                     "final VP, game length, card events; --json the same JSON), without playing any game; "
-                    "with --plot DIR, its figures too. "
+                    "with --plot DIR, its figures too. The file is read a record at a time, so a file of any size "
+                    "takes the memory of one line (at most 1 MiB a line). "
                     "The scenario named in the records is compiled (not played) for its sides and cards.",
         epilog="Exit status: 0 done, 1 the file is not a records file (the first bad line is named), "
                "2 wrong usage.")

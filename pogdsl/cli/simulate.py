@@ -424,8 +424,10 @@ def register(sub) -> None:
                     "A game that reaches a dead end (a choice with no legal option), runs more than "
                     "--max-steps steps without a decision, or more than --max-decisions decisions is reported as "
                     "a failure with its seed.",
-        epilog="Exit status: 0 all games finished, 1 some failed (or the sources have errors), 2 wrong usage, "
-               "130 stopped by Ctrl-C (after printing the summary of the games finished).")
+        epilog="Exit status: 0 all games finished, 1 some failed (or the sources have errors, or --out could not "
+               "be written: the run stops there), 2 wrong usage, 130 stopped by Ctrl-C, 143 by SIGTERM (each after "
+               "printing the summary of the games finished). Games are handed out as workers ask and summarised "
+               "as they come: any --games runs in bounded memory.")
     p.add_argument("scenario", metavar="SCENARIO", help="scenario name or .pog file; NAME+RULESET applies a rule set to scenario NAME")
     p.add_argument("--games", "-n", type=whole_number, default=100, metavar="N", help="how many games (default 100)")
     p.add_argument("--seed", type=whole_number, default=0, help="the run's seed (default 0)")
@@ -457,7 +459,8 @@ def register(sub) -> None:
     p.add_argument("--out", metavar="FILE",
                    help="write one record per game to FILE as games finish: JSON lines (FILE.jsonl), or CSV if "
                         "FILE ends in .csv; each with its seed, winner, result, reason, final VP, VP by turn, last "
-                        "turn, decisions, card events and failure (see docs/playing.rst); `pogdsl report FILE` "
+                        "turn, decisions, card events and failure (see docs/playing.rst); a full disk stops the run "
+                        "with the games written so far kept; `pogdsl report FILE` "
                         "summarises them again; with --against the variant's go to FILE-against.EXT")
     p.add_argument("--against", metavar="VARIANT",
                    help="also play the scenario VARIANT on the same seeds (same --games, --seed, --option) and "

@@ -408,3 +408,16 @@ def test_the_streamed_summary_is_the_summary_of_the_list(tmp_path):
     import hashlib
 
     assert a["digest"] == hashlib.sha256("".join(r["hash"] for r in results).encode()).hexdigest()
+
+
+def test_a_name_too_long_to_look_at_is_a_one_line_error_everywhere(tmp_path):
+    """Found by benchmarks/fuzz.py: Path.exists() raises for a name longer
+    than the file system allows (it does not say False), and check, replay,
+    report, --plot and a scenario given by its file let it escape."""
+    long = tmp_path / LONG_NAME
+    for args in (("replay", long, "--root", TOY), ("report", long, "--root", TOY),
+                 ("play", str(long)[:-5] + ".pog", "--root", TOY, "--ap", "random", "--cp", "random")):
+        proc = run_cli(*args, timeout=60)
+        assert proc.returncode != 0 and len(err_lines(proc)) == 1, proc.stderr
+    proc = run_cli("check", "--root", TOY, long, timeout=60)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
