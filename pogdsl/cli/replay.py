@@ -27,6 +27,13 @@ def cmd_replay(args) -> int:
         return EXIT_USAGE
     except (OSError, ValueError):
         pass  # (a name too long, a loop of links, ...: the reader says why, as for a directory or a device)
+    if args.script:
+        from ..safe_io import write_problem
+
+        problem = write_problem(args.script)
+        if problem:  # said before a long game is replayed, not after
+            _err(f"cannot write {args.script}: {problem}")
+            return EXIT_ERRORS
     options = {"step_budget": args.max_steps} if args.max_steps else {}
     try:
         session = load_any(path, args.root, chosen=options_from(args), scenario=args.scenario,

@@ -421,3 +421,14 @@ def test_a_name_too_long_to_look_at_is_a_one_line_error_everywhere(tmp_path):
         assert proc.returncode != 0 and len(err_lines(proc)) == 1, proc.stderr
     proc = run_cli("check", "--root", TOY, long, timeout=60)
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
+
+
+def test_a_source_line_with_a_control_character_is_shown_escaped_with_its_caret_under_it(tmp_path):
+    source = tmp_path / "esc.pog"
+    source.write_bytes(b"value x = \x1b[2J + nope\n")
+    proc = run_cli("check", "--root", TOY, source)
+    assert proc.returncode == 1 and "\x1b" not in proc.stderr
+    lines = proc.stderr.splitlines()
+    shown = next(i for i, line in enumerate(lines) if line.startswith(" 1 | "))
+    assert lines[shown] == " 1 | value x = \\x1b[2J + nope"
+    assert lines[shown + 1].index("^") == lines[shown].index("\\x1b")
