@@ -24,6 +24,24 @@ def one_line(text) -> str:
 
 
 def cmd_simulate(args) -> int:
+    """`_simulate`, with the SIGTERM handler it sets put back afterwards:
+    main() may be called again in the same process (tests, the fuzzer).
+    (A run stopped by Ctrl-C ignores a second one to the end of the process:
+    it arrives while the summary is printed, or as the process ends.)"""
+    import signal
+    import threading
+
+    main = threading.current_thread() is threading.main_thread()
+    previous = {signal.SIGTERM: signal.getsignal(signal.SIGTERM)} if main else {}
+    try:
+        return _simulate(args)
+    finally:
+        for number, handler in previous.items():
+            if handler is not None:
+                signal.signal(number, handler)
+
+
+def _simulate(args) -> int:
     from ..opening import ScenarioError, open_scenario
     from ..sim import BackendMissing, require_backend, simulate
 
