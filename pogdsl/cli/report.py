@@ -32,10 +32,15 @@ def cmd_report(args) -> int:
         _err(f"{args.file} is {'a directory' if os.path.isdir(path) else 'not a file'}: give a records file "
              "written by `pogdsl simulate --out`")
         return EXIT_USAGE
-    # Read a record at a time and summarised as read (sim.Tally): a file of
-    # gigabytes takes the memory of one line (--plot keeps what it draws).
+    # Read a record at a time and summarised as read (sim.Tally, plots.PlotData):
+    # a file of gigabytes takes the memory of one line.
     records = iter_records(path)
-    kept = [] if args.plot is not None else None
+    if args.plot is not None:
+        from ..sim.plots import PlotData
+
+        kept = PlotData()  # what the figures read, added up: bounded too
+    else:
+        kept = None
     try:
         first = next(records)
         try:
@@ -53,7 +58,7 @@ def cmd_report(args) -> int:
             if len(seeds) < 2:
                 seeds.add(rec.get("run_seed"))
             if kept is not None:
-                kept.append(plot_fields(rec))
+                kept.add(plot_fields(rec))
     except RecordError as err:
         _err(f"{args.file}: {err}")
         return EXIT_ERRORS
@@ -74,13 +79,12 @@ def cmd_report(args) -> int:
             _err(f"cannot write the figures into {args.plot}: {err.strerror or err}")
             return EXIT_ERRORS
         summary["plots"] = [str(p) for p in written]
-        records = kept
     if args.json:
         print(json.dumps(summary))
     else:
         print_summary(summary, args)
         if args.plot is not None:
-            print_plots(records, written)
+            print_plots([kept], written)
     return EXIT_OK
 
 

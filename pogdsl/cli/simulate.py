@@ -135,7 +135,7 @@ def _simulate(args) -> int:
                 print()
             print_differences(args.scenario, args.against, summaries, differences)
             if args.plot:
-                print_plots(played[0] + played[1], written)
+                print_plots(played, written)
         for path in outs:
             print(f"records: {path}", file=sys.stderr)
         return EXIT_ERRORS if any(s["failed"] for s in summaries) else EXIT_OK
@@ -159,7 +159,7 @@ def _simulate(args) -> int:
         if outs:
             print(f"  records: {outs[0]} (pogdsl report {outs[0]} summarises them again)")
         if args.plot:
-            print_plots(played[0], written)
+            print_plots(played[:1], written)
         if args.against:  # stopped by Ctrl-C: the comparison is not made
             if len(summaries) == 2:
                 print()
@@ -209,7 +209,9 @@ def _run(spec: str, opened, out, chosen: dict, args) -> tuple[dict, list[dict]]:
             from ..errors import UsageError
 
             raise UsageError(f"cannot write {out}: {err.strerror or err}") from None
-    played: list[dict] = []
+    from ..sim.plots import PlotData
+
+    played = PlotData()  # what the figures read of each game, added up: any --games in bounded memory
 
     def on_results(results: list[dict]) -> None:
         if writer:
@@ -222,8 +224,9 @@ def _run(spec: str, opened, out, chosen: dict, args) -> tuple[dict, list[dict]]:
                 stopped.append(f"cannot write {out}: {write_error_text(err)}; the run stopped after "
                                f"{writer.count} games (the records written so far are kept)")
                 raise RunStopped(stopped[-1]) from None
-        if args.plot:  # what the figures read of each game, no more
-            played.extend(plot_fields(to_record(r, labels, spec, options, args.seed)) for r in results)
+        if args.plot:
+            for r in results:
+                played.add(plot_fields(to_record(r, labels, spec, options, args.seed)))
 
     stopped: list[str] = []
 
@@ -247,7 +250,6 @@ def _run(spec: str, opened, out, chosen: dict, args) -> tuple[dict, list[dict]]:
             writer.close()
     if stopped:
         summary["write_failed"] = True
-    played.sort(key=lambda r: r["game"])  # (they come in the order they finished)
     return summary, played
 
 
@@ -287,14 +289,18 @@ def _ignore_ctrl_c() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def print_plots(played: list[dict], written: list) -> None:
+def print_plots(runs: list, written: list) -> None:
+    """The figures written, for RUNS (each a PlotData, or a list of records)."""
+    from ..sim.plots import PlotData
+
+    runs = [r if isinstance(r, PlotData) else PlotData(r) for r in runs]
     if not written:
         print("plots: none (no game finished)")
         return
     print("plots:")
     for path in written:
         print(f"  {path}")
-    if not any(r.get("final_vp") is not None for r in played):
+    if not any(r.final_vp for r in runs):
         print("  (the games' results carry no VP: the final VP and VP-over-turns figures are left out)")
 
 
