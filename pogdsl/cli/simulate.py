@@ -192,10 +192,10 @@ def against_path(out: str) -> str:
     return str(p.with_name(p.stem + "-against" + p.suffix))
 
 
-def _run(spec: str, opened, out, chosen: dict, args) -> tuple[dict, list[dict]]:
-    """Play one scenario's games: its summary, and (with --plot) its per-game
-    records in game order (with --out they are also written, game by game,
-    as they finish)."""
+def _run(spec: str, opened, out, chosen: dict, args):
+    """Play one scenario's games: its summary, and (with --plot) what its
+    figures read of them, a plots.PlotData (with --out the records are also
+    written, game by game, as they finish)."""
     from ..sim import simulate
     from ..sim.records import RecordWriter, card_labels, plot_fields, to_record
 

@@ -46,7 +46,11 @@ decisions and inputs (so the game can be played again and checked), the
 state, the state's hash, and a seal over every field.  Nothing in it depends
 on the current folder or where the project lies.  Loading checks the seal,
 the scenario's name and the fingerprint before opening the scenario, then
-replays the decisions and refuses a file whose state does not match them; a
+replays the decisions and refuses a file whose state does not match them.
+The seal is a checksum without a key (anyone can compute it again after an
+edit): it catches damage, and what a save proves rests on the replay — its
+decisions lead from its seed to its state — not on the seal; dice and hands
+set by hand are inputs of the record, named by `Session.forced`.  A
 save under changed rules can be replayed under the current ones on request
 (`under_current_rules`), naming the first decision no longer legal.
 """
@@ -383,7 +387,7 @@ class Session:
     def forced(self) -> str:
         """What of this game was set by hand rather than played — forced
         dice, hands set — as a phrase for a verdict ("forced dice: 6 2;
-        hand set: ap"), or "" for a game played from its seed alone."""
+        hand set by hand: ap"), or "" for a game played from its seed alone."""
         dice = [v for e in self.events if e.kind == "dice" for v in e.values]
         hands = [e.by for e in self.events if e.kind == "hand"]
         parts = []
@@ -711,8 +715,10 @@ def _encodable(data) -> bool:
 
 
 def save_seal(data: dict) -> str:
-    """A digest of every field of a save but the seal itself: a field edited
-    by hand (turn, over, seed, options, ...) no longer matches it."""
+    """A digest of every field of a save but the seal itself: a file damaged,
+    or a field edited without sealing again, no longer matches it.  It has
+    no key: anyone can seal an edit again, so it proves nothing about who
+    made the save (the replay is what verifies it: docs/playing.rst)."""
     body = {k: v for k, v in data.items() if k != "seal"}
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"),
                                      ensure_ascii=False).encode()).hexdigest()
