@@ -425,7 +425,11 @@ class CliCorpus:
         from pogdsl.agents import RandomAgent, agent_seed
         from pogdsl.runtime.record import Session, open_scenario, save_text, script_text
 
+        import atexit
+        import shutil
+
         self.folder = Path(tempfile.mkdtemp(prefix="pogfuzz-cli-"))
+        atexit.register(shutil.rmtree, self.folder, True)  # (its FIFOs and files go with the process)
         self.made = 0
         opened = open_scenario("toy", TOY)
         session = Session.new(opened, 3)
