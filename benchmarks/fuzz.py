@@ -24,6 +24,26 @@ is a finding.  A mutated save that *loads* although its JSON differs from
 the original is counted too ("accepted-changed", by field): not a crash, but
 a change the verification did not see.
 
+Play: a small self-contained game's scenario file (the toy fixtures: the
+whole game in one file) is mutated as sources are; a mutant that compiles
+clean is then built into a world and played for a few decisions by random
+players.  The engine's own errors (GameError and its kinds: a dead end, a
+budget) are clean results.
+
+CLI: `pogdsl` itself, called in this process as a user calls it, with
+hostile paths (a FIFO, a directory, /dev/zero, /dev/full, a name of 300
+bytes, a missing folder, control characters in a name, an empty or binary
+file) and arguments (numbers of thousands of digits, a trillion, negative
+ones, control characters in an option or an agent) for every place a
+command reads or writes a file or takes a number.  Every exit status is a
+clean result; an exception escaping `main`, a traceback or a raw control
+character in its output is a finding.
+
+Re-sealed saves: saves mutated as above, then sealed again (as anyone can:
+the seal has no key), so that the checks behind the seal — the replay from
+the seed to the recorded state, the fingerprints — are what must refuse
+them; one that loads although changed is counted as "accepted-changed".
+
 Every case has a time limit (CPU time, SIGPROF, with a wall-clock backstop for
 a case that blocks; a hang is a finding) and the worker
 processes a memory limit (RLIMIT_AS), so a runaway becomes a MemoryError
@@ -36,6 +56,7 @@ of the project).
     python benchmarks/fuzz.py --minutes 20 --workers 2
     python benchmarks/fuzz.py --sources 1000 --records 100 --workers 1
     python benchmarks/fuzz.py --only save:1234 --seed 0
+    python benchmarks/fuzz.py --sources 0 --records 0 --plays 200 --cli 500 --reseals 100
 """
 
 from __future__ import annotations
@@ -318,7 +339,8 @@ def clean_errors():
     return (BadSave, GameError, IllegalOption, UsageError, SourceErrors, ScenarioError)
 
 
-def run_record(corpus: RecordCorpus, kind: str, data: bytes, original: bytes, folder: Path) -> str:
+def run_record(corpus: RecordCorpus, kind: str, data: bytes, original: bytes, folder: Path,
+               root: Path | None = None) -> str:
     """Load one mutated save or script; 'ok', 'refused' or 'accepted-changed:FIELD'."""
     from pogdsl.runtime import record
 
@@ -326,7 +348,7 @@ def run_record(corpus: RecordCorpus, kind: str, data: bytes, original: bytes, fo
     path.write_bytes(data)
     try:
         if kind == "save":
-            record.load_save(path)
+            record.load_save(path, root)
         else:
             record.replay_script(record.read_script(path))
     except clean_errors():
@@ -336,7 +358,7 @@ def run_record(corpus: RecordCorpus, kind: str, data: bytes, original: bytes, fo
             new, old = json.loads(data), json.loads(original)
         except ValueError:
             return "ok"
-        changed = sorted(k for k in set(new) | set(old) if new.get(k) != old.get(k))
+        changed = sorted(k for k in set(new) | set(old) if new.get(k) != old.get(k) and k != "seal")
         if changed == ["state"] and isinstance(new.get("state"), dict) and isinstance(old.get("state"), dict):
             changed = sorted(f"state.{k}" for k in set(new["state"]) | set(old["state"])
                              if new["state"].get(k) != old["state"].get(k))
@@ -345,13 +367,221 @@ def run_record(corpus: RecordCorpus, kind: str, data: bytes, original: bytes, fo
     return "ok"
 
 
+# ----------------------------------------------------------------- play
+PLAY_FILES = (("toy", ROOT / "tests" / "fixtures" / "toy" / "scenarios" / "toy.pog"),
+              ("toy_rules", ROOT / "tests" / "fixtures" / "toy_rules" / "scenarios" / "toy_rules.pog"))
+PLAY_DECISIONS = 30
+PLAY_STEPS = 200_000
+
+
+class PlayCorpus:
+    def __init__(self):
+        self.names = [name for name, _ in PLAY_FILES]
+        self.data = [path.read_bytes() for _, path in PLAY_FILES]
+
+
+def run_play(corpus: PlayCorpus, data: bytes, which: int, folder: Path) -> str:
+    """Compile the mutated scenario file as the only file of a project; if it
+    compiles clean, build its world and play a few decisions at random.
+    'refused' (its diagnostics), 'played' or 'ended' (the game ended or
+    stopped at an error of the game)."""
+    from pogdsl.agents import RandomAgent
+    from pogdsl.runtime.errors import GameError
+    from pogdsl.runtime.record import open_scenario
+
+    (folder / "scenarios").mkdir()
+    (folder / "scenarios" / "game.pog").write_bytes(data)
+    try:
+        opened = open_scenario(corpus.names[which], folder, cache=False)
+    except clean_errors():
+        return "refused"
+    agent = RandomAgent(which)
+    try:
+        game = opened.new_game(which, step_budget=PLAY_STEPS)
+        d = game.run()
+        for _ in range(PLAY_DECISIONS):
+            if d is None:
+                return "ended"
+            d = game.choose(agent.pick(d.options) + 1)
+        game.state_hash()
+    except GameError:
+        return "ended"
+    return "played"
+
+
+# ----------------------------------------------------------------- the command line
+TOY = ROOT / "tests" / "fixtures" / "toy"
+HOSTILE_NUMBERS = ["1000000000000", "9" * 5000, "-1", "0", "1e9", "²", "0x10", "-" + "9" * 30, " 7 ", "１２"]
+HOSTILE_TEXT = ["\x1b[2J\x1b[HOK", "x\rOK", "\u202eKO", "a\nOK b", "\x00", "x" * 5000, "=", "ap=\x1b[31m"]
+PATH_KINDS = ("fifo", "directory", "zero", "full", "long", "missing", "control", "empty", "binary", "loop",
+              "save", "script")
+
+
+class CliCorpus:
+    """A folder of hostile paths, and a real save and script of the toy game
+    to name among them; made once a process."""
+
+    def __init__(self):
+        from pogdsl.agents import RandomAgent, agent_seed
+        from pogdsl.runtime.record import Session, open_scenario, save_text, script_text
+
+        import atexit
+        import shutil
+
+        self.folder = Path(tempfile.mkdtemp(prefix="pogfuzz-cli-"))
+        atexit.register(shutil.rmtree, self.folder, True)  # (its FIFOs and files go with the process)
+        self.made = 0
+        opened = open_scenario("toy", TOY)
+        session = Session.new(opened, 3)
+        agents = {s.key: RandomAgent(agent_seed(3, s.key)) for s in opened.world.sides}
+        while session.decision is not None:
+            d = session.decision
+            session.choose(agents[d.by].choose(session, d))
+        self.save, self.script = save_text(session), script_text(session)
+
+    def path(self, kind: str, index: int) -> str:
+        """A fresh path of KIND for case INDEX (a case may write or replace it)."""
+        self.made += 1
+        base = self.folder / f"c{index}-{self.made}"
+        base.mkdir()
+        target = base / "file.json"
+        if kind == "fifo" and hasattr(os, "mkfifo"):
+            os.mkfifo(target)
+        elif kind == "directory":
+            target.mkdir()
+        elif kind == "zero":
+            return "/dev/zero"
+        elif kind == "full":
+            return "/dev/full"
+        elif kind == "long":
+            return str(base / ("x" * 300 + ".json"))
+        elif kind == "missing":
+            return str(base / "nowhere" / "file.json")
+        elif kind == "control":
+            target = base / "a\x1b[2J\rOK.json"
+            target.write_text(self.save, encoding="utf-8")
+        elif kind == "empty":
+            target.write_bytes(b"")
+        elif kind == "binary":
+            target.write_bytes(bytes(range(256)) * 8)
+        elif kind == "loop":
+            os.symlink(base / "loop.json", base / "loop.json")
+            return str(base / "loop.json")
+        elif kind == "save":
+            target.write_text(self.save, encoding="utf-8")
+        elif kind == "script":
+            target = base / "file.txt"
+            target.write_text(self.script, encoding="utf-8")
+        return str(target)
+
+
+def cli_argv(c: CliCorpus, rng: random.Random, index: int) -> list[str]:
+    """A command line of one command with hostile paths and arguments."""
+    p = lambda: c.path(rng.choice(PATH_KINDS), index)  # noqa: E731
+    n = lambda: rng.choice(HOSTILE_NUMBERS + ["3"])  # noqa: E731
+    t = lambda: rng.choice(HOSTILE_TEXT)  # noqa: E731
+    root = ["--root", str(TOY)]
+    players = ["--ap", "random", "--cp", "random"]
+    commands = [
+        lambda: ["play", "toy", *root, *players, "--save", p()],
+        lambda: ["play", "toy", *root, *players, "--record", p(), "--seed", n()],
+        lambda: ["play", *root, "--load", p(), *players],
+        lambda: ["play", "toy", *root, "--ap", f"script:{p()}", "--cp", "random"],
+        lambda: ["play", "toy", *root, *players, "--max-steps", n(), "--option", t()],
+        lambda: ["play", "toy", *root, "--agent", t(), "--cp", "random"],
+        lambda: ["replay", p(), *root],
+        lambda: ["replay", c.path("save", index), *root, "--script", p()],
+        lambda: ["replay", p(), "--scenario", p(), *root],
+        lambda: ["simulate", "toy", *root, "--workers", "1", "--games", rng.choice(["2", "0", "-1", "9" * 5000]),
+                 "--out", p()],
+        lambda: ["simulate", "toy", *root, "--workers", "1", "--games", "2", "--seed", n(), "--max-decisions", n()],
+        lambda: ["report", p(), *root],
+        lambda: ["check", *root, p()],
+        lambda: ["graph", "toy", *root, "-o", p()],
+        lambda: ["show", "toy", *root, t()],
+        lambda: [p(), t()],
+    ]
+    return rng.choice(commands)()
+
+
+_RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def run_cli(c: CliCorpus, argv: list[str]) -> str:
+    """`pogdsl ARGV` in this process: 'exit:N'.  Raises what escapes main, and
+    AssertionError for a traceback or a raw control character in its output."""
+    import contextlib
+    import io
+
+    from pogdsl.cli import main
+
+    saved = {n: signal.getsignal(n) for n in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGXFSZ", None)) if n}
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(argv)
+            except SystemExit as stop:  # argparse's usage errors and --help
+                code = stop.code if isinstance(stop.code, int) else 2
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+    text = out.getvalue() + err.getvalue()
+    if "Traceback (most recent call last)" in text:
+        raise AssertionError("a traceback was printed:\n" + text[-2000:])
+    raw = _RAW_CONTROL.search(text.replace("\t", " "))
+    if raw:
+        raise AssertionError(f"a raw control character {raw.group()!r} was printed: {text[-500:]!r}")
+    return f"exit:{code}"
+
+
+# ----------------------------------------------------------------- re-sealed saves
+class ResealCorpus:
+    """Saves of the toy game with rules (quick to replay), a few lengths."""
+
+    def __init__(self):
+        from pogdsl.agents import RandomAgent, agent_seed
+        from pogdsl.runtime.record import Session, open_scenario, save_text
+
+        self.root = ROOT / "tests" / "fixtures" / "toy_rules"
+        opened = open_scenario("toy_rules", self.root)
+        self.saves = []
+        for seed, count in ((1, 3), (2, 8), (3, 1000)):
+            session = Session.new(opened, seed)
+            agents = {s.key: RandomAgent(agent_seed(seed, s.key)) for s in opened.world.sides}
+            while session.decision is not None and session.decisions_made < count:
+                d = session.decision
+                session.choose(agents[d.by].choose(session, d))
+            self.saves.append(save_text(session).encode())
+
+
+def reseal(data: bytes) -> bytes:
+    from pogdsl.runtime.record import save_seal
+
+    try:
+        value = json.loads(data)
+    except (ValueError, RecursionError):
+        return data
+    if isinstance(value, dict):
+        try:
+            value["seal"] = save_seal(value)
+        except (TypeError, ValueError):
+            return data
+    return json.dumps(value).encode()
+
+
 # ----------------------------------------------------------------- the cases
 _CORPUS: dict = {}
+KINDS = ("source", "save", "script", "play", "cli", "reseal")
+_CORPORA = {"source": SourceCorpus, "record": RecordCorpus, "play": PlayCorpus, "cli": CliCorpus,
+            "reseal": ResealCorpus}
+EXTENSIONS = {"source": ".pog", "save": ".json", "script": ".txt", "play": ".pog", "cli": ".argv.json",
+              "reseal": ".json"}
 
 
 def corpus(kind: str):
     if kind not in _CORPUS:
-        _CORPUS[kind] = SourceCorpus() if kind == "source" else RecordCorpus()
+        _CORPUS[kind] = _CORPORA[kind]()
     return _CORPUS[kind]
 
 
@@ -361,6 +591,17 @@ def make_case(kind: str, seed: int, index: int) -> tuple[bytes, dict]:
         c = corpus("source")
         which = rng.choices(range(len(c.data)), c.weights)[0]
         return mutate_bytes(c.data[which], rng), {"which": which, "library": index % LIBRARY_EVERY == 0}
+    if kind == "play":
+        c = corpus("play")
+        which = rng.randrange(len(c.data))
+        return mutate_bytes(c.data[which], rng, hostile=False), {"which": which}
+    if kind == "cli":
+        argv = cli_argv(corpus("cli"), rng, index)
+        return json.dumps(argv).encode(), {"argv": argv}
+    if kind == "reseal":
+        c = corpus("reseal")
+        k = rng.randrange(len(c.saves))
+        return reseal(mutate_save(c.saves[k], rng)), {"original": k}
     c = corpus("record")
     if kind == "save":
         k = rng.randrange(len(c.saves))
@@ -372,13 +613,27 @@ def make_case(kind: str, seed: int, index: int) -> tuple[bytes, dict]:
 def run_case(task) -> dict:
     kind, seed, index = task
     data, info = make_case(kind, seed, index)
-    timeout = SOURCE_TIMEOUT if kind == "source" else RECORD_TIMEOUT
+    timeout = SOURCE_TIMEOUT if kind in ("source", "play") else RECORD_TIMEOUT
     start = time.perf_counter()
     outcome, tb = "ok", None
     _arm(timeout)
     try:
         if kind == "source":
             run_source(corpus("source"), data, info["which"], info["library"])
+        elif kind == "cli":
+            outcome = run_cli(corpus("cli"), info["argv"])
+        elif kind in ("play", "reseal"):
+            folder = Path(tempfile.mkdtemp(prefix="pogfuzz-"))
+            try:
+                if kind == "play":
+                    outcome = run_play(corpus("play"), data, info["which"], folder)
+                else:
+                    c = corpus("reseal")
+                    outcome = run_record(c, "save", data, c.saves[info["original"]], folder, root=c.root)
+            finally:
+                import shutil
+
+                shutil.rmtree(folder, ignore_errors=True)
         else:
             folder = Path(tempfile.mkdtemp(prefix="pogfuzz-"))
             try:
@@ -452,21 +707,20 @@ def worker_init():
 
 # ----------------------------------------------------------------- the run
 def fuzz(seed: int, sources: int, records: int, workers: int, out: Path, deadline: float | None,
-         progress=None) -> dict:
-    """`records` cases are split between saves and scripts; the sources and
-    records are interleaved so that a run cut short by `deadline` has some of
-    each (the counts played are reported)."""
+         progress=None, *, plays: int = 0, cli: int = 0, reseals: int = 0) -> dict:
+    """`records` cases are split between saves and scripts; every kind is
+    interleaved with the others in proportion to its count, so that a run cut
+    short by `deadline` has some of each (the counts played are reported)."""
+    wanted = {"source": sources, "record": records, "play": plays, "cli": cli, "reseal": reseals}
+    total = sum(wanted.values())
+    made = dict.fromkeys(wanted, 0)
     tasks = []
-    ratio = max(1, sources // max(1, records))
-    s = r = 0
-    while s < sources or r < records:
-        for _ in range(ratio):
-            if s < sources:
-                tasks.append(("source", seed, s))
-                s += 1
-        if r < records:
-            tasks.append(("save" if r % 2 == 0 else "script", seed, r))
-            r += 1
+    while len(tasks) < total:
+        # the kind furthest behind its share goes next
+        kind = min((k for k in wanted if made[k] < wanted[k]), key=lambda k: (made[k] + 1) / wanted[k])
+        i = made[kind]
+        made[kind] += 1
+        tasks.append(("save" if i % 2 == 0 else "script", seed, i) if kind == "record" else (kind, seed, i))
     out.mkdir(parents=True, exist_ok=True)
     counts: dict = {}
     findings: dict = {}
@@ -487,7 +741,7 @@ def fuzz(seed: int, sources: int, records: int, workers: int, out: Path, deadlin
             entry = findings.get((kind, sig))
             if entry is None:
                 stem = f"{kind}-{res['index']}"
-                ext = {"source": ".pog", "save": ".json", "script": ".txt"}[kind]
+                ext = EXTENSIONS[kind]
                 (out / (stem + ext)).write_bytes(res["data"])
                 (out / (stem + ".traceback.txt")).write_text(
                     f"# python benchmarks/fuzz.py --seed {seed} --only {kind}:{res['index']}\n" + res["traceback"])
@@ -526,7 +780,7 @@ def fuzz(seed: int, sources: int, records: int, workers: int, out: Path, deadlin
         "counts": {f"{k}/{o}": n for (k, o), n in sorted(counts.items())},
         "findings": [{"kind": k, "signature": s, **v} for (k, s), v in findings.items()],
     }
-    tried = {k: sum(n for (kk, _), n in counts.items() if kk == k) for k in ("source", "save", "script")}
+    tried = {k: sum(n for (kk, _), n in counts.items() if kk == k) for k in KINDS}
     summary["tried"] = tried
     summary["rate_per_second"] = {k: round(tried[k] / elapsed, 1) for k in tried} if elapsed else {}
     return summary
@@ -553,6 +807,11 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--sources", type=int, default=100_000, help="mutated sources (default 100,000)")
     p.add_argument("--records", type=int, default=10_000, help="mutated saves and scripts (default 10,000)")
+    p.add_argument("--plays", type=int, default=2_000,
+                   help="mutated toy scenarios, played for a few decisions when they compile (default 2,000)")
+    p.add_argument("--cli", type=int, default=2_000,
+                   help="command lines with hostile paths and arguments (default 2,000)")
+    p.add_argument("--reseals", type=int, default=1_000, help="mutated and re-sealed saves (default 1,000)")
     p.add_argument("--workers", "-w", type=int, default=1)
     p.add_argument("--minutes", type=float, default=None, help="stop after this many minutes")
     p.add_argument("--out", default=None, help="folder for reproducers (default: a new folder under the temp dir)")
@@ -561,8 +820,8 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     if args.only:
         kind, _, i = args.only.partition(":")
-        if kind not in ("source", "save", "script") or not i.isdigit():
-            p.error("--only takes source:N, save:N or script:N")
+        if kind not in KINDS or not i.isdigit():
+            p.error(f"--only takes KIND:N, KIND one of {', '.join(KINDS)}")
         worker_init()
         res = run_case((kind, args.seed, int(i)))
         print(res["outcome"], f"{res['seconds']:.2f} s")
@@ -575,7 +834,8 @@ def main(argv=None) -> int:
               file=sys.stderr, flush=True)
 
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="pogdsl-fuzz-"))
-    summary = fuzz(args.seed, args.sources, args.records, args.workers, out, deadline, progress)
+    summary = fuzz(args.seed, args.sources, args.records, args.workers, out, deadline, progress,
+                   plays=args.plays, cli=args.cli, reseals=args.reseals)
     print(report(summary))
     if args.json:
         Path(args.json).write_text(json.dumps(summary, indent=1))

@@ -6,6 +6,8 @@ module only runs them in order and gathers their diagnostics.
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 
 from attrs import define, field
@@ -176,7 +178,7 @@ def scenario_name(spec: str, by_name: bool = False) -> str:
     scenario from a user goes through here (resolve_scenario, open_scenario,
     `pogdsl diff`'s base)."""
     spec = str(spec)
-    if not by_name and (spec.endswith(".pog") or Path(spec).exists()):
+    if not by_name and (spec.endswith(".pog") or os.path.exists(spec)):  # (os.path's: no OSError for a long name)
         return spec
     base, cards = split_without(spec)
     return base.replace("-", "_") + (WITHOUT + ", ".join(cards) if cards else "")
@@ -210,8 +212,8 @@ def resolve_scenario(spec: str, root: Path | None = None, by_name: bool = False)
     never looked for as a file."""
     spec = scenario_name(spec, by_name)
     path = Path(spec)
-    extra = [path] if not by_name and (spec.endswith(".pog") or path.exists()) else None
-    if extra and not path.exists():
+    extra = [path] if not by_name and (spec.endswith(".pog") or os.path.exists(path)) else None
+    if extra and not os.path.exists(path):
         raise UsageError(f"no such file: {spec}")
     comp = compile_paths(extra, root=root, check_scenarios=False)
     if extra:

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 from attrs import define, field
 
+from .safe_io import escape_controls
 from .syntax.ast import Span
 
 ERROR = "error"
@@ -174,8 +175,11 @@ def render(diag: Diagnostic, sources: Sources) -> str:
         width = (s.end_col - s.col) if s.end_line == s.line and s.end_col > s.col else max(
             1, len(expanded.rstrip()) - s.col + 1
         )
-        out.append(f" {gutter} | {expanded}")
-        out.append(f" {pad} | {' ' * (s.col - 1)}{'^' * max(1, width)}")
+        # a control character in the line is shown escaped (safe_io), the caret kept under its span
+        before, under = expanded[:s.col - 1], expanded[s.col - 1:s.col - 1 + max(1, width)]
+        shown_before, shown_under = escape_controls(before), escape_controls(under)
+        out.append(f" {gutter} | {escape_controls(expanded)}")
+        out.append(f" {pad} | {' ' * len(shown_before)}{'^' * max(1, width + len(shown_under) - len(under))}")
     for message, span in diag.notes:
         out.append(f"   = note: {message}" + (f" ({span})" if span else ""))
     if diag.hint:

@@ -15,7 +15,7 @@ SHIPPED = "library"  # pogdsl/library/: the library a built (non-editable) insta
 
 
 def _looks_like_root(path: Path) -> bool:
-    return (path / "rules").is_dir() and (path / "scenarios").is_dir()
+    return os.path.isdir(path / "rules") and os.path.isdir(path / "scenarios")  # (no OSError for a long name)
 
 
 def _checkout() -> Path | None:
@@ -77,9 +77,11 @@ def is_own_game(root: Path) -> bool:
     folder = Path(root) / "rules"
     if not folder.is_dir():
         return False
+    from .safe_io import SOURCE_LIMIT, read_bytes
+
     for path in sorted(folder.rglob("*.pog")):
-        try:
-            if _RULEBOOK.search(path.read_bytes()):
+        try:  # (a FIFO or a device there is skipped, not waited on: the check reports it)
+            if _RULEBOOK.search(read_bytes(path, SOURCE_LIMIT, "source")):
                 return True
         except OSError:
             continue
@@ -178,9 +180,9 @@ def expand(paths: list[Path]) -> tuple[list[Path], list[Path]]:
     found: list[Path] = []
     missing: list[Path] = []
     for p in paths:
-        if p.is_dir():
+        if os.path.isdir(p):  # (os.path's tests: a name too long is not there, where Path's raise OSError)
             found.extend(sorted(p.rglob("*.pog")))
-        elif p.exists():
+        elif os.path.lexists(p):
             found.append(p)
         else:
             missing.append(p)

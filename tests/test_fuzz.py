@@ -73,3 +73,70 @@ def test_a_run_in_this_process_leaves_its_memory_cap_behind(tmp_path):
     assert before[0] != fuzz.MEMORY_LIMIT  # (an earlier run left no cap either)
     fuzz.fuzz(0, sources=2, records=0, workers=1, out=tmp_path, deadline=None)
     assert resource.getrlimit(resource.RLIMIT_AS) == before
+
+
+def test_a_small_round_reaches_play_the_command_line_and_resealed_saves(tmp_path):
+    """The round-3 surfaces (issue 35): mutants that compile are played, the
+    CLI is driven with hostile paths and arguments, saves are re-sealed after
+    their mutation.  A few cases of each, all clean."""
+    summary = fuzz.fuzz(5, sources=0, records=0, workers=1, out=tmp_path, deadline=None, plays=8, cli=24,
+                        reseals=4)
+    assert summary["tried"]["play"] == 8 and summary["tried"]["cli"] == 24 and summary["tried"]["reseal"] == 4
+    crashes = [f for f in summary["findings"] if f["kind"] != "accepted-changed"]
+    assert crashes == [], fuzz.report(summary)
+    assert any(k.startswith("cli/exit:") for k in summary["counts"])
+
+
+def test_a_clean_mutant_is_played(tmp_path):
+    corpus = fuzz.corpus("play")
+    folder = tmp_path / "game"
+    folder.mkdir()
+    # the file itself compiles clean: it is built and played
+    assert fuzz.run_play(corpus, corpus.data[0], 0, folder) in ("played", "ended")
+    folder = tmp_path / "broken"
+    folder.mkdir()
+    assert fuzz.run_play(corpus, corpus.data[0][:200], 0, folder) == "refused"
+
+
+def test_the_cli_cases_use_hostile_paths(tmp_path):
+    import os
+    import stat
+
+    c = fuzz.corpus("cli")
+    assert stat.S_ISFIFO(os.stat(c.path("fifo", 0)).st_mode)
+    assert os.path.isdir(c.path("directory", 0))
+    assert len(os.path.basename(c.path("long", 0))) > 255
+    argvs = [fuzz.make_case("cli", 0, i)[1]["argv"] for i in range(40)]
+    assert {a[0] for a in argvs} >= {"play", "replay", "simulate"}
+
+
+def test_a_cli_case_that_prints_a_control_character_is_a_finding(monkeypatch):
+    from pogdsl import safe_io
+
+    monkeypatch.setattr(safe_io, "_CONTROL", __import__("re").compile("(?!)"))  # an escaper that escapes nothing
+    monkeypatch.setattr(fuzz, "cli_argv", lambda c, rng, index: ["play", "toy", "--root", str(fuzz.TOY),
+                                                                  "--agent", "\x1b[2J"])
+    res = fuzz.run_case(("cli", 0, 1))
+    assert res["outcome"] == "traceback" and "control character" in res["traceback"]
+
+
+def test_a_resealed_save_is_sealed_again():
+    import json
+
+    from pogdsl.runtime.record import save_seal
+
+    sealed = 0
+    for i in range(20):
+        data, _ = fuzz.make_case("reseal", 0, i)
+        try:
+            value = json.loads(data)
+        except (ValueError, RecursionError):
+            continue  # (a mutation that is no JSON any more, or too deep to read: there is nothing to seal)
+        if isinstance(value, dict) and "seal" in value:
+            try:
+                seal = save_seal(value)
+            except (ValueError, RecursionError):
+                continue  # (half a surrogate pair, deep nesting: no seal can be computed, the loader refuses it)
+            assert value["seal"] == seal
+            sealed += 1
+    assert sealed >= 5

@@ -1,5 +1,7 @@
 """simulate's progress, game by game, and Ctrl-C: it stops a run at once,
-prints the summary of the games finished, and leaves no worker behind."""
+prints the summary of the games finished, and leaves no worker behind; so
+does SIGTERM, and `kill -9` of the run leaves no worker running either; a
+run of a trillion games plays in memory that does not grow (issue 35)."""
 
 from __future__ import annotations
 
@@ -79,10 +81,20 @@ def no_process_left(group: int) -> dict[int, str]:
     return left
 
 
-def test_ctrl_c_stops_a_pool_at_once_with_the_summary_of_the_games_finished():
-    proc = start_simulate("campaign", "--games", "200", "--workers", "2", "--seed", "3")
+def wait_for_records(proc, path: Path, count: int = 1, timeout: float = 120) -> None:
+    """Until COUNT games are written to PATH (simulate --out)."""
+    deadline = time.monotonic() + timeout
+    while not path.exists() or len(path.read_bytes().splitlines()) < count:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "no game finished"
+        time.sleep(0.1)
+
+
+def test_ctrl_c_stops_a_pool_at_once_with_the_summary_of_the_games_finished(tmp_path):
+    out_file = tmp_path / "games.jsonl"
+    proc = start_simulate("campaign", "--games", "200", "--workers", "2", "--seed", "3", "--out", out_file)
     wait_for_workers(proc, 2)
-    time.sleep(3)  # a few games finish (each takes a fraction of a second)
+    wait_for_records(proc, out_file)  # a game finished (each takes a fraction of a second on a quiet machine)
     out, err, seconds = ctrl_c(proc)
     assert seconds < 3, f"took {seconds:.1f} s to stop"
     assert proc.returncode == 130, err
@@ -135,3 +147,95 @@ def test_progress_and_each_game_come_one_game_at_a_time_from_the_pool():
     # the same games as in one process
     alone = sim.simulate("toy", games=7, seed=2, root=TOY, workers=1)
     assert alone["digest"] == summary["digest"]
+
+
+def rss_peak_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
+def test_sigterm_ends_the_run_as_ctrl_c_does(tmp_path):
+    out_file = tmp_path / "games.jsonl"
+    proc = start_simulate("toy", "--root", TOY, "--games", "100000", "--workers", "2", "--seed", "3",
+                          "--out", out_file)
+    wait_for_workers(proc, 2)
+    wait_for_records(proc, out_file)
+    start = time.monotonic()
+    proc.send_signal(signal.SIGTERM)  # to the run only, as `kill PID` does
+    out, err = proc.communicate(timeout=15)
+    assert time.monotonic() - start < 5
+    assert proc.returncode == 143, err
+    assert "Traceback" not in err and err.strip() == "", err
+    first = out.splitlines()[0]
+    assert first.startswith("interrupted (SIGTERM): the summary is of the ") and "of 100000 games" in first
+    played = int(first.split("of the ")[1].split()[0])
+    assert played >= len(out_file.read_text().splitlines()) - 2  # (a game or two may be written as it stops)
+    assert no_process_left(proc.pid) == {}
+
+
+def test_sigterm_to_the_whole_process_group_ends_the_run_without_a_hang(tmp_path):
+    # as `timeout` or a service manager stops a command: the workers get it too, and die at once
+    out_file = tmp_path / "games.jsonl"
+    proc = start_simulate("toy", "--root", TOY, "--games", "100000", "--workers", "2", "--out", out_file)
+    wait_for_workers(proc, 2)
+    wait_for_records(proc, out_file)
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        out, err = proc.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail("simulate hung after SIGTERM to its process group")
+    assert "Traceback" not in err
+    assert out.startswith("interrupted (SIGTERM)")
+    assert no_process_left(proc.pid) == {}
+
+
+def test_no_worker_outlives_a_kill_9_of_the_run(tmp_path):
+    out_file = tmp_path / "games.jsonl"
+    proc = start_simulate("campaign", "--games", "200", "--workers", "2", "--out", out_file)
+    wait_for_workers(proc, 2)
+    workers = set(processes_in_group(proc.pid)) - {proc.pid}
+    assert len(workers) == 2
+    proc.kill()  # SIGKILL: the run cannot stop its workers; they must notice
+    proc.communicate()
+    deadline = time.monotonic() + 5
+    while (left := set(processes_in_group(proc.pid)) & workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not left, f"workers {left} still running after the run was killed"
+
+
+def test_a_trillion_games_play_in_bounded_memory_and_stop_on_ctrl_c(tmp_path):
+    """`--games 1000000000000` used to build a task for every game before
+    playing any (MemoryError): games are handed out as workers ask, and the
+    summary is kept as counts."""
+    out_file = tmp_path / "games.jsonl"
+    proc = start_simulate("toy", "--root", TOY, "--games", "1000000000000", "--workers", "2", "--json",
+                          "--out", out_file)
+    wait_for_workers(proc, 2)
+    wait_for_records(proc, out_file, 300)
+    early = rss_peak_kb(proc.pid)
+    wait_for_records(proc, out_file, 1500)
+    late = rss_peak_kb(proc.pid)
+    out, err, _ = ctrl_c(proc)
+    assert proc.returncode == 130, err
+    summary = json.loads(out.splitlines()[-1])
+    assert summary["games_asked"] == 1_000_000_000_000 and summary["games"] >= 1500
+    assert late - early < 10_000, f"memory grew by {late - early} KB over 1,200 games"
+    assert no_process_left(proc.pid) == {}
+
+
+def test_a_worker_killed_during_a_game_fails_that_game_and_the_run_goes_on(tmp_path):
+    out_file = tmp_path / "games.jsonl"
+    proc = start_simulate("campaign", "--games", "6", "--workers", "2", "--json", "--out", out_file)
+    wait_for_workers(proc, 2)
+    victim = min(set(processes_in_group(proc.pid)) - {proc.pid})
+    os.kill(victim, signal.SIGKILL)  # as the out-of-memory killer would
+    out, err = proc.communicate(timeout=600)
+    summary = json.loads(out.splitlines()[-1])
+    assert summary["games"] == 6 and summary["interrupted"] is False
+    lost = [f for f in summary["failures"] if "worker process" in f["error"]]
+    assert len(lost) == 1 and "killed by signal 9" in lost[0]["error"], summary["failures"]
+    assert proc.returncode == 1  # a game failed
+    assert no_process_left(proc.pid) == {}

@@ -54,6 +54,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ..safe_io import EscapingStream
+
+    # Text from saves, scripts, records and sources reaches the terminal:
+    # its control characters are shown escaped (pogdsl/safe_io.py).
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = (s if isinstance(s, EscapingStream) else EscapingStream(s) for s in streams)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _main(argv: list[str] | None) -> int:
+    import signal
+    import threading
+
+    if hasattr(signal, "SIGXFSZ") and threading.current_thread() is threading.main_thread():  # past a file size limit a write fails (EFBIG) instead of killing us
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

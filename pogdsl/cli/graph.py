@@ -17,7 +17,13 @@ def cmd_graph(args) -> int:
         return EXIT_ERRORS
     text = to_json(graph) if args.format == "json" else to_dot(graph, args.kinds)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        from ..safe_io import write_file
+
+        try:
+            write_file(args.output, text)
+        except OSError as err:
+            print(f"pogdsl graph: error: cannot write {args.output}: {err.strerror or err}", file=sys.stderr)
+            return EXIT_ERRORS
     else:
         sys.stdout.write(text)
     return EXIT_OK

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from .common import whole_number
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_option_argument, add_root_option, options_from
@@ -13,17 +12,45 @@ def _err(text: str) -> None:
     print(f"pogdsl play: error: {text}", file=sys.stderr)
 
 
+def _as_recorded(session):
+    """The game at its last decision answered, for --save after Ctrl-C
+    stopped the engine between two decisions (a second Ctrl-C is ignored
+    while it is played again)."""
+    import signal
+    import threading
+
+    from ..runtime.errors import BadSave
+
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        print(f"saving the game at its last decision ({session.decisions_made} decisions made)", file=sys.stderr)
+        return session.as_recorded()
+    except BadSave as err:  # (a record that does not replay is a bug: say it, save nothing)
+        _err(f"the game played so far cannot be saved: {err}")
+        return session
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+
+
 def cmd_play(args) -> int:
     from ..agents import make_agent, play
     from ..runtime.errors import BadSave, GameError
     from ..compiler import scenario_name
     from ..opening import ScenarioError, open_scenario
     from ..runtime.record import Session, load_any, script_text, write_save
+    from ..safe_io import write_file, write_problem
 
     options = {"step_budget": args.max_steps} if args.max_steps else {}
     if args.max_decisions:
         options["max_decisions"] = args.max_decisions
     chosen = options_from(args)
+    for flag, path in (("--save", args.save), ("--record", args.record)):
+        problem = write_problem(path) if path else None
+        if problem:  # said now, not after a game played to its end
+            _err(f"{flag} {path}: {problem}")
+            return EXIT_USAGE
     try:
         if args.load:
             session = load_any(args.load, args.root, chosen=chosen, scenario=args.scenario,
@@ -37,8 +64,9 @@ def cmd_play(args) -> int:
             if args.seed is not None and args.seed != session.game.s["seed"]:
                 _err(f"{args.load} was played with seed {session.game.s['seed']}; --seed cannot change it")
                 return EXIT_USAGE
+            forced = session.forced()
             print(f"loaded {args.load}: {session.opened.key}, turn {session.game.s['turn']}, "
-                  f"{session.decisions_made} decisions", file=sys.stderr)
+                  f"{session.decisions_made} decisions" + (f", with {forced}" if forced else ""), file=sys.stderr)
         else:
             if not args.scenario:
                 _err("which scenario? give SCENARIO or --load FILE")
@@ -120,6 +148,8 @@ def cmd_play(args) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         status, code = "quit", 130
+        if (args.save or args.record) and not session.at_rest():
+            session = _as_recorded(session)
 
     g = session.game
     if g.over:
@@ -131,7 +161,7 @@ def cmd_play(args) -> int:
     elif status == "quit":
         print(f"stopped at turn {g.s['turn']} after {session.decisions_made} decisions")
     for path, writer in ((args.save, lambda p: write_save(session, p)),
-                         (args.record, lambda p: Path(p).write_text(script_text(session), encoding="utf-8"))):
+                         (args.record, lambda p: write_file(p, script_text(session)))):
         if path and (g.s["pending"] is not None or g.over):
             try:
                 writer(path)
@@ -174,9 +204,11 @@ def register(sub) -> None:
                    help="with --load: the save was made under other rules; play its decisions again under the "
                         "current ones (the first that is no longer legal is named) and continue from there")
     p.add_argument("--save", metavar="FILE",
-                   help="save the game to FILE (JSON) when it ends or when you quit")
+                   help="save the game to FILE (JSON) when it ends, when you quit, or when Ctrl-C stops it (then "
+                        "at its last decision); written whole or not at all: a failed save leaves FILE as it was")
     p.add_argument("--record", metavar="FILE",
-                   help="also write the game as a plain-text script, replayable with `pogdsl replay`")
+                   help="also write the game as a plain-text script, replayable with `pogdsl replay` (written "
+                        "whole or not at all, as --save)")
     p.add_argument("--trace", action="store_true",
                    help="before each decision, show which restrictions, modifiers, triggers and segments "
                         "applied, with their rules")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -19,9 +20,20 @@ def cmd_replay(args) -> int:
     from ..runtime.record import load_any, script_text
 
     path = Path(args.file)
-    if not path.exists():  # anything else there (a directory, a device) the reader refuses, saying why
+    try:
+        os.stat(path)
+    except FileNotFoundError:
         _err(f"no such file: {args.file}")
         return EXIT_USAGE
+    except (OSError, ValueError):
+        pass  # (a name too long, a loop of links, ...: the reader says why, as for a directory or a device)
+    if args.script:
+        from ..safe_io import write_problem
+
+        problem = write_problem(args.script)
+        if problem:  # said before a long game is replayed, not after
+            _err(f"cannot write {args.script}: {problem}")
+            return EXIT_ERRORS
     options = {"step_budget": args.max_steps} if args.max_steps else {}
     if args.max_decisions:
         options["max_decisions"] = args.max_decisions
@@ -39,7 +51,13 @@ def cmd_replay(args) -> int:
         for e in g.s["log"]:
             print(f"T{e['turn']} {e['phase'] or 'set-up'}: {format_log_entry(e)}")
     if args.script:
-        Path(args.script).write_text(script_text(session, note=f"from {args.file}"), encoding="utf-8")
+        from ..safe_io import write_file
+
+        try:
+            write_file(args.script, script_text(session, note=f"from {args.file}"))
+        except OSError as err:
+            _err(f"cannot write {args.script}: {err.strerror or err}")
+            return EXIT_ERRORS
     if g.over:
         o = g.outcome
         ending = o.text() + (f" ({o.reason})" if o.reason else "")
@@ -52,7 +70,9 @@ def cmd_replay(args) -> int:
         differs = ("the position now differs from the saved one" if session.replayed_differs
                    else "the position is the saved one")
         print(f"every decision of {args.file} is legal under the current rules; {differs}", file=sys.stderr)
-    print(f"OK {args.file}: {session.opened.key}{shown}, seed {g.s['seed']}, {session.decisions_made} decisions, "
+    forced = session.forced()  # a game whose dice or hands were set by hand says so in its verdict
+    verdict = f"OK, with {forced}:" if forced else "OK"
+    print(f"{verdict} {args.file}: {session.opened.key}{shown}, seed {g.s['seed']}, {session.decisions_made} decisions, "
           f"{ending}; state {g.state_hash()[:16]}")
     return EXIT_OK
 
@@ -64,7 +84,10 @@ def register(sub) -> None:
                     "--save`) must reach exactly its saved state under the rules it was saved with (a save made under other rules is refused, naming the files that changed: --under-current-rules plays its decisions again under these); a script (plain text: "
                     "`scenario`, `seed`, `option`, `dice`, `hand`, `SIDE: OPTION` and `expect` lines) must have every "
                     "decision legal and every `expect` hold. A file that is damaged, changed, from other rules, "
-                    "or does not replay is reported with the reason (and the line, for a script).",
+                    "or does not replay is reported with the reason (and the line, for a script). A save's seal is "
+                    "a checksum, not a signature: what is verified is that its decisions replay from its seed to "
+                    "its recorded state; a game whose dice or hands were set by hand is verified as \"OK, with "
+                    "forced dice: ...\" (docs/playing.rst, \"Saves\").",
         epilog="Exit status: 0 the file replays and checks, 1 it does not (or cannot be read), 2 wrong usage.")
     p.add_argument("file", metavar="FILE", help="a saved game (.json) or a script")
     p.add_argument("--under-current-rules", action="store_true",
@@ -75,7 +98,9 @@ def register(sub) -> None:
                    help="the save's scenario from this name or .pog file (a save names its scenario by name only; "
                         "give the file of a scenario of your own here)")
     p.add_argument("--log", action="store_true", help="print the replayed game's log with its rules")
-    p.add_argument("--script", metavar="OUT", help="write the game as a plain-text script to OUT")
+    p.add_argument("--script", metavar="OUT",
+                   help="write the game as a plain-text script to OUT (whole or not at all: a directory, FIFO or "
+                        "device is refused, and a failed write leaves OUT as it was)")
     p.add_argument("--max-steps", type=whole_number, default=None, metavar="N",
                    help="stop with an error after N steps without a decision")
     p.add_argument("--max-decisions", type=whole_number, default=None, metavar="N",

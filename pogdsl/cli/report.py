@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -15,8 +16,10 @@ def _err(text: str) -> None:
 
 def cmd_report(args) -> int:
     from ..opening import ScenarioError, open_scenario
-    from ..sim import TIMING_FIELDS, summarise
-    from ..sim.records import RecordError, card_labels, read_records, to_result
+    import itertools
+
+    from ..sim import TIMING_FIELDS, Tally
+    from ..sim.records import RecordError, card_labels, iter_records, plot_fields, to_result
     from .simulate import plot_folder_problem, print_plots, print_summary
 
     path = Path(args.file)
@@ -25,30 +28,44 @@ def cmd_report(args) -> int:
         if problem:
             _err(problem)
             return EXIT_USAGE
-    if not path.is_file():
-        _err(f"{args.file} is {'a directory' if path.is_dir() else 'not a file'}: give a records file "
+    if not os.path.isfile(path):  # (os.path's: no OSError for a name too long)
+        _err(f"{args.file} is {'a directory' if os.path.isdir(path) else 'not a file'}: give a records file "
              "written by `pogdsl simulate --out`")
         return EXIT_USAGE
+    # Read a record at a time and summarised as read (sim.Tally, plots.PlotData):
+    # a file of gigabytes takes the memory of one line.
+    records = iter_records(path)
+    if args.plot is not None:
+        from ..sim.plots import PlotData
+
+        kept = PlotData()  # what the figures read, added up: bounded too
+    else:
+        kept = None
     try:
-        records = read_records(path)
+        first = next(records)
+        try:
+            opened = open_scenario(first["scenario"], args.root, options=first["options"])
+        except ScenarioError as err:
+            if err.text:
+                print(err.text, file=sys.stderr)
+            _err(f"{args.file}: its scenario: {err.message}")
+            return EXIT_ERRORS
+        keys = {label: key for key, label in card_labels(opened.world).items()}
+        tally = Tally(opened)
+        seeds = set()
+        for i, rec in enumerate(itertools.chain([first], records)):
+            tally.add(to_result(rec, keys, i))
+            if len(seeds) < 2:
+                seeds.add(rec.get("run_seed"))
+            if kept is not None:
+                kept.add(plot_fields(rec))
     except RecordError as err:
         _err(f"{args.file}: {err}")
         return EXIT_ERRORS
     except OSError as err:
         _err(f"cannot read {args.file}: {err.strerror or err}")
         return EXIT_USAGE
-    first = records[0]
-    try:
-        opened = open_scenario(first["scenario"], args.root, options=first["options"])
-    except ScenarioError as err:
-        if err.text:
-            print(err.text, file=sys.stderr)
-        _err(f"{args.file}: its scenario: {err.message}")
-        return EXIT_ERRORS
-    keys = {label: key for key, label in card_labels(opened.world).items()}
-    results = [to_result(rec, keys, i) for i, rec in enumerate(records)]
-    seeds = {rec.get("run_seed") for rec in records}
-    summary = summarise(opened, first["scenario"], seeds.pop() if len(seeds) == 1 else None, results, 0.0)
+    summary = tally.summary(first["scenario"], seeds.pop() if len(seeds) == 1 else None, 0.0)
     for k in TIMING_FIELDS:  # records keep no timings
         summary[k] = None
     summary["interrupted"] = False  # (the same keys as simulate's; nothing is played here)
@@ -56,14 +73,18 @@ def cmd_report(args) -> int:
     if args.plot is not None:
         from ..sim.plots import plot_records
 
-        written = plot_records(records, args.plot, label=first["scenario"])
+        try:
+            written = plot_records(kept, args.plot, label=first["scenario"])
+        except OSError as err:
+            _err(f"cannot write the figures into {args.plot}: {err.strerror or err}")
+            return EXIT_ERRORS
         summary["plots"] = [str(p) for p in written]
     if args.json:
         print(json.dumps(summary))
     else:
         print_summary(summary, args)
         if args.plot is not None:
-            print_plots(records, written)
+            print_plots([kept], written)
     return EXIT_OK
 
 
@@ -73,7 +94,8 @@ def register(sub) -> None:
         description="Read FILE (JSON lines, or CSV if it ends in .csv), as written by `pogdsl simulate --out "
                     "FILE`, and print the same summary as simulate (win rates with their 95% intervals, endings, "
                     "final VP, game length, card events; --json the same JSON), without playing any game; "
-                    "with --plot DIR, its figures too. "
+                    "with --plot DIR, its figures too. The file is read a record at a time, so a file of any size "
+                    "takes the memory of one line (at most 1 MiB a line). "
                     "The scenario named in the records is compiled (not played) for its sides and cards.",
         epilog="Exit status: 0 done, 1 the file is not a records file (the first bad line is named), "
                "2 wrong usage.")

@@ -15,7 +15,33 @@ def _err(text: str) -> None:
     print(f"pogdsl simulate: error: {text}", file=sys.stderr)
 
 
+def one_line(text) -> str:
+    """Text from a records file or a game, shown on one line of the summary
+    (its newlines and control characters escaped)."""
+    from ..safe_io import escape_controls
+
+    return escape_controls(str(text), keep_lines=False)
+
+
 def cmd_simulate(args) -> int:
+    """`_simulate`, with the SIGTERM handler it sets put back afterwards:
+    main() may be called again in the same process (tests, the fuzzer).
+    (A run stopped by Ctrl-C ignores a second one to the end of the process:
+    it arrives while the summary is printed, or as the process ends.)"""
+    import signal
+    import threading
+
+    main = threading.current_thread() is threading.main_thread()
+    previous = {signal.SIGTERM: signal.getsignal(signal.SIGTERM)} if main else {}
+    try:
+        return _simulate(args)
+    finally:
+        for number, handler in previous.items():
+            if handler is not None:
+                signal.signal(number, handler)
+
+
+def _simulate(args) -> int:
     from ..opening import ScenarioError, open_scenario
     from ..sim import BackendMissing, require_backend, simulate
 
@@ -75,6 +101,9 @@ def cmd_simulate(args) -> int:
         return EXIT_USAGE
     args.agents_chosen = agents
 
+    from ..sim import stop_on_sigterm
+
+    stop_on_sigterm()  # `kill PID` ends the run as Ctrl-C does: workers stopped, the games finished summarised
     summaries, played = [], []
     for (spec, scenario), out in zip(opened, outs or [None] * len(opened)):
         summary, records = _run(spec, scenario, out, chosen, args)
@@ -85,6 +114,7 @@ def cmd_simulate(args) -> int:
     interrupted = any(s.get("interrupted") for s in summaries)
     if interrupted:
         _ignore_ctrl_c()  # a second Ctrl-C while the games finished are summarised changes nothing
+    write_failed = next((s["stopped_by"] for s in summaries if s.get("write_failed")), None)
 
     if args.against and not interrupted:
         from ..sim.compare import compare
@@ -96,7 +126,10 @@ def cmd_simulate(args) -> int:
         if args.plot and any(played):
             from ..sim.plots import plot_comparison
 
-            written = plot_comparison(played[0], played[1], args.plot, labels=(args.scenario, args.against))
+            written = _plot(lambda: plot_comparison(played[0], played[1], args.plot,
+                                                    labels=(args.scenario, args.against)), args.plot)
+            if written is None:
+                return EXIT_ERRORS
         if args.json:
             out = {"base": summaries[0], "variant": summaries[1], "differences": differences}
             if args.plot:
@@ -108,7 +141,7 @@ def cmd_simulate(args) -> int:
                 print()
             print_differences(args.scenario, args.against, summaries, differences)
             if args.plot:
-                print_plots(played[0] + played[1], written)
+                print_plots(played, written)
         for path in outs:
             print(f"records: {path}", file=sys.stderr)
         return EXIT_ERRORS if any(s["failed"] for s in summaries) else EXIT_OK
@@ -118,7 +151,9 @@ def cmd_simulate(args) -> int:
     if args.plot and played[0]:
         from ..sim.plots import plot_records
 
-        written = plot_records(played[0], args.plot, label=args.scenario)
+        written = _plot(lambda: plot_records(played[0], args.plot, label=args.scenario), args.plot)
+        if written is None:
+            return EXIT_ERRORS
         summary["plots"] = [str(p) for p in written]
     if args.json:
         if len(summaries) == 2:  # Ctrl-C while the variant was played: nothing is compared
@@ -130,15 +165,29 @@ def cmd_simulate(args) -> int:
         if outs:
             print(f"  records: {outs[0]} (pogdsl report {outs[0]} summarises them again)")
         if args.plot:
-            print_plots(played[0], written)
+            print_plots(played[:1], written)
         if args.against:  # stopped by Ctrl-C: the comparison is not made
             if len(summaries) == 2:
                 print()
                 print_summary(summaries[1], args)
             print(f"(interrupted: {args.against} was not played to the end, nothing is compared)")
-    if interrupted:
-        return 130  # as a shell reports a command stopped by Ctrl-C
+    if write_failed:
+        _err(write_failed)
+        return EXIT_ERRORS
+    if interrupted:  # as a shell reports a command stopped by Ctrl-C (SIGINT) or SIGTERM
+        return 143 if any(s.get("stopped_by") == "SIGTERM" for s in summaries) else 130
     return EXIT_ERRORS if summary["failed"] else EXIT_OK
+
+
+def _plot(draw, folder) -> list | None:
+    """The figures DRAW writes, or None after a one-line error (a full disk,
+    a file size limit, a FIFO where a figure goes)."""
+    try:
+        return draw()
+    except OSError as err:
+        where = f" {err.filename}" if getattr(err, "filename", None) else f" into {folder}"
+        _err(f"cannot write the figures{where}: {err.strerror or err}")
+        return None
 
 
 def against_path(out: str) -> str:
@@ -149,12 +198,12 @@ def against_path(out: str) -> str:
     return str(p.with_name(p.stem + "-against" + p.suffix))
 
 
-def _run(spec: str, opened, out, chosen: dict, args) -> tuple[dict, list[dict]]:
-    """Play one scenario's games: its summary, and (with --plot) its per-game
-    records in game order (with --out they are also written, game by game,
-    as they finish)."""
+def _run(spec: str, opened, out, chosen: dict, args):
+    """Play one scenario's games: its summary, and (with --plot) what its
+    figures read of them, a plots.PlotData (with --out the records are also
+    written, game by game, as they finish)."""
     from ..sim import simulate
-    from ..sim.records import RecordWriter, card_labels, to_record
+    from ..sim.records import RecordWriter, card_labels, plot_fields, to_record
 
     labels = card_labels(opened.world)
     options = opened.options_text()
@@ -166,19 +215,33 @@ def _run(spec: str, opened, out, chosen: dict, args) -> tuple[dict, list[dict]]:
             from ..errors import UsageError
 
             raise UsageError(f"cannot write {out}: {err.strerror or err}") from None
-    played: list[dict] = []
+    from ..sim.plots import PlotData
+
+    played = PlotData()  # what the figures read of each game, added up: any --games in bounded memory
 
     def on_results(results: list[dict]) -> None:
         if writer:
-            writer.write(results)
+            try:
+                writer.write(results)
+            except OSError as err:
+                from ..safe_io import write_error_text
+                from ..sim import RunStopped
+
+                stopped.append(f"cannot write {out}: {write_error_text(err)}; the run stopped after "
+                               f"{writer.count} games (the records written so far are kept)")
+                raise RunStopped(stopped[-1]) from None
         if args.plot:
-            played.extend(results)
+            for r in results:
+                played.add(plot_fields(to_record(r, labels, spec, options, args.seed)))
+
+    stopped: list[str] = []
 
     bar = None
     if args.progress or (args.progress is None and sys.stderr.isatty()):
         from tqdm import tqdm
 
-        bar = tqdm(total=args.games, unit="game", file=sys.stderr, desc=f"simulate {spec}",
+        bar = tqdm(total=args.games, unit="game", file=getattr(sys.stderr, "raw", sys.stderr),  # (it draws with \r)
+                   desc=f"simulate {one_line(spec)}",
                    dynamic_ncols=True)
     try:
         summary = simulate(spec, games=args.games, seed=args.seed, root=args.root,
@@ -191,8 +254,9 @@ def _run(spec: str, opened, out, chosen: dict, args) -> tuple[dict, list[dict]]:
             bar.close()
         if writer:
             writer.close()
-    played.sort(key=lambda r: r["game"])  # (they come in the order they finished)
-    return summary, [to_record(r, labels, spec, options, args.seed) for r in played]
+    if stopped:
+        summary["write_failed"] = True
+    return summary, played
 
 
 def print_differences(base: str, variant: str, summaries: list[dict], differences: list[dict]) -> None:
@@ -214,8 +278,8 @@ def plot_folder_problem(folder: Path) -> str | None:
     if importlib.util.find_spec("matplotlib") is None:
         return "--plot needs matplotlib, which is not installed: pip install matplotlib"
     for parent in (folder, *folder.parents):
-        if parent.exists():
-            if not parent.is_dir():
+        if os.path.lexists(parent):
+            if not os.path.isdir(parent):
                 return f"--plot {folder}: {parent} is a file, not a folder"
             if not os.access(parent, os.W_OK):
                 return f"--plot {folder}: {parent} cannot be written to"
@@ -231,14 +295,18 @@ def _ignore_ctrl_c() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def print_plots(played: list[dict], written: list) -> None:
+def print_plots(runs: list, written: list) -> None:
+    """The figures written, for RUNS (each a PlotData, or a list of records)."""
+    from ..sim.plots import PlotData
+
+    runs = [r if isinstance(r, PlotData) else PlotData(r) for r in runs]
     if not written:
         print("plots: none (no game finished)")
         return
     print("plots:")
     for path in written:
         print(f"  {path}")
-    if not any(r.get("final_vp") is not None for r in played):
+    if not any(r.final_vp for r in runs):
         print("  (the games' results carry no VP: the final VP and VP-over-turns figures are left out)")
 
 
@@ -285,9 +353,11 @@ def agents_from(args, sides: list[str]) -> dict[str, str] | str:
 def print_summary(s: dict, args) -> None:
     out = sys.stdout
     if s.get("interrupted"):
-        print(f"interrupted (Ctrl-C): the summary is of the {s['games']} of {s['games_asked']} games "
+        by = s.get("stopped_by") or "Ctrl-C"
+        why = f"interrupted ({by})" if by in ("Ctrl-C", "SIGTERM") else "stopped"
+        print(f"{why}: the summary is of the {s['games']} of {s['games_asked']} games "
               "finished before", file=out)
-    print(f"{s['scenario']}: {s['games']} games, seed {s['seed']}: {s['finished']} finished, "
+    print(f"{one_line(s['scenario'])}: {s['games']} games, seed {s['seed']}: {s['finished']} finished, "
           f"{s['failed']} failed", file=out)
     if s.get("agents"):  # a balance figure is a figure of its players
         print("  players: " + ", ".join(f"{k} {v}" for k, v in s["agents"].items()), file=out)
@@ -296,19 +366,19 @@ def print_summary(s: dict, args) -> None:
                 print(f"  {side} looked ahead at {v['decisions']} decisions in {v['seconds']:.1f} s: "
                       f"{v['decisions_per_second']:,.1f} decisions/s", file=out)
     if s.get("options"):
-        print("  options: " + ", ".join(f"{k}={v}" for k, v in s["options"].items()), file=out)
+        print("  options: " + one_line(", ".join(f"{k}={v}" for k, v in s["options"].items())), file=out)
     if s["finished"]:
         from ..sim.stats import proportion
 
         kinds = s.get("result_kinds") or {}
-        width = max(len(k) for k in [*s["results"], *kinds])
+        width = max(len(one_line(k)) for k in [*s["results"], *kinds])
         cis = s.get("win_intervals") or {}
 
         def line(name, n, ci):
             ci = ci or proportion(n, s["finished"])
             rate = 100.0 * n / s["finished"]
             interval = f"95% CI {100 * ci['low']:5.1f} to {100 * ci['high']:5.1f}%"
-            print(f"  {name:<{width}}  {n:>6}  {rate:5.1f}%  ({interval})  {'#' * round(rate / 2.5)}", file=out)
+            print(f"  {one_line(name):<{width}}  {n:>6}  {rate:5.1f}%  ({interval})  {'#' * round(rate / 2.5)}", file=out)
 
         for side, n in s["results"].items():
             line(side, n, cis.get(side))
@@ -318,10 +388,10 @@ def print_summary(s: dict, args) -> None:
                 line(kind, n, (s.get("result_intervals") or {}).get(kind))
         if s["reasons"]:
             print("  endings:", file=out)
-            rw = max(len(k or "(no reason)") for k in s["reasons"])
+            rw = max(len(one_line(k or "(no reason)")) for k in s["reasons"])
             for k, n in s["reasons"].items():
                 ci = (s.get("reason_intervals") or {}).get(k) or proportion(n, s["finished"])
-                print(f"    {k or '(no reason)':<{rw}}  {n:>6}  {100.0 * n / s['finished']:5.1f}%  "
+                print(f"    {one_line(k or '(no reason)'):<{rw}}  {n:>6}  {100.0 * n / s['finished']:5.1f}%  "
                       f"(95% CI {100 * ci['low']:.1f} to {100 * ci['high']:.1f}%)", file=out)
         for key, label in (("final_vp", "final VP"), ("turns", "last turn"), ("decisions_per_game", "decisions")):
             d = s.get(key)
@@ -340,11 +410,11 @@ def print_summary(s: dict, args) -> None:
         print(f"  {s['decisions']} decisions in {s['seconds']:.2f} s"
               + (f": {rate:,.0f} decisions/s" if rate else ""), file=out)
     if s["failures"]:
-        print(f"failures ({len(s['failures'])}):", file=out)
+        print(f"failures ({s['failed']}):", file=out)
         for f in s["failures"][:20]:
-            print(f"  game {f['game']} seed {f['seed']} [{f['kind']}]: {f['error']}", file=out)
-        if len(s["failures"]) > 20:
-            print(f"  ... and {len(s['failures']) - 20} more (see --json)", file=out)
+            print(f"  game {f['game']} seed {f['seed']} [{f['kind']}]: {one_line(f['error'])}", file=out)
+        if s["failed"] > 20:
+            print(f"  ... and {s['failed'] - 20} more (see --json)", file=out)
         first = s["failures"][0]
         chosen = "".join(f" --option {k}={v}" for k, v in (s.get("options") or {}).items())
         root = getattr(args, "root", None)
@@ -446,8 +516,10 @@ def register(sub) -> None:
                     "A game that reaches a dead end (a choice with no legal option), runs more than "
                     "--max-steps steps without a decision, or more than --max-decisions decisions is reported as "
                     "a failure with its seed.",
-        epilog="Exit status: 0 all games finished, 1 some failed (or the sources have errors), 2 wrong usage, "
-               "130 stopped by Ctrl-C (after printing the summary of the games finished).")
+        epilog="Exit status: 0 all games finished, 1 some failed (or the sources have errors, or --out could not "
+               "be written: the run stops there), 2 wrong usage, 130 stopped by Ctrl-C, 143 by SIGTERM (each after "
+               "printing the summary of the games finished). Games are handed out as workers ask and summarised "
+               "as they come: any --games runs in bounded memory.")
     p.add_argument("scenario", metavar="SCENARIO", help="scenario name or .pog file; NAME+RULESET applies a rule set to scenario NAME")
     p.add_argument("--games", "-n", type=whole_number, default=100, metavar="N", help="how many games (default 100)")
     p.add_argument("--seed", type=whole_number, default=0, help="the run's seed (default 0)")
@@ -484,7 +556,8 @@ def register(sub) -> None:
     p.add_argument("--out", metavar="FILE",
                    help="write one record per game to FILE as games finish: JSON lines (FILE.jsonl), or CSV if "
                         "FILE ends in .csv; each with its seed, winner, result, reason, final VP, VP by turn, last "
-                        "turn, decisions, card events and failure (see docs/playing.rst); `pogdsl report FILE` "
+                        "turn, decisions, card events and failure (see docs/playing.rst); a full disk stops the run "
+                        "with the games written so far kept; `pogdsl report FILE` "
                         "summarises them again; with --against the variant's go to FILE-against.EXT")
     p.add_argument("--against", metavar="VARIANT",
                    help="also play the scenario VARIANT on the same seeds (same --games, --seed, --option) and "

@@ -46,7 +46,11 @@ decisions and inputs (so the game can be played again and checked), the
 state, the state's hash, and a seal over every field.  Nothing in it depends
 on the current folder or where the project lies.  Loading checks the seal,
 the scenario's name and the fingerprint before opening the scenario, then
-replays the decisions and refuses a file whose state does not match them; a
+replays the decisions and refuses a file whose state does not match them.
+The seal is a checksum without a key (anyone can compute it again after an
+edit): it catches damage, and what a save proves rests on the replay — its
+decisions lead from its seed to its state — not on the seal; dice and hands
+set by hand are inputs of the record, named by `Session.forced`.  A
 save under changed rules can be replayed under the current ones on request
 (`under_current_rules`), naming the first decision no longer legal.
 """
@@ -61,7 +65,7 @@ from pathlib import Path
 from attrs import define, field
 
 from ..numbers import NumberError, parse_whole, shown
-from ..safe_io import RECORD_LIMIT, read_bytes, read_text
+from ..safe_io import RECORD_LIMIT, escape_controls, read_bytes, read_text, write_file
 from . import builtins as B
 from .errors import BadSave, GameError, IllegalOption
 from .interpreter import Decision, Game, state_hash
@@ -201,6 +205,11 @@ def parse_script(text: str, path: str = "<script>") -> Script:
             if script.events:
                 raise ScriptError(path, number, "`scenario` must come before the game's first line")
             script.scenario = _unquote(rest)
+            if not _NAME.match(script.scenario) and not script.scenario.lower().endswith(".pog"):
+                shown_name = script.scenario if len(script.scenario) <= 60 else script.scenario[:60] + "…"
+                raise ScriptError(path, number, f"`scenario` names a scenario (a name, NAME+RULESET, or a .pog "
+                                                f"file), not {shown_name!r}: a script may not make pogdsl read "
+                                                "any other file")
             script.header_line = number
         elif word == "option":
             name, _, value = rest.partition(" ")
@@ -374,6 +383,35 @@ class Session:
         index = self.card_index
         ref = index.by_number[(card.data.side.text.lower(), card.data.number)]
         return index.label(ref)
+
+    def forced(self) -> str:
+        """What of this game was set by hand rather than played — forced
+        dice, hands set — as a phrase for a verdict ("forced dice: 6 2;
+        hand set by hand: ap"), or "" for a game played from its seed alone."""
+        dice = [v for e in self.events if e.kind == "dice" for v in e.values]
+        hands = [e.by for e in self.events if e.kind == "hand"]
+        parts = []
+        if dice:
+            shown_dice = " ".join(str(v) for v in dice[:12]) + (f" … ({len(dice)} in all)" if len(dice) > 12 else "")
+            parts.append(f"forced dice: {shown_dice}")
+        if hands:
+            parts.append(f"hand{'s' * (len(hands) > 1)} set by hand: {', '.join(dict.fromkeys(hands))}")
+        return escape_controls("; ".join(parts), keep_lines=False)
+
+    def at_rest(self) -> bool:
+        """Whether the game stands at a decision (or is over) and its record
+        holds every decision made: what a save needs.  An interrupt (Ctrl-C)
+        while the engine runs leaves it between two decisions."""
+        g = self.game
+        return (g.s["pending"] is not None or g.over) and g.s["decisions"] == self.decisions_made
+
+    def as_recorded(self) -> Session:
+        """This game played again from its record: at its last decision
+        answered, whatever an interrupt left in the state.  BadSave if the
+        record does not replay (a bug)."""
+        again = replay_events(self.opened, self.game.s["seed"], list(self.events), self.path)
+        again.from_save, again.replayed_old = self.from_save, self.replayed_old
+        return again
 
     def undo(self, count: int = 1) -> int:
         done = self.game.undo(count)
@@ -680,8 +718,10 @@ def _encodable(data) -> bool:
 
 
 def save_seal(data: dict) -> str:
-    """A digest of every field of a save but the seal itself: a field edited
-    by hand (turn, over, seed, options, ...) no longer matches it."""
+    """A digest of every field of a save but the seal itself: a file damaged,
+    or a field edited without sealing again, no longer matches it.  It has
+    no key: anyone can seal an edit again, so it proves nothing about who
+    made the save (the replay is what verifies it: docs/playing.rst)."""
     body = {k: v for k, v in data.items() if k != "seal"}
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"),
                                      ensure_ascii=False).encode()).hexdigest()
@@ -715,7 +755,10 @@ def save_text(session: Session) -> str:
 
 
 def write_save(session: Session, path: str | Path) -> None:
-    Path(path).write_text(save_text(session), encoding="utf-8")
+    """Write the save whole or not at all (safe_io.write_file): a save that
+    fails midway (a full disk, a file size limit) leaves the file that was
+    at PATH as it was.  OSError with a one-line strerror."""
+    write_file(path, save_text(session))
 
 
 SAVE_DEPTH = 32  # how deeply a save's JSON may nest (a real save: 5 levels)
@@ -799,6 +842,17 @@ def read_save_data(path: str | Path, under_current_rules: bool = False) -> dict:
             raise BadSave(f"{path} is damaged: it has fields a save does not have ({', '.join(extra)})")
         if data["seal"] != save_seal(data):
             raise BadSave(f"{path} has been edited or damaged since it was saved: its fields do not match its seal")
+        from ..opening import fingerprint_digest
+
+        # The seal is a checksum anyone can recompute: what it covers is checked again on its own
+        # (under the current rules the save's fingerprints only name what changed: they are not used).
+        if not under_current_rules and (
+                not all(isinstance(k, str) and isinstance(v, str) for k, v in data["sources"].items())
+                or fingerprint_digest(data["sources"]) != data["sources_digest"]):
+            raise BadSave(f"{path} has been changed since it was saved: its \"sources\" do not match its "
+                          "\"sources_digest\"")
+    if not all(_NAME.match(k) and v.isprintable() for k, v in recorded.items()):
+        raise BadSave(f"{path} is damaged: an option's name or value in \"options\" is not a name or a value")
     return data
 
 
@@ -903,30 +957,8 @@ def load_save(path: str | Path, root: Path | None = None, *, opened: Opened | No
         if state.get("turn") != data["turn"] or state.get("seed") != data["seed"]:
             raise BadSave(f"{path} has been changed since it was saved: its header does not match its state")
     events = _events_from_save(data, path)
-    first = next((i for i, e in enumerate(events) if e.kind != "dice"), len(events))
-    session = Session(opened, opened.new_game(data["seed"], **options), [], str(path))
     again = "no longer legal under the current rules" if under_current_rules else "not legal here"
-    try:
-        for e in events[:first]:
-            session.apply_input(e, started=False)
-        session.game.run()
-        for n, e in enumerate(events[first:], first + 1):
-            if e.kind == "decision":
-                if session.game.over:
-                    raise BadSave(f"{path} does not replay: entry {n} ({e.by}: {e.text}) comes after the game "
-                                  "ended")
-                try:
-                    session.choose(e.text, by=e.by)
-                except IllegalOption as err:
-                    rules = f" (rule {', '.join(err.rules)})" if err.rules and "rule" not in err.message else ""
-                    raise BadSave(f"{path} does not replay: entry {n} ({e.by}: {e.text}) is {again}: "
-                                  f"{err.message}{rules}") from None
-            else:
-                session.apply_input(e)
-    except ValueError as err:
-        raise BadSave(f"{path} does not replay: {err}") from None
-    except GameError as err:
-        raise BadSave(f"{path} does not replay: the game stopped with an error: {err}") from None
+    session = replay_events(opened, data["seed"], events, str(path), again, **options)
     differs = session.game.state_hash() != data["hash"]
     if differs and not under_current_rules:
         raise BadSave(f"{path} has been changed since it was saved: its decisions do not lead to its state")
@@ -936,6 +968,36 @@ def load_save(path: str | Path, root: Path | None = None, *, opened: Opened | No
     session.from_save = True
     session.replayed_old = old
     return session  # with the replay's log: the saved one is not covered by the hash
+
+
+def replay_events(opened: Opened, seed: int, events: list[Event], path: str = "<game>",
+                  again: str = "not legal here", **options) -> Session:
+    """A new game of OPENED with SEED, played through EVENTS (decisions and
+    inputs, as a save records them); BadSave names the first that fails."""
+    first = next((i for i, e in enumerate(events) if e.kind != "dice"), len(events))
+    session = Session(opened, opened.new_game(seed, **options), [], path)
+    try:
+        for e in events[:first]:
+            session.apply_input(e, started=False)
+        session.game.run()
+        for n, e in enumerate(events[first:], first + 1):
+            if e.kind == "decision":
+                said = escape_controls(f"{e.by}: {e.text}", keep_lines=False)  # (a save's text, on one line)
+                if session.game.over:
+                    raise BadSave(f"{path} does not replay: entry {n} ({said}) comes after the game ended")
+                try:
+                    session.choose(e.text, by=e.by)
+                except IllegalOption as err:
+                    rules = f" (rule {', '.join(err.rules)})" if err.rules and "rule" not in err.message else ""
+                    raise BadSave(f"{path} does not replay: entry {n} ({said}) is {again}: "
+                                  f"{escape_controls(err.message, keep_lines=False)}{rules}") from None
+            else:
+                session.apply_input(e)
+    except ValueError as err:
+        raise BadSave(f"{path} does not replay: {escape_controls(str(err), keep_lines=False)}") from None
+    except GameError as err:
+        raise BadSave(f"{path} does not replay: the game stopped with an error: {err}") from None
+    return session
 
 
 def load_any(path: str | Path, root: Path | None = None, *, chosen: dict[str, str] | None = None,

@@ -12,16 +12,19 @@ listed decision; every other player is asked at each decision.
 On the local process pool (the default) every game is a task of its own, so
 progress advances game by game and a worker that finishes early takes the next
 game; a worker builds the scenario's world once (it inherits the one this
-process opened, or opens it on its first game) and keeps it.  Ctrl-C stops the
-pool at once: its workers ignore SIGINT and are terminated, and the games
-finished so far are summarised.  Ray and Dask run batches of games on a
-cluster when asked.
+process opened, or opens it on its first game) and keeps it.  Ctrl-C (and
+SIGTERM, with stop_on_sigterm) stops the pool at once: its workers ignore
+SIGINT and are killed, and the games finished so far are summarised; a worker
+also ends when this process ends by `kill -9`.  Games are made as workers ask
+for them and summarised as they come (Tally), so a run's memory does not grow
+with --games.  Ray and Dask run batches of games on a cluster when asked.
 """
 
 from __future__ import annotations
 
 import gc
 import hashlib
+import heapq
 import math
 import os
 import signal
@@ -51,6 +54,37 @@ EXTRAS = {"ray": ("ray", "ray"), "dask": ("dask.distributed", "dask")}
 
 class BackendMissing(Exception):
     """A --backend whose package is not installed."""
+
+
+class RunStopped(Exception):
+    """Raised by an `on_results` callback to end a run before its last game
+    (its records can no longer be written): the games finished so far are
+    summarised, with "interrupted" true and "stopped_by" the reason."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into an interrupt by `stop_on_sigterm`: the run ends
+    as Ctrl-C ends it (workers terminated, the games finished summarised)."""
+
+
+def stop_on_sigterm():
+    """Make SIGTERM end a run as Ctrl-C does, in this process only (a worker
+    forked with the handler dies at once, as SIGTERM's default does).
+    Returns the previous handler (None when not on the main thread)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    me = os.getpid()
+
+    def handler(signum, frame):
+        if os.getpid() != me:  # a forked worker, before _pool_worker_start put the default back
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        raise Terminated()
+
+    return signal.signal(signal.SIGTERM, handler)
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -215,23 +249,61 @@ def iter_batch(task: tuple):
             yield r
 
 
-def _pool_worker_start() -> None:
+def _pool_worker_start(parent: int | None = None) -> None:
     """Each worker of the local pool, as it starts: Ctrl-C reaches the whole
     process group, but stopping is the parent's business (it terminates the
-    workers), so a worker ignores SIGINT; and it plays all its games inside
+    workers), so a worker ignores SIGINT; SIGTERM (how the parent terminates
+    it) ends it at once, without a traceback; it ends when its parent ends,
+    even by `kill -9` (_die_with_parent); and it plays all its games inside
     one collector setting (collector_set_for_games), as one process does."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent(parent)
     global _worker_collector
     _worker_collector = collector_set_for_games()
     _worker_collector.__enter__()  # for the process's lifetime: it ends with the pool
 
 
 _worker_collector = None
+PARENT_CHECK_SECONDS = 0.5
+
+
+def _die_with_parent(parent: int | None) -> None:
+    """End this worker when its parent process PARENT ends, however it ends
+    (`kill -9` gives it no chance to stop its pool): on Linux the kernel
+    sends SIGKILL at once (prctl PR_SET_PDEATHSIG); everywhere a thread
+    checks every PARENT_CHECK_SECONDS that the parent is the same (an orphan
+    is adopted by another process).  PARENT None: the process that forked
+    this one (a fork server, which ends with the run)."""
+    import threading
+
+    parent = parent or os.getppid()
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):
+        pass  # not Linux: the thread below does it
+    if os.getppid() != parent:  # (it ended before prctl took effect)
+        os._exit(1)
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="pogdsl-parent-watch", daemon=True).start()
 
 
 def batches(games: int, workers: int) -> list[list[int]]:
+    return list(iter_batches(games, workers))
+
+
+def iter_batches(games: int, workers: int):
+    """The game numbers 0..games-1 in batches, made as they are asked for."""
     size = max(1, min(64, math.ceil(games / max(1, workers * 4))))
-    return [list(range(i, min(games, i + size))) for i in range(0, games, size)]
+    return (list(range(i, min(games, i + size))) for i in range(0, games, size))
 
 
 def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, workers: int | None = None,
@@ -248,7 +320,11 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
 
     Ctrl-C (KeyboardInterrupt) stops the run within about a second: no worker
     is left behind, and the summary is of the games finished so far, with
-    "interrupted": true."""
+    "interrupted": true and "stopped_by" ("Ctrl-C", "SIGTERM" with
+    stop_on_sigterm, or the message of a RunStopped an `on_results` raised).
+
+    Memory does not grow with `games`: games are handed to the workers a few
+    at a time and summarised as they come (Tally), none is kept."""
     from ..opening import open_scenario
 
     # compile once here: errors (and unknown options) are reported before any work
@@ -259,50 +335,56 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
     chosen = {s.key: (agents or {}).get(s.key, DEFAULT_PLAYER) for s in opened.world.sides}
     players = tuple(sorted(chosen.items()))
     start = time.perf_counter()
-    results: list[dict] = []
+    tally = Tally(opened)
+    agent_speed: dict[str, dict] = {}
 
     def take(result):
-        results.append(result)
+        tally.add(result)
+        for side, st in (result.get("agent_stats") or {}).items():
+            total = agent_speed.setdefault(side, {"decisions": 0, "seconds": 0.0})
+            total["decisions"] += st["decisions"]
+            total["seconds"] += st["seconds"]
         if on_results:
             on_results([result])
         if progress:
             progress(1)
 
-    def tasks_of(groups):
-        return [(spec, root_text, seed, g, max_steps, max_decisions, given, players) for g in groups]
+    def tasks_of(groups):  # made as they are handed out: `games` may be more than memory holds
+        return ((spec, root_text, seed, g, max_steps, max_decisions, given, players) for g in groups)
 
-    interrupted = False
+    stopped_by = None
     try:
         if backend in ("ray", "dask"):
-            for batch in (_run_ray if backend == "ray" else _run_dask)(tasks_of(batches(games, workers))):
-                results.extend(batch)
+            # (a cluster is given every batch at once: its scheduler holds them)
+            for batch in (_run_ray if backend == "ray" else _run_dask)(list(tasks_of(iter_batches(games, workers)))):
+                for r in batch:
+                    tally.add(r)
                 if on_results:
                     on_results(batch)
                 if progress:
                     progress(len(batch))
         elif workers <= 1 or games <= 1:
             with collector_set_for_games():  # once for every batch (each batch's own then changes nothing)
-                for t in tasks_of(batches(games, workers)):
+                for t in tasks_of(iter_batches(games, workers)):
                     for r in iter_batch(t):
                         take(r)
         else:
             _run_local_pool(tasks_of([i] for i in range(games)), min(workers, games), take)
+    except Terminated:
+        stopped_by = "SIGTERM"
     except KeyboardInterrupt:
-        interrupted = True
+        stopped_by = "Ctrl-C"
+    except RunStopped as err:
+        stopped_by = str(err)
     seconds = time.perf_counter() - start
-    results.sort(key=lambda r: r["game"])
-    summary = summarise(opened, spec, seed, results, seconds)
-    summary["interrupted"] = interrupted
-    if interrupted:
+    summary = tally.summary(spec, seed, seconds)
+    summary["interrupted"] = stopped_by is not None
+    if stopped_by is not None:
         summary["games_asked"] = games
+        summary["stopped_by"] = stopped_by
     summary["agents"] = chosen
-    if any(r.get("agent_stats") for r in results):
-        speed = {}
-        for r in results:
-            for side, st in (r.get("agent_stats") or {}).items():
-                total = speed.setdefault(side, {"decisions": 0, "seconds": 0.0})
-                total["decisions"] += st["decisions"]
-                total["seconds"] += st["seconds"]
+    if agent_speed:
+        speed = agent_speed
         # each look-ahead player's own speed: the decisions it searched (more than one option) a second
         summary["agent_speed"] = {side: {**v, "seconds": round(v["seconds"], 3),
                                          "decisions_per_second": round(v["decisions"] / v["seconds"], 2)
@@ -311,118 +393,326 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
 
 
 def _run_local_pool(tasks, workers: int, take) -> None:
-    """The tasks on a pool of `workers` processes, one game a task, each
-    result given to `take` as it comes.  On KeyboardInterrupt (or any other
-    error here) the workers are terminated before it goes on: a game being
-    played is abandoned, none is waited for, and no process stays behind.
-    A second Ctrl-C while they are being stopped is ignored."""
-    import multiprocessing
+    """The tasks on `workers` processes of our own, one game a task, each
+    result given to `take` as it comes.
 
-    pool = multiprocessing.get_context().Pool(workers, initializer=_pool_worker_start)
+    Each worker has a pipe of its own and plays one task at a time, so at
+    most `workers` tasks are out (a trillion games are made one at a time,
+    as workers ask), and stopping never waits on a lock a worker holds
+    (multiprocessing.Pool hangs in terminate() if a worker died waiting for
+    its shared queue, as a SIGTERM to the process group does).  On
+    KeyboardInterrupt, Terminated, or any other error here (a `take` that
+    raised) the workers are killed before it goes on: a game being played is
+    abandoned, none is waited for, and no process stays behind; a second
+    Ctrl-C or SIGTERM while they are being stopped is ignored.  A worker
+    that dies on its own (the system's out-of-memory killer) fails its game
+    with the reason, and another takes its place.  A worker ends with this
+    process, even after `kill -9` (_die_with_parent)."""
+    import multiprocessing
+    import threading
+    from multiprocessing.connection import wait
+
+    context = multiprocessing.get_context()
+    # (started by a fork server, a worker's parent is that server, which ends with this process)
+    parent = os.getpid() if context.get_start_method() in ("fork", "spawn") else None
+    pool: list[_Worker] = []
     finished = False
     try:
-        for batch in pool.imap_unordered(run_batch, tasks, chunksize=1):
-            for r in batch:
-                take(r)
+        pool.extend(_Worker(context, parent) for _ in range(workers))
+        tasks = iter(tasks)
+        again: list = []  # tasks a worker that died had been given but not begun
+        more = True
+        while True:
+            for worker in pool:
+                while more and len(worker.tasks) < AHEAD:
+                    task = again.pop() if again else next(tasks, None)
+                    if task is None:
+                        more = False
+                        break
+                    worker.give(task)
+            out = {w.conn: w for w in pool if w.tasks}
+            if not out:
+                break
+            for conn in wait(list(out)):
+                worker = out[conn]
+                try:
+                    batch = conn.recv()
+                    worker.tasks.popleft()
+                except (EOFError, OSError):
+                    lost = worker.tasks.popleft()
+                    batch = [_lost_game(lost, i, worker.ended()) for i in lost[3]]
+                    again.extend(worker.tasks)
+                    more = more or bool(again)
+                    pool[pool.index(worker)] = _Worker(context, parent)
+                for r in batch:
+                    take(r)
         finished = True
     finally:
-        import threading
-
         main = threading.current_thread() is threading.main_thread()  # (only it may set a handler)
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        previous = [(n, signal.signal(n, signal.SIG_IGN)) for n in (signal.SIGINT, signal.SIGTERM)] if main else []
         try:
-            if finished:
-                pool.close()
-            else:
-                pool.terminate()
-            pool.join()
+            for worker in pool:
+                worker.stop(finished)
+            for worker in pool:
+                worker.process.join()
         finally:
-            if main:
-                signal.signal(signal.SIGINT, previous)
+            for number, handler in previous:
+                signal.signal(number, handler)
 
 
-def summarise(opened, spec: str, seed: int, results: list[dict], seconds: float) -> dict:
-    sides = [s.key for s in opened.world.sides]
-    wins = Counter()
-    kinds = Counter()  # the declared results (`result NAME` of the scenario) games ended as
-    reasons = Counter()
-    finished = [r for r in results if r["error"] is None]
-    for r in finished:
-        if r.get("result"):
-            kinds[r["result"]] += 1
-            if r["winner"]:
-                wins[r["winner"]] += 1
+AHEAD = 2  # tasks given to a worker at a time: the next waits in its pipe while it plays one
+
+
+class _Worker:
+    """A worker process of _run_local_pool, its end of a pipe, and the tasks
+    it was given and has not answered, in order."""
+
+    def __init__(self, context, parent: int | None):
+        from collections import deque
+
+        self.tasks = deque()
+        self.conn, there = context.Pipe()
+        self.process = context.Process(target=_worker_main, args=(there, parent), daemon=True,
+                                       name="pogdsl-worker")
+        self.process.start()
+        there.close()
+
+    def give(self, task) -> None:
+        self.tasks.append(task)
+        try:
+            self.conn.send(task)
+        except OSError:  # it has ended: its pipe says so at the next wait, and its tasks are handed again
+            pass
+
+    def stop(self, politely: bool) -> None:
+        if politely:
+            try:
+                self.conn.send(None)
+                return
+            except OSError:
+                pass
+        self.process.kill()
+
+    def ended(self) -> str:
+        self.process.join(1)
+        code = self.process.exitcode
+        how = (f"killed by signal {-code}" if code is not None and code < 0
+               else f"with status {code}" if code is not None else "")
+        return f"the worker process playing this game ended {how}".rstrip()
+
+
+def _worker_main(conn, parent: int | None) -> None:
+    _pool_worker_start(parent)
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):  # the parent closed its end or ended
+            break
+        if task is None:
+            break
+        try:
+            batch = run_batch(task)
+        except Exception as err:  # noqa: BLE001 - opening the scenario failed here: each game says why
+            batch = [_lost_game(task, i, f"internal error: {type(err).__name__}: {err}") for i in task[3]]
+        conn.send(batch)
+    conn.close()
+
+
+def _lost_game(task: tuple, index: int, why: str) -> dict:
+    """A game's result when its worker could not play it."""
+    return {"game": index, "seed": game_seed(task[2], index), "winner": None, "reason": None, "decisions": 0,
+            "turn": None, "hash": "", "error": why, "kind": "internal", "events": {}, "final_vp": None,
+            "vp_by_turn": []}
+
+
+FAILURES_KEPT = 1000  # the failures a summary lists (those of the lowest game numbers); it counts them all
+DIGEST_WINDOW = 100_000  # games that may wait, out of order, for the digest (see Tally)
+# The finished games the VP course statistics read (sim/course.py: a break-even
+# VP read from every game, then each game's lead changes against it), kept as
+# the few fields they need; a run longer than that is summarised over its
+# first COURSE_KEPT finished games, and the summary says so.
+COURSE_KEPT = 100_000
+COURSE_FIELDS = ("winner", "result", "reason", "turn", "final_vp", "vp_by_turn", "error")
+
+
+class Tally:
+    """A run's summary built game by game, in memory that does not grow with
+    the number of games (`--games 1000000000000`, `report` of a file of
+    gigabytes): counts, the measures as value → count (stats.distribution_of_counts),
+    card events per card, the first FAILURES_KEPT failures, the digest of
+    the final hashes in game order, fed as the games come (those that finish
+    before an earlier one wait, at most DIGEST_WINDOW of them), and what the
+    VP course statistics read of the first COURSE_KEPT finished games."""
+
+    def __init__(self, opened):
+        self.opened = opened
+        self.sides = [s.key for s in opened.world.sides]
+        self.games = 0
+        self.wins, self.kinds, self.reasons = Counter(), Counter(), Counter()
+        self.measures = {"final_vp": Counter(), "turn": Counter(), "decisions": Counter()}
+        self.decisions = 0
+        self.failed = 0
+        self.failures: list = []  # a max-heap (by game number) of the FAILURES_KEPT first failures
+        self.card_plays: dict[str, list[int]] = {}  # card key → [plays, games]
+        self._digest = hashlib.sha256()
+        self._next_game = 0
+        self._waiting: dict[int, str] = {}
+        self.players: dict | None = None  # each side's player, as the first game names them
+        self.course_games: list[dict] = []
+        self.course_finished = 0
+
+    def add(self, r: dict) -> None:
+        self.games += 1
+        if self.players is None and r.get("players"):
+            self.players = dict(r["players"])
+        self.decisions += r["decisions"]
+        if r["error"] is None:
+            if r.get("result"):
+                self.kinds[r["result"]] += 1
+                if r["winner"]:
+                    self.wins[r["winner"]] += 1
+            else:
+                self.wins[r["winner"] or "draw"] += 1
+            self.reasons[r["reason"] or ""] += 1
+            if r.get("final_vp") is not None:
+                self.measures["final_vp"][r["final_vp"]] += 1
+            self.measures["turn"][r["turn"]] += 1
+            self.measures["decisions"][r["decisions"]] += 1
+            self.course_finished += 1
+            if len(self.course_games) < COURSE_KEPT:
+                self.course_games.append({k: r.get(k) for k in COURSE_FIELDS})
         else:
-            wins[r["winner"] or "draw"] += 1
-        reasons[r["reason"] or ""] += 1
-    declared = [x.name.text for x in getattr(opened.world.scenario, "results", [])]
-    decisions = sum(r["decisions"] for r in results)
-    digest = hashlib.sha256("".join(r["hash"] for r in results).encode()).hexdigest()
-    n = len(finished)
-    from .course import course_summary
-    from .stats import distribution, proportion
+            self.failed += 1
+            entry = (-r["game"], self.games, {"game": r["game"], "seed": r["seed"], "kind": r["kind"],
+                                               "error": r["error"]})
+            if len(self.failures) < FAILURES_KEPT:
+                heapq.heappush(self.failures, entry)
+            elif entry > self.failures[0]:
+                heapq.heapreplace(self.failures, entry)
+        for key, n in (r.get("events") or {}).items():
+            if n:
+                plays = self.card_plays.setdefault(key, [0, 0])
+                plays[0] += n
+                plays[1] += 1
+        self._hash(r["game"], r["hash"])
 
-    rates = {**{s: wins.get(s, 0) for s in sides}, "draw": wins.get("draw", 0)}
-    kind_counts = {**{k: kinds.get(k, 0) for k in declared}, **{k: v for k, v in kinds.items() if k not in declared}}
-    vps = [r["final_vp"] for r in finished if r.get("final_vp") is not None]
-    played_by = next((r["players"] for r in results if r.get("players")), None)
-    return {
-        "scenario": spec,
-        "seed": seed,
-        "options": opened.options_text(),
-        # each side's player (its spec), as the games were played: a balance
-        # figure is a figure of these players
-        **({"agents": dict(played_by)} if played_by else {}),
-        "games": len(results),
-        "finished": n,
-        "failed": len(results) - n,
-        "decisions": decisions,
-        "seconds": round(seconds, 3),
-        "decisions_per_second": round(decisions / seconds, 1) if seconds > 0 else None,
-        "results": {**{s: wins.get(s, 0) for s in sides}, "draw": wins.get("draw", 0),
-                    **{k: v for k, v in wins.items() if k not in sides and k != "draw"}},
-        # Games that ended as a declared result: each counted once under its
-        # name (a graded win counts for its side in `results` too).
-        **({"result_kinds": kind_counts} if declared or kinds else {}),
-        "win_rates": {k: round(v / n, 4) for k, v in
-                      {**{s: wins.get(s, 0) for s in sides}, "draw": wins.get("draw", 0)}.items()} if n else {},
-        "reasons": dict(sorted(reasons.items())),
-        "mean_decisions": round(sum(r["decisions"] for r in finished) / n, 2) if n else None,
-        "mean_turns": round(sum(r["turn"] for r in finished) / n, 2) if n else None,
-        "digest": digest,
-        # The same counts, each with its rate and 95% Wilson interval
-        # ({"count", "rate", "low", "high"}, of the finished games).
-        "win_intervals": {k: proportion(v, n) for k, v in rates.items()} if n else {},
-        "result_intervals": {k: proportion(v, n) for k, v in kind_counts.items()} if n else {},
-        "reason_intervals": {k: proportion(v, n) for k, v in sorted(reasons.items())} if n else {},
-        # Distributions over the finished games: mean, sd, min, q1, median,
-        # q3, max and a histogram [{"low", "high", "count"}].
-        "final_vp": distribution(vps),
-        "turns": distribution([r["turn"] for r in finished]),
-        "decisions_per_game": distribution([r["decisions"] for r in finished]),
-        "failures": [{"game": r["game"], "seed": r["seed"], "kind": r["kind"], "error": r["error"]}
-                     for r in results if r["error"] is not None],
-        "card_events": card_events(opened.world, results),
-        # who won by the turn the game ended and by how it ended, the VP
-        # course (decisiveness, lead changes) and the VP by turn of each
-        # side's wins (sim/course.py)
-        **course_summary(finished, sides),
-    }
+    def _hash(self, game, text: str) -> None:
+        if game != self._next_game or not isinstance(game, int):
+            self._waiting[game] = text
+            if len(self._waiting) > DIGEST_WINDOW:  # far out of order (a hand-made file): go on past a gap
+                first = min(self._waiting, key=_game_order)
+                self._digest.update(self._waiting.pop(first).encode())
+                self._next_game = first + 1 if isinstance(first, int) else self._next_game
+            else:
+                return
+        else:
+            self._digest.update(text.encode())
+            self._next_game += 1
+        while self._next_game in self._waiting:
+            self._digest.update(self._waiting.pop(self._next_game).encode())
+            self._next_game += 1
+
+    def digest(self) -> str:
+        final = self._digest.copy()
+        for game in sorted(self._waiting, key=_game_order):
+            final.update(self._waiting[game].encode())
+        return final.hexdigest()
+
+    def summary(self, spec: str, seed: int, seconds: float) -> dict:
+        from .course import course_summary
+        from .stats import distribution_of_counts, proportion
+
+        sides, wins, kinds, reasons = self.sides, self.wins, self.kinds, self.reasons
+        declared = [x.name.text for x in getattr(self.opened.world.scenario, "results", [])]
+        n = self.games - self.failed
+        decisions = self.decisions
+        rates = {**{s: wins.get(s, 0) for s in sides}, "draw": wins.get("draw", 0)}
+        kind_counts = {**{k: kinds.get(k, 0) for k in declared},
+                       **{k: v for k, v in kinds.items() if k not in declared}}
+        turns, per_game = self.measures["turn"], self.measures["decisions"]
+        return {
+            "scenario": spec,
+            "seed": seed,
+            "options": self.opened.options_text(),
+            # each side's player (its spec), as the games were played: a balance
+            # figure is a figure of these players
+            **({"agents": dict(self.players)} if self.players else {}),
+            "games": self.games,
+            "finished": n,
+            "failed": self.failed,
+            "decisions": decisions,
+            "seconds": round(seconds, 3),
+            "decisions_per_second": round(decisions / seconds, 1) if seconds > 0 else None,
+            "results": {**{s: wins.get(s, 0) for s in sides}, "draw": wins.get("draw", 0),
+                        **{k: v for k, v in wins.items() if k not in sides and k != "draw"}},
+            # Games that ended as a declared result: each counted once under its
+            # name (a graded win counts for its side in `results` too).
+            **({"result_kinds": kind_counts} if declared or kinds else {}),
+            "win_rates": {k: round(v / n, 4) for k, v in rates.items()} if n else {},
+            "reasons": dict(sorted(reasons.items())),
+            "mean_decisions": round(sum(v * c for v, c in per_game.items()) / n, 2) if n else None,
+            "mean_turns": round(sum(v * c for v, c in turns.items()) / n, 2) if n else None,
+            "digest": self.digest(),
+            # The same counts, each with its rate and 95% Wilson interval
+            # ({"count", "rate", "low", "high"}, of the finished games).
+            "win_intervals": {k: proportion(v, n) for k, v in rates.items()} if n else {},
+            "result_intervals": {k: proportion(v, n) for k, v in kind_counts.items()} if n else {},
+            "reason_intervals": {k: proportion(v, n) for k, v in sorted(reasons.items())} if n else {},
+            # Distributions over the finished games: mean, sd, min, q1, median,
+            # q3, max and a histogram [{"low", "high", "count"}].
+            "final_vp": distribution_of_counts(self.measures["final_vp"]),
+            "turns": distribution_of_counts(turns),
+            "decisions_per_game": distribution_of_counts(per_game),
+            # the first FAILURES_KEPT failures by game number ("failed" counts them all)
+            "failures": [f for _, _, f in sorted(self.failures, reverse=True)],
+            "card_events": self.card_events(),
+            # who won by the turn the game ended and by how it ended, the VP
+            # course (decisiveness, lead changes) and the VP by turn of each
+            # side's wins (sim/course.py)
+            **course_summary(self.course_games, sides),
+            **({"course_games": len(self.course_games)} if self.course_finished > len(self.course_games) else {}),
+        }
+
+    def card_events(self) -> dict:
+        """For every card whose event is written (in side and number order),
+        keyed `AP 6`: its name, how many times its event was played over all
+        the games (finished or not), and in how many games."""
+        out = {}
+        for card in self.opened.world.cards:
+            data = card.data
+            if data.event is None:
+                continue
+            plays, games = self.card_plays.get(card.key, (0, 0))
+            out[f"{data.side.text.upper()} {data.number}"] = {"name": data.name.text, "played": plays,
+                                                              "games": games}
+        return out
+
+
+def _game_order(game):
+    return (0, game, "") if isinstance(game, int) else (1, 0, str(game))
+
+
+def summarise(opened, spec: str, seed: int, results, seconds: float) -> dict:
+    """The summary of RESULTS (any iterable of play_random's results, each
+    with its "game" number), built by a Tally."""
+    tally = Tally(opened)
+    for r in results:
+        tally.add(r)
+    return tally.summary(spec, seed, seconds)
 
 
 def card_events(world, results: list[dict]) -> dict:
-    """For every card whose event is written (in side and number order),
-    keyed `AP 6`: its name, how many times its event was played over all the
-    games (finished or not), and in how many games."""
-    out = {}
-    for card in world.cards:
-        data = card.data
-        if data.event is None:
-            continue
-        counts = [r.get("events", {}).get(card.key, 0) for r in results]
-        out[f"{data.side.text.upper()} {data.number}"] = {
-            "name": data.name.text, "played": sum(counts), "games": sum(1 for n in counts if n)}
-    return out
+    """Tally.card_events of RESULTS."""
+    from types import SimpleNamespace
+
+    tally = Tally(SimpleNamespace(world=world))
+    for r in results:
+        for key, n in (r.get("events") or {}).items():
+            if n:
+                plays = tally.card_plays.setdefault(key, [0, 0])
+                plays[0] += n
+                plays[1] += 1
+    return tally.card_events()
 
 
 TIMING_FIELDS = ("seconds", "decisions_per_second")

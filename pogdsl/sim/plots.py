@@ -26,7 +26,11 @@ matplotlib's Agg renderer (no screen needed) draws the PNG.
 
 from __future__ import annotations
 
+import io
+from collections import Counter
 from pathlib import Path
+
+from ..safe_io import write_file
 
 FIGURES = ("win-by-turn", "final-vp", "vp-by-turn", "vp-by-winner")
 FORMATS = ("png", "svg")
@@ -42,10 +46,11 @@ _METADATA = {"svg": {"Date": None}, "png": {}}  # no date in an SVG (a PNG carri
 _PANEL_WIDTH, _HEIGHT = 6.4, 4.4  # inches
 
 
-def plot_records(records: list[dict], folder, *, label: str | None = None) -> list[Path]:
-    """The figures of one run's records, written into `folder` (made if
-    needed); `label` names the run (default: the records' scenario).
-    Returns the paths written, PNG and SVG of each figure."""
+def plot_records(records, folder, *, label: str | None = None) -> list[Path]:
+    """The figures of one run's records (a list, or a PlotData they were
+    added to), written into `folder` (made if needed); `label` names the run
+    (default: the records' scenario).  Returns the paths written, PNG and
+    SVG of each figure."""
     return plot_runs([(label or _default_label(records), records)], folder)
 
 
@@ -71,25 +76,86 @@ def plot_runs(runs: list[tuple[str, list[dict]]], folder) -> list[Path]:
                 continue
             for fmt in FORMATS:
                 path = folder / f"{name}.{fmt}"
-                figure.savefig(path, format=fmt, metadata=_METADATA[fmt])
+                image = io.BytesIO()  # drawn first, written whole: a full disk leaves no half figure
+                figure.savefig(image, format=fmt, metadata=_METADATA[fmt])
+                write_file(path, image.getvalue())
                 written.append(path)
     return written
 
 
-# ------------------------------------------------------------------ helpers
-def _default_label(records: list[dict]) -> str:
-    names = sorted({str(r["scenario"]) for r in records if r.get("scenario")})
-    return ", ".join(names) or "games"
+# ------------------------------------------------------------------ what the figures read
+class PlotData:
+    """What the figures read of a run, added game by game in memory that
+    does not grow with the number of games: counts of (outcome, turn), of
+    final VP, and of the VP at the end of each turn (the band's percentiles
+    and the means come exactly from those counts)."""
+
+    def __init__(self, records=()):
+        self.games = 0
+        self.failed = 0
+        self.scenarios: set[str] = set()
+        self.by_turn: Counter = Counter()  # (outcome, turn) → finished games
+        self.winners: set[str] = set()
+        self.results: set[str] = set()
+        self.final_vp: Counter = Counter()
+        self.vp_at: list[Counter] = []  # turn index → VP → games
+        # outcome → turn index → [sum of the VP at its end, games]: vp-by-winner's means
+        self.vp_by_outcome: dict[str, list[list[int]]] = {}
+        self.games_by_outcome: Counter = Counter()  # the games of an outcome that carry VP by turn
+        for r in records:
+            self.add(r)
+
+    def add(self, r: dict) -> None:
+        self.games += 1
+        if r.get("scenario"):
+            self.scenarios.add(str(r["scenario"]))
+        if r.get("error"):
+            self.failed += 1
+            return
+        if r.get("winner"):
+            self.winners.add(r["winner"])
+        elif r.get("result"):
+            self.results.add(r["result"])
+        self.by_turn[(outcome(r), r.get("turn"))] += 1
+        if r.get("final_vp") is not None:
+            self.final_vp[r["final_vp"]] += 1
+        for t, vp in enumerate(r.get("vp_by_turn") or []):
+            if t == len(self.vp_at):
+                self.vp_at.append(Counter())
+            self.vp_at[t][vp] += 1
+        track = r.get("vp_by_turn") or []
+        if track:
+            name = outcome(r)
+            self.games_by_outcome[name] += 1
+            sums = self.vp_by_outcome.setdefault(name, [])
+            for t, vp in enumerate(track):
+                if t == len(sums):
+                    sums.append([0, 0])
+                sums[t][0] += vp
+                sums[t][1] += 1
+
+    def __len__(self) -> int:
+        return self.games
+
+    @property
+    def finished(self) -> int:
+        return self.games - self.failed
+
+    def outcomes(self) -> set[str]:
+        return {name for name, _ in self.by_turn}
 
 
-def _finished(records: list[dict]) -> list[dict]:
-    return [r for r in records if not r.get("error")]
+def _data(records) -> PlotData:
+    return records if isinstance(records, PlotData) else PlotData(records)
 
 
-def _panel_title(label: str, records: list[dict]) -> str:
-    failed = len(records) - len(_finished(records))
-    return f"{label}: {len(records)} game{'s' * (len(records) != 1)}" + (
-        f" ({failed} failed, left out)" if failed else "")
+def _default_label(records) -> str:
+    return ", ".join(sorted(_data(records).scenarios)) or "games"
+
+
+def _panel_title(label: str, data: PlotData) -> str:
+    return f"{label}: {data.games} game{'s' * (data.games != 1)}" + (
+        f" ({data.failed} failed, left out)" if data.failed else "")
 
 
 def _figure(runs, title: str):
@@ -101,8 +167,8 @@ def _figure(runs, title: str):
     FigureCanvasAgg(figure)
     axes = figure.subplots(1, len(runs), sharex=True, sharey=True, squeeze=False)[0]
     figure.suptitle(title)
-    for ax, (label, records) in zip(axes, runs):
-        ax.set_title(_panel_title(label, records), fontsize="medium")
+    for ax, (label, data) in zip(axes, runs):
+        ax.set_title(_panel_title(label, data), fontsize="medium")
         ax.grid(axis="y", alpha=0.3)
         ax.set_axisbelow(True)
     return figure, axes
@@ -117,10 +183,9 @@ def outcome(record: dict) -> str:
 def _outcomes(runs) -> list[str]:
     """Every outcome of the runs, in a fixed order: the sides' wins, draws,
     then the other declared results."""
-    winners = sorted({r["winner"] for _, rs in runs for r in _finished(rs) if r.get("winner")})
-    results = sorted({r["result"] for _, rs in runs for r in _finished(rs)
-                      if r.get("result") and not r.get("winner")})
-    seen = {outcome(r) for _, rs in runs for r in _finished(rs)}
+    winners = sorted(set().union(*(d.winners for _, d in runs)))
+    results = sorted(set().union(*(d.results for _, d in runs)))
+    seen = set().union(*(d.outcomes() for _, d in runs))
     return winners + (["draw"] if "draw" in seen else []) + [k for k in results if k != "draw"]
 
 
@@ -129,24 +194,28 @@ def _outcome_label(name: str, winners: set[str]) -> str:
 
 
 # ------------------------------------------------------------------ figures
+def _runs(runs) -> list[tuple[str, PlotData]]:
+    return [(label, _data(records)) for label, records in runs]
+
+
 def _win_by_turn(runs):
-    if not any(_finished(rs) for _, rs in runs):
+    runs = _runs(runs)
+    if not any(d.finished for _, d in runs):
         return None
     names = _outcomes(runs)
-    winners = {r["winner"] for _, rs in runs for r in _finished(rs) if r.get("winner")}
-    turns = [r["turn"] for _, rs in runs for r in _finished(rs) if r.get("turn") is not None]
+    winners = set().union(*(d.winners for _, d in runs))
+    turns = [t for _, d in runs for (_, t) in d.by_turn if t is not None]
     first, last = min(turns), max(turns)
     xs = list(range(first, last + 1))
     colours = _colours(names)
     figure, axes = _figure(runs, "Who won, by the turn the game ended")
-    for ax, (_label, records) in zip(axes, runs):
-        done = _finished(records)
+    for ax, (_label, data) in zip(axes, runs):
         bottom = [0.0] * len(xs)
         for name in names:
             heights = [0.0] * len(xs)
-            for r in done:
-                if outcome(r) == name and r.get("turn") is not None:
-                    heights[r["turn"] - first] += 100.0 / len(done)
+            for (what, turn), n in data.by_turn.items():
+                if what == name and turn is not None:
+                    heights[turn - first] += 100.0 * n / data.finished
             ax.bar(xs, heights, bottom=bottom, color=colours[name], label=_outcome_label(name, winners),
                    width=0.8)
             bottom = [b + h for b, h in zip(bottom, heights)]
@@ -158,21 +227,24 @@ def _win_by_turn(runs):
 
 
 def _final_vp(runs):
-    values = [[r["final_vp"] for r in _finished(rs) if r.get("final_vp") is not None] for _, rs in runs]
-    if not any(values):
+    runs = _runs(runs)
+    counts = [d.final_vp for _, d in runs]
+    if not any(counts):
         return None
-    low = min(v for vs in values for v in vs)
-    high = max(v for vs in values for v in vs)
+    low = min(v for c in counts for v in c)
+    high = max(v for c in counts for v in c)
     bins = [x - 0.5 for x in range(low, high + 2)]
     figure, axes = _figure(runs, "Final VP")
-    for i, (ax, vs) in enumerate(zip(axes, values)):
-        if not vs:
+    for i, (ax, c) in enumerate(zip(axes, counts)):
+        if not c:
             ax.text(0.5, 0.5, "no VP in these records", ha="center", transform=ax.transAxes)
             continue
         colour = f"C{i}"
-        ax.hist(vs, bins=bins, weights=[100.0 / len(vs)] * len(vs), color=colour, alpha=0.8,
-                label=f"finished games ({len(vs)})")
-        mean = sum(vs) / len(vs)
+        n = sum(c.values())
+        values = sorted(c)
+        ax.hist(values, bins=bins, weights=[100.0 * c[v] / n for v in values], color=colour, alpha=0.8,
+                label=f"finished games ({n})")
+        mean = sum(v * k for v, k in c.items()) / n
         ax.axvline(mean, color="black", linestyle="--", linewidth=1, label=f"mean {mean:.1f}")
         ax.set_xlabel("final VP (victory points)")
         ax.legend(loc="upper right")
@@ -181,25 +253,26 @@ def _final_vp(runs):
 
 
 def _vp_by_turn(runs):
-    series = [[list(r["vp_by_turn"]) for r in _finished(rs) if r.get("vp_by_turn")] for _, rs in runs]
-    if not any(series):
+    runs = _runs(runs)
+    if not any(d.vp_at for _, d in runs):
         return None
-    import numpy
     from matplotlib.ticker import MaxNLocator
 
+    from .stats import _counted_quantile
+
     figure, axes = _figure(runs, "VP over turns: mean and spread")
-    for i, (ax, games) in enumerate(zip(axes, series)):
-        if not games:
+    for i, (ax, (_label, data)) in enumerate(zip(axes, runs)):
+        if not data.vp_at:
             ax.text(0.5, 0.5, "no VP by turn in these records", ha="center", transform=ax.transAxes)
             continue
-        longest = max(len(g) for g in games)
         xs, means, lows, highs = [], [], [], []
-        for t in range(longest):
-            at = [g[t] for g in games if len(g) > t]
+        for t, at in enumerate(data.vp_at):
+            n = sum(at.values())
+            values = sorted(at)
             xs.append(t + 1)
-            means.append(float(numpy.mean(at)))
-            lows.append(float(numpy.percentile(at, 10)))
-            highs.append(float(numpy.percentile(at, 90)))
+            means.append(sum(v * k for v, k in at.items()) / n)
+            lows.append(float(_counted_quantile(values, at, n, 0.10)))  # numpy's linear percentile
+            highs.append(float(_counted_quantile(values, at, n, 0.90)))
         colour = f"C{i}"
         ax.fill_between(xs, lows, highs, color=colour, alpha=0.25, linewidth=0,
                         label="10%–90% of the games")
@@ -212,27 +285,26 @@ def _vp_by_turn(runs):
 
 
 def _vp_by_winner(runs):
-    if not any(r.get("vp_by_turn") for _, rs in runs for r in _finished(rs)):
+    runs = _runs(runs)
+    if not any(d.vp_by_outcome for _, d in runs):
         return None
     from matplotlib.ticker import MaxNLocator
 
-    from .course import vp_by_winner
-
     names = _outcomes(runs)
-    winners = {r["winner"] for _, rs in runs for r in _finished(rs) if r.get("winner")}
+    winners = set().union(*(d.winners for _, d in runs))
     colours = _colours(names)
     figure, axes = _figure(runs, "VP over turns, by who won: the mean of each outcome's games")
-    for ax, (_label, records) in zip(axes, runs):
-        split = vp_by_winner(_finished(records), [])
-        if not split:
+    for ax, (_label, data) in zip(axes, runs):
+        if not data.vp_by_outcome:
             ax.text(0.5, 0.5, "no VP by turn in these records", ha="center", transform=ax.transAxes)
             continue
         for name in names:
-            if name not in split:
+            sums = data.vp_by_outcome.get(name)
+            if not sums:
                 continue
-            means = split[name]["mean"]
+            means = [total / n for total, n in sums]
             ax.plot(range(1, len(means) + 1), means, color=colours[name], marker="o", markersize=3,
-                    label=f"{_outcome_label(name, winners)} ({split[name]['games']})")
+                    label=f"{_outcome_label(name, winners)} ({data.games_by_outcome[name]})")
         ax.set_xlabel("turn (game turn; VP at its end)")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.legend(title="outcome (games)", loc="upper left")

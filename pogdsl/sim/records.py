@@ -67,8 +67,10 @@ def output_problem(path) -> str | None:
         if not parent.is_dir():
             return f"{path}: its folder {parent} does not exist"
         return None
-    except OSError as err:
-        return f"{path}: {err.strerror or err}"
+    except OSError as err:  # (a name longer than the file system allows, ...)
+        from ..safe_io import write_error_text
+
+        return f"{path}: {write_error_text(err)}"
     if stat.S_ISDIR(st.st_mode):
         return f"{path} is a directory: give a file name (FILE.jsonl or FILE.csv)"
     if not stat.S_ISREG(st.st_mode):
@@ -120,7 +122,10 @@ class RecordWriter:
         self.file.flush()
 
     def close(self) -> None:
-        self.file.close()
+        try:
+            self.file.close()
+        except OSError:  # (what a full disk refused was reported when it was written)
+            pass
 
 
 def flatten(rec: dict) -> dict:
@@ -187,40 +192,101 @@ def check_record(rec, line: int) -> dict:
     return rec
 
 
+LINE_LIMIT = 1024 * 1024  # the longest line a records file may have (a game's record: about 1 KB)
+
+
 def read_records(path) -> list[dict]:
     """The records of a .jsonl (or .csv) file, checked (RecordError names the
-    first bad line)."""
+    first bad line).  For a file of any size, iter_records."""
+    return list(iter_records(path))
+
+
+def iter_records(path):
+    """The records of a .jsonl (or .csv) file one at a time, checked as they
+    are read (RecordError names the first bad line), so that a file of
+    gigabytes is read in the memory of one line.  Only a regular file is
+    read (a FIFO or a device is refused without waiting on it: OSError), a
+    line at most LINE_LIMIT long."""
+    first = None
+    count = 0
+    with _open_regular(path) as raw:
+        text = io.TextIOWrapper(raw, encoding="utf-8", newline="")
+        lines = _limited_lines(text)
+        try:
+            for i, rec in (_csv_records(lines) if is_csv(path) else _json_records(lines)):
+                count += 1
+                if first is None:
+                    first = rec
+                elif rec["scenario"] != first["scenario"] or rec["options"] != first["options"]:
+                    raise RecordError(f"record {count}: another scenario or options than the first record's "
+                                      f"({rec['scenario']} vs {first['scenario']})")
+                elif rec.get("players") != first.get("players"):
+                    raise RecordError(f"record {count}: other players than the first record's ({rec.get('players')} "
+                                      f"vs {first.get('players')}): a balance figure is of one pair of players")
+                yield rec
+        except UnicodeDecodeError:
+            raise RecordError(f"{path} is not a text file") from None
+    if first is None:
+        raise RecordError("no records (the file is empty)")
+
+
+def _open_regular(path):
+    from ..safe_io import _check_kind
+
+    _check_kind(path, os.stat(path).st_mode, "records")  # never opens a FIFO or a device
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a text file") from None
-    out = []
-    if is_csv(path):
-        reader = csv.DictReader(io.StringIO(text))
+        _check_kind(path, os.fstat(fd).st_mode, "records")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _limited_lines(text):
+    number = 0
+    while True:
+        line = text.readline(LINE_LIMIT + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > LINE_LIMIT:
+            raise RecordError(f"line {number}: longer than {LINE_LIMIT // (1024 * 1024)} MiB, not a record")
+        yield line
+
+
+def _json_records(lines):
+    for i, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise RecordError(f"line {i}: not JSON ({err.msg})") from None
+        except ValueError as err:  # (a number of more than 4,300 digits)
+            raise RecordError(f"line {i}: not a record ({err})") from None
+        except RecursionError:
+            raise RecordError(f"line {i}: nested too deeply") from None
+        yield i, check_record(rec, i)
+
+
+def _csv_records(lines):
+    reader = csv.DictReader(lines)
+    try:
         if not reader.fieldnames or "seed" not in reader.fieldnames:
             raise RecordError("line 1: not a records header (seed,winner,...)")
         for i, row in enumerate(reader, start=2):
-            out.append(check_record(_unflatten(row, i), i))
-    else:
-        for i, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise RecordError(f"line {i}: not JSON ({err.msg})") from None
-            out.append(check_record(rec, i))
-    if not out:
-        raise RecordError("no records (the file is empty)")
-    first = out[0]
-    for i, rec in enumerate(out[1:], start=2):
-        if rec["scenario"] != first["scenario"] or rec["options"] != first["options"]:
-            raise RecordError(f"record {i}: another scenario or options than the first record's "
-                              f"({rec['scenario']} vs {first['scenario']})")
-        if rec.get("players") != first.get("players"):
-            raise RecordError(f"record {i}: other players than the first record's ({rec.get('players')} vs "
-                              f"{first.get('players')}): a balance figure is of one pair of players")
-    return out
+            yield i, check_record(_unflatten(row, i), i)
+    except csv.Error as err:
+        raise RecordError(f"line {reader.line_num}: {err}") from None
+
+
+PLOTTED = ("game", "winner", "result", "turn", "error", "final_vp", "vp_by_turn", "scenario")
+
+
+def plot_fields(rec: dict) -> dict:
+    """What the figures read of a record (sim/plots.py): a tenth of it."""
+    return {k: rec.get(k) for k in PLOTTED}
 
 
 def to_result(rec: dict, keys: dict[str, str], index: int) -> dict:

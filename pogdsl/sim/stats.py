@@ -21,6 +21,7 @@ textbook formulas, and the package keeps no heavy dependency for them.
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 Z95 = 1.959963984540054  # the 97.5% point of the standard normal
 
@@ -96,15 +97,66 @@ def histogram(values: list[int | float], bins: int = 10) -> list[dict]:
 
 def distribution(values: list[int | float]) -> dict | None:
     """Mean, standard deviation, min, quartiles, max and a histogram."""
-    if not values:
+    return distribution_of_counts(Counter(values))
+
+
+def distribution_of_counts(counts: Counter) -> dict | None:
+    """`distribution` of the values counted in COUNTS (value → how many
+    times): what a run of any length keeps of a measure, since the game's
+    measures (final VP, last turn, decisions) take few distinct values, so
+    the quartiles stay exact in bounded memory."""
+    counts = {v: c for v, c in counts.items() if c > 0}
+    if not counts:
         return None
-    v = sorted(values)
-    n = len(v)
-    mean = sum(v) / n
-    sd = math.sqrt(sum((x - mean) ** 2 for x in v) / (n - 1)) if n > 1 else 0.0
-    return {"n": n, "mean": round(mean, 3), "sd": round(sd, 3), "min": v[0],
-            "q1": round(quantile(v, 0.25), 3), "median": round(quantile(v, 0.5), 3),
-            "q3": round(quantile(v, 0.75), 3), "max": v[-1], "histogram": histogram(v)}
+    values = sorted(counts)
+    n = sum(counts.values())
+    mean = sum(v * c for v, c in counts.items()) / n
+    sd = math.sqrt(sum((v - mean) ** 2 * c for v, c in counts.items()) / (n - 1)) if n > 1 else 0.0
+    return {"n": n, "mean": round(mean, 3), "sd": round(sd, 3), "min": values[0],
+            "q1": round(_counted_quantile(values, counts, n, 0.25), 3),
+            "median": round(_counted_quantile(values, counts, n, 0.5), 3),
+            "q3": round(_counted_quantile(values, counts, n, 0.75), 3), "max": values[-1],
+            "histogram": _counted_histogram(values, counts)}
+
+
+def _counted_quantile(values: list, counts: dict, n: int, q: float) -> float:
+    """`quantile` of the n values counted, without listing them."""
+    pos = (n - 1) * q
+    lo = math.floor(pos)
+    hi = min(lo + 1, n - 1)
+    return _nth(values, counts, lo) + (_nth(values, counts, hi) - _nth(values, counts, lo)) * (pos - lo)
+
+
+def _nth(values: list, counts: dict, index: int):
+    seen = 0
+    for v in values:
+        seen += counts[v]
+        if index < seen:
+            return v
+    return values[-1]
+
+
+def _counted_histogram(values: list, counts: dict, bins: int = 10) -> list[dict]:
+    """`histogram` of the values counted."""
+    lo, hi = values[0], values[-1]
+    if lo == hi:
+        return [{"low": lo, "high": hi, "count": counts[lo]}]
+    whole = all(isinstance(v, int) for v in values)
+    width = (hi - lo) / bins
+    if whole:
+        width = max(1, math.ceil((hi - lo + 1) / bins))
+        edges = [lo + i * width for i in range(math.ceil((hi - lo + 1) / width) + 1)]
+    else:
+        edges = [lo + i * width for i in range(bins + 1)]
+    tally = [0] * (len(edges) - 1)
+    for v in values:
+        i = int((v - lo) // width) if v < edges[-1] else len(tally) - 1
+        tally[min(i, len(tally) - 1)] += counts[v]
+    out = []
+    for i, c in enumerate(tally):
+        high = edges[i + 1] - 1 if whole else edges[i + 1]
+        out.append({"low": round(edges[i], 4), "high": round(min(high, hi) if whole else high, 4), "count": c})
+    return out
 
 
 def mean_difference(a: dict, b: dict, z: float = Z95) -> tuple[float, float, float]:

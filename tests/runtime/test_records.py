@@ -227,7 +227,11 @@ def _recompute_hash(data):
     (lambda d: d["state"]["vars"].__setitem__("vp", 1), "changed since it was saved: its state does not match"),
     (_recompute_hash, "its decisions do not lead to its state"),
     (lambda d: d.__setitem__("scenario", "nowhere"), "scenario 'nowhere', which cannot be found"),
-    (lambda d: d.__setitem__("sources_digest", "0" * 64), "saved under other rules"),
+    (lambda d: d.__setitem__("sources_digest", "0" * 64), 'its "sources" do not match its "sources_digest"'),
+    # the seal is recomputed by `tampered`: an edit of what a file's fingerprint says is caught on its own
+    (lambda d: d["sources"].__setitem__(sorted(d["sources"])[0], "0" * 16),
+     'its "sources" do not match its "sources_digest"'),
+    (lambda d: d["sources"].__setitem__("rules/extra.pog", "0" * 16), 'its "sources" do not match'),
     (lambda d: d.__setitem__("format", "pogdsl-save/0"), "has format 'pogdsl-save/0'"),
     (lambda d: d.__setitem__("format", "pogdsl-save/1"), "older pogdsl"),
     (lambda d: d.__setitem__("turn", d["turn"] + 1), "its header does not match its state"),
