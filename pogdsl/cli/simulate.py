@@ -464,10 +464,11 @@ def print_course(s: dict, out) -> None:
                   file=out)
     by_winner = s.get("vp_by_winner") or {}
     if by_winner:
-        print("  mean VP at the end of each turn, by outcome:", file=out)
-        width = max(len(k) for k in by_winner)
+        print("  mean VP at the end of each turn, by outcome (games):", file=out)
+        width = max(len(k) for k in by_winner) + 1
         for k, row in by_winner.items():
-            print(f"    {k:<{width}} ({row['games']:>5} games)  " + " ".join(f"{v:.1f}" for v in row["mean"]),
+            # "of ap:", not "ap": a line that begins with an outcome's name is the results table's
+            print(f"    of {k + ':':<{width}} ({row['games']:>5})  " + " ".join(f"{v:.1f}" for v in row["mean"]),
                   file=out)
 
 

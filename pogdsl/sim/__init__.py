@@ -531,7 +531,7 @@ DIGEST_WINDOW = 100_000  # games that may wait, out of order, for the digest (se
 # VP read from every game, then each game's lead changes against it), kept as
 # the few fields they need; a run longer than that is summarised over its
 # first COURSE_KEPT finished games, and the summary says so.
-COURSE_KEPT = 100_000
+COURSE_KEPT = 5_000
 COURSE_FIELDS = ("winner", "result", "reason", "turn", "final_vp", "vp_by_turn", "error")
 
 
