@@ -441,6 +441,44 @@ def _recompute(g, key, name: str, args: tuple, old: list | None) -> list:
     return _store(g, key, old, [result, clock, clock, called, args, _areas(g.w, name, args), None, key])
 
 
+def copy_remembered(vcache: dict) -> dict:
+    """A copy of a game's remembered values for a copy of the game
+    (Game.inherit_values): every entry copied, and each entry's record of
+    the values it called pointing at their copies, so bringing an entry up
+    to date in one game never touches the other's.  An entry called but no
+    longer under a key (the cache was emptied at CACHE_LIMIT) is copied too.
+    The results are shared: nothing changes a result in place (a space
+    filter's membership, which is patched in place, is copied)."""
+    copies: dict[int, list] = {}
+    out = {}
+    todo = []
+    for key, entry in vcache.items():
+        twin = copies.get(id(entry))
+        if twin is None:
+            twin = copies[id(entry)] = entry.copy()
+            todo.append(twin)
+        out[key] = twin
+    while todo:
+        twin = todo.pop()
+        called = twin[CALLED]
+        if called:
+            mapped = []
+            for dep in called:
+                if dep.__class__ is tuple:  # (None, areas): nothing to copy
+                    mapped.append(dep)
+                    continue
+                other = copies.get(id(dep))
+                if other is None:
+                    other = copies[id(dep)] = dep.copy()
+                    todo.append(other)
+                mapped.append(other)
+            twin[CALLED] = mapped
+        member = twin[MEMBER]
+        if member is not None:
+            twin[MEMBER] = bytearray(member)
+    return out
+
+
 def _store(g, key, old: list | None, entry: list) -> list:
     """A result worked out anew, kept under its key.  An entry replaced is
     rewritten in place: the remembered values that called it hold the entry

@@ -113,5 +113,8 @@ def determinize(game, side, state: int):
     state, b = rng.next32(state)
     s["rng"] = rng.seed_state((a << 32) | b)
     s["dice"] = []
-    other.invalidate()
+    # The copy keeps the values it inherited except those reading the cards
+    # (the piles just dealt afresh); the generator and the dice are read by
+    # no remembered value (chance is never remembered).
+    other.touch("cards")
     return state, other

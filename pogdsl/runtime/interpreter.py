@@ -21,6 +21,7 @@ from operator import itemgetter
 from attrs import define, field
 
 from ..numbers import MAX_DIGITS, is_digits, shown
+from . import builtins as B
 from . import rng, sampling
 from .compile import ChoiceSpec
 from .deps import entity_area
@@ -960,10 +961,33 @@ class Game:
     def state_hash(self) -> str:
         return state_hash(self.s)
 
-    def copy(self) -> "Game":
+    def copy(self, *, remember: bool = True) -> "Game":
+        """Another game in the same state (without samplers: a random
+        player's generator belongs to one game).  It starts knowing the
+        values this one remembers (`remember`, the default): they are pure
+        functions of the state areas they read, and those areas are the same
+        in both, so a player looking ahead from a copy does not work out
+        again what the game it copies already knows.  `remember=False`
+        gives a copy that remembers nothing, as a game loaded from a file."""
         other = Game(self.w, copy_data(self.s), log=self.log_enabled, step_budget=self.step_budget,
                      ask_forced=self.ask_forced)
-        return other  # without samplers: a random player's generator belongs to one game
+        if remember and self.vcache and self._cache_values and self._trace is None:
+            other.inherit_values(self)
+        return other
+
+    def inherit_values(self, source: "Game") -> None:
+        """Start from the remembered values of SOURCE, a game in the same
+        state (just copied from it).  Its entries are copied, not shared: each
+        game brings its own up to date in place as it goes on (the results
+        themselves, never changed in place, are shared).  The revision
+        counters and the record of changes come along, so each entry is
+        checked here exactly as it would be checked there."""
+        self.vcache = B.copy_remembered(source.vcache)
+        self.clock = source.clock
+        self.ver = dict(source.ver)
+        self.changed = {area: list(log) for area, log in source.changed.items()}
+        self.changes_kept = source.changes_kept
+        self.changed_since = source.changed_since
 
 
 class _OneEach:
