@@ -650,8 +650,7 @@ def units_at(g, span, where, owner):
 
 
 def adjacent(g, span, s):
-    spaces = g.w.spaces
-    return [spaces[j] for j, _ in g.w.adjacency[s.index]]
+    return list(g.w.neighbours[s.index])
 
 
 def adjacent_for(g, span, s, u):
@@ -724,6 +723,10 @@ def enemies_of(g, span, p):
 
 def enemy_units_at(g, span, where, p):
     """The units in a space or box that belong to an enemy side of p."""
+    if where.__class__ is Entity and where.kind == "space":  # (units_in, without its list in between)
+        units = g.w.units
+        return [u for u in map(units.__getitem__, g.s["occ"][where.index])
+                if u.data.side is not None and u.data.side is not p]
     return [u for u in units_in(g, span, where) if u.data.side is not None and u.data.side is not p]
 
 

@@ -461,7 +461,7 @@ class Game:
                 pass
             except TypeError:  # a list among the values: no key
                 known = None
-        weight = max(0, int(spec.weight(self, dict(zip(spec.params, values)))))
+        weight = max(0, int(spec.weight_at(self, *values)))
         if known is not None:
             known[values] = weight
         return weight
@@ -558,7 +558,10 @@ class Game:
             return None
         known = spec.weights or {}  # the weights already worked out, by values (see _weight_of)
         if type(groups) is _OneEach:
-            out = [self._known_weight(spec, known, values) for values in groups.values]
+            if spec.weights is None:  # a weight reading the state: worked out for each candidate
+                out = self._weights_now(spec, groups.values)
+            else:
+                out = [self._known_weight(spec, known, values) for values in groups.values]
             if groups.done is not None:
                 out.append(1)
             return out
@@ -573,6 +576,19 @@ class Game:
             else:
                 legal(i)
                 out.append(self._weight_of(spec, taken[i] if taken[i] is not None else members[0]))
+        return out
+
+    def _weights_now(self, spec: ChoiceSpec, candidates: list[tuple]) -> list[int]:
+        """The weight of each candidate, as _weight_of works it out, for a
+        weight that reads the state (nothing to look up first)."""
+        weigh = spec.weight_at
+        out = []
+        for values in candidates:
+            if values.count(None) == len(values):
+                out.append(1)
+                continue
+            weight = int(weigh(self, *values))
+            out.append(weight if weight > 0 else 0)
         return out
 
     def _known_weight(self, spec: ChoiceSpec, known: dict, values: tuple) -> int:
