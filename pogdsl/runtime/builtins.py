@@ -730,6 +730,19 @@ def enemy_units_at(g, span, where, p):
     return [u for u in units_in(g, span, where) if u.data.side is not None and u.data.side is not p]
 
 
+def has_enemy_units_at(g, span, where, p) -> bool:
+    """`len(enemy_units_at(where, p)) > 0`, stopping at the first enemy unit
+    (generated code writes the test this way: codegen.occupied_test)."""
+    if where.__class__ is Entity and where.kind == "space":
+        units = g.w.units
+        for i in g.s["occ"][where.index]:
+            side = units[i].data.side
+            if side is not None and side is not p:
+                return True
+        return False
+    return len(enemy_units_at(g, span, where, p)) > 0
+
+
 def side_of(g, span, x):
     if not isinstance(x, Entity):
         raise GameError(f"side_of needs a nation, unit or card, not {text_of(x)}", span)
