@@ -449,33 +449,26 @@ def copy_remembered(vcache: dict) -> dict:
     longer under a key (the cache was emptied at CACHE_LIMIT) is copied too.
     The results are shared: nothing changes a result in place (a space
     filter's membership, which is patched in place, is copied)."""
-    copies: dict[int, list] = {}
-    out = {}
-    todo = []
-    for key, entry in vcache.items():
-        twin = copies.get(id(entry))
-        if twin is None:
-            twin = copies[id(entry)] = entry.copy()
-            todo.append(twin)
-        out[key] = twin
+    copies = {id(entry): entry.copy() for entry in vcache.values()}
+    out = {key: copies[id(entry)] for key, entry in vcache.items()}
+    todo = list(copies.values())
+    get = copies.get
     while todo:
         twin = todo.pop()
         called = twin[CALLED]
         if called:
-            mapped = []
-            for dep in called:
-                if dep.__class__ is tuple:  # (None, areas): nothing to copy
-                    mapped.append(dep)
-                    continue
-                other = copies.get(id(dep))
-                if other is None:
-                    other = copies[id(dep)] = dep.copy()
-                    todo.append(other)
-                mapped.append(other)
+            mapped = [get(id(dep)) for dep in called]
+            if None in mapped:  # a value no longer remembered (None, areas), or an entry under no key
+                for i, dep in enumerate(called):
+                    if mapped[i] is None:
+                        if dep.__class__ is tuple:
+                            mapped[i] = dep
+                        else:
+                            mapped[i] = copies[id(dep)] = dep.copy()
+                            todo.append(mapped[i])
             twin[CALLED] = mapped
-        member = twin[MEMBER]
-        if member is not None:
-            twin[MEMBER] = bytearray(member)
+        if twin[MEMBER] is not None:
+            twin[MEMBER] = bytearray(twin[MEMBER])
     return out
 
 
