@@ -243,9 +243,12 @@ def look_ahead(opened, args) -> None:
             pass
     print(f"\nlook-ahead from a copy ({LOOK_AHEAD} decisions, the hidden cards dealt afresh, at every "
           f"{LOOK_EVERY}th decision of {games} games):")
+    if not all(decisions for _, decisions in costs.values()):
+        print(f"  none measured: no game reached {LOOK_EVERY} decisions")
+        return
     for label, (seconds, decisions) in costs.items():
-        print(f"  copy {label:20}: {decisions:6} decisions, {seconds * 1e6 / max(decisions, 1):8.0f} us a decision")
-    warm, cold = (costs[k][0] / max(costs[k][1], 1) for k in costs)
+        print(f"  copy {label:20}: {decisions:6} decisions, {seconds * 1e6 / decisions:8.0f} us a decision")
+    warm, cold = (seconds / decisions for seconds, decisions in costs.values())
     print(f"  inheriting saves {100 * (1 - warm / cold):.0f}% ({cold / warm:.2f}x as many decisions a second)"
           + (f"; {differ} playouts ended differently: A BUG" if differ else "; the same playouts either way"))
 
