@@ -16,7 +16,8 @@ Figures printed:
     (`refresh_decision`) on a copy of the game, with nothing remembered, as
     a game just loaded from a file lists it (p50, p99, max) — the budget is
     p99 under 5 ms;
-  * the cost of `copy()`, `to_json()` and `state_hash()` of a mid-game state;
+  * the cost of `copy()` (inheriting the remembered values, and without
+    them), `to_json()` and `state_hash()` of a mid-game state;
   * the cost of a look-ahead from a copy (as agents/mcts.py plays a
     playout), with the copy inheriting the game's remembered values and
     with it remembering nothing.
@@ -141,6 +142,7 @@ def main() -> int:
     play_offer_times: list[float] = []
     sizes: list[int] = []
     copy_times: list[float] = []
+    bare_times: list[float] = []
     json_times: list[float] = []
     hash_times: list[float] = []
     games = max(1, min(args.games, 100))
@@ -153,11 +155,14 @@ def main() -> int:
             d = g.run()
             while d is not None:
                 sizes.append(len(d.options))
-                probe = g.copy()
+                probe = g.copy(remember=False)  # cold: as a game loaded from a file
                 t0 = time.perf_counter()
                 refresh_decision(probe)
                 offer_times.append(time.perf_counter() - t0)
                 if len(copy_times) < 2000:
+                    t0 = time.perf_counter()
+                    g.copy(remember=False)
+                    bare_times.append(time.perf_counter() - t0)
                     t0 = time.perf_counter()
                     g.copy()
                     t1 = time.perf_counter()
@@ -180,7 +185,9 @@ def main() -> int:
     for label, values in (("choose(): play to the next decision", step_times),
                           ("list the legal options (in play)", play_offer_times),
                           ("list the legal options (cold)", offer_times),
-                          ("copy()", copy_times), ("to_json()", json_times), ("state_hash()", hash_times)):
+                          ("copy() (inheriting the values)", copy_times),
+                          ("copy(remember=False)", bare_times),
+                          ("to_json()", json_times), ("state_hash()", hash_times)):
         print(f"  {label:34}{ms(percentile(values, 50))} {ms(percentile(values, 99))} {ms(max(values, default=0))}")
     for label, values in (("in play", play_offer_times), ("cold", offer_times)):
         p99 = percentile(values, 99)
