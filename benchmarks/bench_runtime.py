@@ -210,7 +210,9 @@ def look_ahead(opened, args) -> None:
     decisions; the copy inheriting the game's remembered values (as copies
     are made now) and the same copy with nothing remembered (as copies were
     made before), taken turn about at every LOOK_EVERY-th decision of the
-    games (per decision played, the copy included)."""
+    games (per decision played, the copy included; in CPU time, which
+    other jobs on the machine disturb less than the wall clock when short
+    runs are compared)."""
     from pogdsl.agents import RandomAgent, agent_seed
     from pogdsl.runtime.errors import DecisionBudgetExceeded, GameError
     from pogdsl.runtime.hidden import determinize
@@ -230,7 +232,7 @@ def look_ahead(opened, args) -> None:
                 if g.s["decisions"] % LOOK_EVERY == LOOK_EVERY - 1:
                     hashes = set()
                     for label in costs:
-                        t0 = time.perf_counter()
+                        t0 = time.process_time()
                         _, other = determinize(g, d.by, seed)
                         if label == "remembering nothing":
                             other.invalidate()
@@ -241,7 +243,7 @@ def look_ahead(opened, args) -> None:
                             other.choose(1)
                         except (DecisionBudgetExceeded, GameError):
                             pass
-                        costs[label][0] += time.perf_counter() - t0
+                        costs[label][0] += time.process_time() - t0
                         costs[label][1] += other.s["decisions"] - g.s["decisions"]
                         hashes.add(other.state_hash())
                     differ += len(hashes) > 1
@@ -254,7 +256,7 @@ def look_ahead(opened, args) -> None:
         print(f"  none measured: no game reached {LOOK_EVERY} decisions")
         return
     for label, (seconds, decisions) in costs.items():
-        print(f"  copy {label:20}: {decisions:6} decisions, {seconds * 1e6 / decisions:8.0f} us a decision")
+        print(f"  copy {label:20}: {decisions:6} decisions, {seconds * 1e6 / decisions:8.0f} us of CPU a decision")
     warm, cold = (seconds / decisions for seconds, decisions in costs.values())
     print(f"  inheriting saves {100 * (1 - warm / cold):.0f}% ({cold / warm:.2f}x as many decisions a second)"
           + (f"; {differ} playouts ended differently: A BUG" if differ else "; the same playouts either way"))
