@@ -16,8 +16,9 @@ Figures printed:
     (`refresh_decision`) on a copy of the game, with nothing remembered, as
     a game just loaded from a file lists it (p50, p99, max) — the budget is
     p99 under 5 ms;
-  * the cost of `copy()` (inheriting the remembered values, and without
-    them), `to_json()` and `state_hash()` of a mid-game state;
+  * the cost of `copy()` (and of `copy(remember=True)`, which copies the
+    remembered values too), `to_json()` and `state_hash()` of a mid-game
+    state;
   * the cost of a look-ahead from a copy (as agents/mcts.py plays a
     playout), with the copy inheriting the game's remembered values and
     with it remembering nothing.
@@ -142,7 +143,7 @@ def main() -> int:
     play_offer_times: list[float] = []
     sizes: list[int] = []
     copy_times: list[float] = []
-    bare_times: list[float] = []
+    warm_times: list[float] = []
     json_times: list[float] = []
     hash_times: list[float] = []
     games = max(1, min(args.games, 100))
@@ -161,8 +162,8 @@ def main() -> int:
                 offer_times.append(time.perf_counter() - t0)
                 if len(copy_times) < 2000:
                     t0 = time.perf_counter()
-                    g.copy(remember=False)
-                    bare_times.append(time.perf_counter() - t0)
+                    g.copy(remember=True)
+                    warm_times.append(time.perf_counter() - t0)
                     t0 = time.perf_counter()
                     g.copy()
                     t1 = time.perf_counter()
@@ -185,8 +186,7 @@ def main() -> int:
     for label, values in (("choose(): play to the next decision", step_times),
                           ("list the legal options (in play)", play_offer_times),
                           ("list the legal options (cold)", offer_times),
-                          ("copy() (inheriting the values)", copy_times),
-                          ("copy(remember=False)", bare_times),
+                          ("copy()", copy_times), ("copy(remember=True)", warm_times),
                           ("to_json()", json_times), ("state_hash()", hash_times)):
         print(f"  {label:34}{ms(percentile(values, 50))} {ms(percentile(values, 99))} {ms(max(values, default=0))}")
     for label, values in (("in play", play_offer_times), ("cold", offer_times)):
@@ -207,9 +207,10 @@ def look_ahead(opened, args) -> None:
     """The cost of a playout as agents/mcts.py plays one: a copy of the game
     at a decision with the hidden cards dealt afresh (hidden.determinize),
     the random players answering inside the interpreter, LOOK_AHEAD
-    decisions; the copy inheriting the game's remembered values (as copies
-    are made now) and the same copy with nothing remembered (as copies were
-    made before), taken turn about at every LOOK_EVERY-th decision of the
+    decisions; the copy remembering nothing (as agents/mcts.py makes it)
+    and the same copy inheriting the game's remembered values
+    (`determinize(..., remember=True)`), taken turn about at every
+    LOOK_EVERY-th decision of the
     games (per decision played, the copy included; in CPU time, which
     other jobs on the machine disturb less than the wall clock when short
     runs are compared)."""
@@ -233,9 +234,7 @@ def look_ahead(opened, args) -> None:
                     hashes = set()
                     for label in costs:
                         t0 = time.process_time()
-                        _, other = determinize(g, d.by, seed)
-                        if label == "remembering nothing":
-                            other.invalidate()
+                        _, other = determinize(g, d.by, seed, remember=label == "inheriting")
                         other.samplers = {s.key: RandomAgent(seed + k)
                                           for k, s in enumerate(world.sides)}
                         other.max_decisions = other.s["decisions"] + LOOK_AHEAD

@@ -120,7 +120,7 @@ def test_stacking_is_checked_only_at_rest(midgame):
     _, _, sides = _board(game)
     for u in [u for i in sides["cp"][1:] for u in crowded["occ"][i]][:4]:
         _move(crowded, u, sides["cp"][0])
-    other = game.copy(remember=False)  # (its state replaced from outside: nothing remembered may hold)
+    other = game.copy()
     other.s = crowded
     checker = soak.Checker(other)
     assert checker.check("move_step") == []  # in the middle of a move: allowed for a moment (10.1.2)

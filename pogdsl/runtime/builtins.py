@@ -441,14 +441,19 @@ def _recompute(g, key, name: str, args: tuple, old: list | None) -> list:
     return _store(g, key, old, [result, clock, clock, called, args, _areas(g.w, name, args), None, key])
 
 
-def copy_remembered(vcache: dict) -> dict:
+def copy_remembered(vcache: dict, dropped: set = frozenset()) -> dict:
     """A copy of a game's remembered values for a copy of the game
     (Game.inherit_values): every entry copied, and each entry's record of
     the values it called pointing at their copies, so bringing an entry up
     to date in one game never touches the other's.  An entry called but no
     longer under a key (the cache was emptied at CACHE_LIMIT) is copied too.
     The results are shared: nothing changes a result in place (a space
-    filter's membership, which is patched in place, is copied)."""
+    filter's membership, which is patched in place, is copied).  The entries
+    of values no longer remembered (`dropped`: World.uncached) are left out:
+    nothing looks them up by key again (an entry still called is copied
+    with its caller)."""
+    if dropped:
+        vcache = {key: entry for key, entry in vcache.items() if key[0] not in dropped}
     copies = {id(entry): entry.copy() for entry in vcache.values()}
     out = {key: copies[id(entry)] for key, entry in vcache.items()}
     todo = list(copies.values())

@@ -977,14 +977,18 @@ class Game:
     def state_hash(self) -> str:
         return state_hash(self.s)
 
-    def copy(self, *, remember: bool = True) -> "Game":
+    def copy(self, *, remember: bool = False) -> "Game":
         """Another game in the same state (without samplers: a random
-        player's generator belongs to one game).  It starts knowing the
-        values this one remembers (`remember`, the default): they are pure
-        functions of the state areas they read, and those areas are the same
-        in both, so a player looking ahead from a copy does not work out
-        again what the game it copies already knows.  `remember=False`
-        gives a copy that remembers nothing, as a game loaded from a file."""
+        player's generator belongs to one game), remembering nothing, as a
+        game loaded from a file.  With `remember`, it starts knowing the
+        values this one remembers: they are pure functions of the state
+        areas they read, the same in both, so a player looking ahead from
+        the copy does not work out again what the game already knows.
+        Copying them costs more than copying the state (docs/performance.rst:
+        it pays in a fresh process, not once the process has learnt which
+        values to drop), hence not the default.  A copy that remembers must
+        have its state changed only through the game (or be told with
+        `invalidate()`)."""
         other = Game(self.w, copy_data(self.s), log=self.log_enabled, step_budget=self.step_budget,
                      ask_forced=self.ask_forced)
         if remember and self.vcache and self._cache_values and self._trace is None:
@@ -998,7 +1002,7 @@ class Game:
         themselves, never changed in place, are shared).  The revision
         counters and the record of changes come along, so each entry is
         checked here exactly as it would be checked there."""
-        self.vcache = B.copy_remembered(source.vcache)
+        self.vcache = B.copy_remembered(source.vcache, self.w.uncached)
         self.clock = source.clock
         self.ver = dict(source.ver)
         self.changed = {area: list(log) for area, log in source.changed.items()}
