@@ -16,7 +16,12 @@ Figures printed:
     (`refresh_decision`) on a copy of the game, with nothing remembered, as
     a game just loaded from a file lists it (p50, p99, max) — the budget is
     p99 under 5 ms;
-  * the cost of `copy()`, `to_json()` and `state_hash()` of a mid-game state.
+  * the cost of `copy()` (and of `copy(remember=True)`, which copies the
+    remembered values too), `to_json()` and `state_hash()` of a mid-game
+    state;
+  * the cost of a look-ahead from a copy (as agents/mcts.py plays a
+    playout), with the copy inheriting the game's remembered values and
+    with it remembering nothing.
 
     python benchmarks/bench_runtime.py                      # the toy game
     python benchmarks/bench_runtime.py --scenario campaign  # once it has rules
@@ -138,6 +143,7 @@ def main() -> int:
     play_offer_times: list[float] = []
     sizes: list[int] = []
     copy_times: list[float] = []
+    warm_times: list[float] = []
     json_times: list[float] = []
     hash_times: list[float] = []
     games = max(1, min(args.games, 100))
@@ -150,11 +156,14 @@ def main() -> int:
             d = g.run()
             while d is not None:
                 sizes.append(len(d.options))
-                probe = g.copy()
+                probe = g.copy(remember=False)  # cold: as a game loaded from a file
                 t0 = time.perf_counter()
                 refresh_decision(probe)
                 offer_times.append(time.perf_counter() - t0)
                 if len(copy_times) < 2000:
+                    t0 = time.perf_counter()
+                    g.copy(remember=True)
+                    warm_times.append(time.perf_counter() - t0)
                     t0 = time.perf_counter()
                     g.copy()
                     t1 = time.perf_counter()
@@ -177,13 +186,79 @@ def main() -> int:
     for label, values in (("choose(): play to the next decision", step_times),
                           ("list the legal options (in play)", play_offer_times),
                           ("list the legal options (cold)", offer_times),
-                          ("copy()", copy_times), ("to_json()", json_times), ("state_hash()", hash_times)):
+                          ("copy()", copy_times), ("copy(remember=True)", warm_times),
+                          ("to_json()", json_times), ("state_hash()", hash_times)):
         print(f"  {label:34}{ms(percentile(values, 50))} {ms(percentile(values, 99))} {ms(max(values, default=0))}")
     for label, values in (("in play", play_offer_times), ("cold", offer_times)):
         p99 = percentile(values, 99)
         print(f"listing options {label}: p99 {p99 * 1000:.3f} ms, {'within' if p99 < 0.005 else 'OVER'} "
               "the 5 ms budget")
+
+    # 3. Look-ahead from a copy, as the look-ahead players play it.
+    look_ahead(opened, args)
     return 0
+
+
+LOOK_AHEAD = 20  # decisions a look-ahead plays from its copy
+LOOK_EVERY = 25  # a look-ahead measured at every 25th decision of a game
+
+
+def look_ahead(opened, args) -> None:
+    """The cost of a playout as agents/mcts.py plays one: a copy of the game
+    at a decision with the hidden cards dealt afresh (hidden.determinize),
+    the random players answering inside the interpreter, LOOK_AHEAD
+    decisions; the copy remembering nothing (as agents/mcts.py makes it)
+    and the same copy inheriting the game's remembered values
+    (`determinize(..., remember=True)`), taken turn about at every
+    LOOK_EVERY-th decision of the
+    games (per decision played, the copy included; in CPU time, which
+    other jobs on the machine disturb less than the wall clock when short
+    runs are compared)."""
+    from pogdsl.agents import RandomAgent, agent_seed
+    from pogdsl.runtime.errors import DecisionBudgetExceeded, GameError
+    from pogdsl.runtime.hidden import determinize
+    from pogdsl.sim import game_seed
+
+    world = opened.world
+    costs = {"inheriting": [0.0, 0], "remembering nothing": [0.0, 0]}
+    differ = 0
+    games = max(1, min(args.games, 10))
+    for i in range(games):
+        seed = game_seed(args.seed, i)
+        agents = {s.key: RandomAgent(agent_seed(seed, s.key)) for s in world.sides}
+        g = opened.new_game(seed, log=False)
+        try:
+            d = g.run()
+            while d is not None:
+                if g.s["decisions"] % LOOK_EVERY == LOOK_EVERY - 1:
+                    hashes = set()
+                    for label in costs:
+                        t0 = time.process_time()
+                        _, other = determinize(g, d.by, seed, remember=label == "inheriting")
+                        other.samplers = {s.key: RandomAgent(seed + k)
+                                          for k, s in enumerate(world.sides)}
+                        other.max_decisions = other.s["decisions"] + LOOK_AHEAD
+                        try:
+                            other.choose(1)
+                        except (DecisionBudgetExceeded, GameError):
+                            pass
+                        costs[label][0] += time.process_time() - t0
+                        costs[label][1] += other.s["decisions"] - g.s["decisions"]
+                        hashes.add(other.state_hash())
+                    differ += len(hashes) > 1
+                d = g.choose(agents[d.by].pick(d.options, d.weights) + 1)
+        except GameError:
+            pass
+    print(f"\nlook-ahead from a copy ({LOOK_AHEAD} decisions, the hidden cards dealt afresh, at every "
+          f"{LOOK_EVERY}th decision of {games} games):")
+    if not all(decisions for _, decisions in costs.values()):
+        print(f"  none measured: no game reached {LOOK_EVERY} decisions")
+        return
+    for label, (seconds, decisions) in costs.items():
+        print(f"  copy {label:20}: {decisions:6} decisions, {seconds * 1e6 / decisions:8.0f} us of CPU a decision")
+    warm, cold = (seconds / decisions for seconds, decisions in costs.values())
+    print(f"  inheriting saves {100 * (1 - warm / cold):.0f}% ({cold / warm:.2f}x as many decisions a second)"
+          + (f"; {differ} playouts ended differently: A BUG" if differ else "; the same playouts either way"))
 
 
 if __name__ == "__main__":

@@ -441,6 +441,42 @@ def _recompute(g, key, name: str, args: tuple, old: list | None) -> list:
     return _store(g, key, old, [result, clock, clock, called, args, _areas(g.w, name, args), None, key])
 
 
+def copy_remembered(vcache: dict, dropped: set = frozenset()) -> dict:
+    """A copy of a game's remembered values for a copy of the game
+    (Game.inherit_values): every entry copied, and each entry's record of
+    the values it called pointing at their copies, so bringing an entry up
+    to date in one game never touches the other's.  An entry called but no
+    longer under a key (the cache was emptied at CACHE_LIMIT) is copied too.
+    The results are shared: nothing changes a result in place (a space
+    filter's membership, which is patched in place, is copied).  The entries
+    of values no longer remembered (`dropped`: World.uncached) are left out:
+    nothing looks them up by key again (an entry still called is copied
+    with its caller)."""
+    if dropped:
+        vcache = {key: entry for key, entry in vcache.items() if key[0] not in dropped}
+    copies = {id(entry): entry.copy() for entry in vcache.values()}
+    out = {key: copies[id(entry)] for key, entry in vcache.items()}
+    todo = list(copies.values())
+    get = copies.get
+    while todo:
+        twin = todo.pop()
+        called = twin[CALLED]
+        if called:
+            mapped = [get(id(dep)) for dep in called]
+            if None in mapped:  # a value no longer remembered (None, areas), or an entry under no key
+                for i, dep in enumerate(called):
+                    if mapped[i] is None:
+                        if dep.__class__ is tuple:
+                            mapped[i] = dep
+                        else:
+                            mapped[i] = copies[id(dep)] = dep.copy()
+                            todo.append(mapped[i])
+            twin[CALLED] = mapped
+        if twin[MEMBER] is not None:
+            twin[MEMBER] = bytearray(twin[MEMBER])
+    return out
+
+
 def _store(g, key, old: list | None, entry: list) -> list:
     """A result worked out anew, kept under its key.  An entry replaced is
     rewritten in place: the remembered values that called it hold the entry
@@ -612,8 +648,7 @@ def units_at(g, span, where, owner):
 
 
 def adjacent(g, span, s):
-    spaces = g.w.spaces
-    return [spaces[j] for j, _ in g.w.adjacency[s.index]]
+    return list(g.w.neighbours[s.index])
 
 
 def adjacent_for(g, span, s, u):
@@ -686,7 +721,24 @@ def enemies_of(g, span, p):
 
 def enemy_units_at(g, span, where, p):
     """The units in a space or box that belong to an enemy side of p."""
+    if where.__class__ is Entity and where.kind == "space":  # (units_in, without its list in between)
+        units = g.w.units
+        return [u for u in map(units.__getitem__, g.s["occ"][where.index])
+                if u.data.side is not None and u.data.side is not p]
     return [u for u in units_in(g, span, where) if u.data.side is not None and u.data.side is not p]
+
+
+def has_enemy_units_at(g, span, where, p) -> bool:
+    """`len(enemy_units_at(where, p)) > 0`, stopping at the first enemy unit
+    (generated code writes the test this way: codegen.occupied_test)."""
+    if where.__class__ is Entity and where.kind == "space":
+        units = g.w.units
+        for i in g.s["occ"][where.index]:
+            side = units[i].data.side
+            if side is not None and side is not p:
+                return True
+        return False
+    return len(enemy_units_at(g, span, where, p)) > 0
 
 
 def side_of(g, span, x):

@@ -33,6 +33,7 @@ from ..semantics.vocabulary import ATTRIBUTES as VOCAB_ATTRIBUTES
 from ..semantics.vocabulary import FUNCTIONS as VOCAB_FUNCTIONS
 from ..syntax import ast as A
 from . import builtins as B
+from .deps import counts_a_list
 from .errors import GameError
 from .values import Entity, ScopedState, text_of
 
@@ -684,6 +685,8 @@ class Generator:
                     for i, a in enumerate(e.args)]
         else:
             args = [self.gen(a, names, cvars) for a in e.args]
+        if name == "len" and counts_a_list(self.w, e.args):  # a list's length, the list being built here
+            return f"len({args[0]})"
         if name in B.FUNCTIONS:
             fn = self.const(B.FUNCTIONS[name])
             return f"{fn}(g, {self.const(e.span)}{''.join(', ' + a for a in args)})"
@@ -763,8 +766,36 @@ class Generator:
         a, b = self.gen(e.left, names, cvars), self.gen(e.right, names, cvars)
         if e.op in ("==", "!="):
             return f"({a} {e.op} {b})"
+        occupied = self.occupied_test(e, names, cvars)
+        if occupied is not None:
+            return occupied
+        if self.whole_number(e.left) and self.whole_number(e.right):
+            return f"({a} {e.op} {b})"  # (what _lt and the others do with two whole numbers)
         name = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}[e.op]
         return f"{name}({a}, {b}, {self.const(e.span)})"
+
+    def occupied_test(self, e: A.Compare, names, cvars) -> str | None:
+        """`len(enemy_units_at(t, p)) > 0` (or `== 0`, `!= 0`) as a test that
+        stops at the first such unit, without building the list to count it."""
+        if not (isinstance(e.right, A.IntLit) and e.right.value == 0 and e.op in (">", "!=", "==")
+                and isinstance(e.left, A.Call) and e.left.func.text == "len" and len(e.left.args) == 1):
+            return None
+        inner = e.left.args[0]
+        if not (isinstance(inner, A.Call) and inner.func.text == "enemy_units_at" and len(inner.args) == 2
+                and "enemy_units_at" not in self.compiler.p.decls["value"]):
+            return None
+        where, side = (self.gen(a, names, cvars) for a in inner.args)
+        test = f"{self.const(B.has_enemy_units_at)}(g, {self.const(inner.span)}, {where}, {side})"
+        return f"(not {test})" if e.op == "==" else test
+
+    def whole_number(self, e) -> bool:
+        """Whether an expression always gives a whole number (never none):
+        a number written out, a list's length, a count."""
+        if isinstance(e, A.IntLit):
+            return True
+        if isinstance(e, A.Aggregate):
+            return e.func == "count"
+        return isinstance(e, A.Call) and e.func.text == "len" and counts_a_list(self.w, e.args)
 
     def g_Member(self, e: A.Member, names, cvars):
         item = self.gen(e.item, names, cvars)

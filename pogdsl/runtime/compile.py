@@ -542,6 +542,8 @@ class Compiler:
                                    typed={p.name.text for p in choice.params if p.type is not None}),
                           step.cites, step.span, choice.note, params, weight)
         spec.source_names = [name for name, _ in sources]
+        if weight is not None:
+            spec.weight_at = self.weight_function(choice, weight, params)
         if choice.default is not None:
             spec.default = self.expr(choice.default, set(params))
         card_params = frozenset(p.name.text for p in choice.params if p.type is not None and p.type.text == "card")
@@ -564,6 +566,22 @@ class Compiler:
             return g.offer(spec, frame)
         run.spec = spec
         return run
+
+    def weight_function(self, choice: A.ChoiceDecl, weight: Fn, params: list[str]):
+        """`f(g, *values)`: a choice's weight with the option's values as
+        Python arguments, generated as a value is (weights are worked out
+        for every candidate a random player draws among: a frame built for
+        each would cost more than most weights)."""
+        def slow(g, *args):
+            return weight(g, dict(zip(params, args)))
+        if self.codegen:
+            shim = _WeightDecl(choice.params, choice.weight, f"weight of {choice.key}",
+                               choice.weight.span or choice.span)
+            try:
+                return Generator(self).value_function(shim, slow)
+            except (Unsupported, RecursionError, SyntaxError):
+                pass
+        return slow
 
     def enumerator(self, spec: "ChoiceSpec", singles: dict | None = None, filtered: bool = True):
         """f(g, l) → the candidates of a choice: one nested Python loop per
@@ -992,6 +1010,17 @@ class Compiler:
     # ================================================================ text
 
 
+@define(frozen=True)
+class _WeightDecl:
+    """A choice's weight, shaped as the value declaration codegen.py writes a
+    function of its parameters for."""
+
+    params: list
+    expr: A.Expr
+    key: str
+    span: A.Span
+
+
 @define(slots=True)
 class ChoiceSpec:
     name: str
@@ -1007,6 +1036,8 @@ class ChoiceSpec:
     prompt: str | None
     params: list = field(factory=list)
     weight: Fn | None = None
+    # The weight again, as f(g, *values) (Compiler.weight_function).
+    weight_at: Callable | None = None
     # The score of an option when a hostile side decides (Game._take_default).
     default: Fn | None = None
     source_names: list = field(factory=list)

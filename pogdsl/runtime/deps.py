@@ -214,7 +214,7 @@ class Dependencies:
                     found.update(self.of_value(fn))
                 elif card is not None:
                     found.add(f"{PLAYED}:{card.key}")
-                else:
+                elif not (fn == "len" and counts_a_list(self.w, node.args)):
                     found.update(FUNCTION_AREAS.get(fn, ()))
             elif isinstance(node, (A.ListComp, A.Aggregate, A.Reach)):
                 local = local | {node.var.text}
@@ -380,7 +380,7 @@ class _Reads:
                 self.found.add(f"{PLAYED}:{card.key}" if card is not None else PLAYED)
         elif fn == "at_war":
             self.found.add(WAR)
-        else:
+        elif not (fn == "len" and counts_a_list(self.w, e.args)):
             self.found.update(FUNCTION_AREAS.get(fn, ()))
 
     def value(self, fn: str, args: list) -> None:
@@ -397,6 +397,26 @@ class _Reads:
                 self.found.add((i, whole) if i is not None else whole)
             else:
                 self.found.add(area)
+
+
+def counts_a_list(world, args: list) -> bool:
+    """Whether `len(ARG)` counts the items of a list (reading nothing but
+    what builds the list) rather than a pile's cards: ARG is a list written
+    in place or the result of a built-in declared to give a list
+    (`len(enemy_units_at(t, p))`).  Else `len` is taken to read the cards
+    (a pile's size), so a value counting units does not expire whenever a
+    card is drawn."""
+    if len(args) != 1:
+        return False
+    arg = args[0]
+    if isinstance(arg, (A.ListComp, A.ListLit)):
+        return True
+    if isinstance(arg, A.Call) and arg.func.text not in world.values:
+        from ..semantics.vocabulary import FUNCTIONS
+
+        declared = FUNCTIONS.get(arg.func.text)
+        return declared is not None and declared.returns.startswith("list:")
+    return False
 
 
 def attrs_fields(node) -> list:

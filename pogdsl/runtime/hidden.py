@@ -85,13 +85,15 @@ def view(game, side) -> dict:
     return seen
 
 
-def determinize(game, side, state: int):
+def determinize(game, side, state: int, *, remember: bool = False):
     """(advanced generator state, a copy of GAME whose part hidden from SIDE
     is drawn from the generator STATE).  The copy keeps every card in exactly
     one pile and every pile's size; the game's own generator is re-seeded
-    from STATE and dice fixed in advance are dropped."""
+    from STATE and dice fixed in advance are dropped.  With `remember`, the
+    copy inherits the values GAME remembers (Game.copy), but for those
+    reading the cards."""
     key = getattr(side, "key", side)
-    other = game.copy()
+    other = game.copy(remember=remember)
     s = other.s
     piles = s["piles"]
     pools: dict[str, list[str]] = {}  # owner → the piles whose hidden cards are pooled
@@ -113,5 +115,8 @@ def determinize(game, side, state: int):
     state, b = rng.next32(state)
     s["rng"] = rng.seed_state((a << 32) | b)
     s["dice"] = []
-    other.invalidate()
+    # The copy keeps the values it inherited except those reading the cards
+    # (the piles just dealt afresh); the generator and the dice are read by
+    # no remembered value (chance is never remembered).
+    other.touch("cards")
     return state, other

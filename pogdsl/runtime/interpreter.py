@@ -21,6 +21,7 @@ from operator import itemgetter
 from attrs import define, field
 
 from ..numbers import MAX_DIGITS, is_digits, shown
+from . import builtins as B
 from . import rng, sampling
 from .compile import ChoiceSpec
 from .deps import entity_area
@@ -470,7 +471,7 @@ class Game:
                 pass
             except TypeError:  # a list among the values: no key
                 known = None
-        weight = max(0, int(spec.weight(self, dict(zip(spec.params, values)))))
+        weight = max(0, int(spec.weight_at(self, *values)))
         if known is not None:
             known[values] = weight
         return weight
@@ -566,7 +567,10 @@ class Game:
             return None
         known = spec.weights or {}  # the weights already worked out, by values (see _weight_of)
         if type(groups) is _OneEach:
-            out = [self._known_weight(spec, known, values) for values in groups.values]
+            if spec.weights is None:  # a weight reading the state: worked out for each candidate
+                out = self._weights_now(spec, groups.values)
+            else:
+                out = [self._known_weight(spec, known, values) for values in groups.values]
             if groups.done is not None:
                 out.append(1)
             return out
@@ -581,6 +585,19 @@ class Game:
             else:
                 legal(i)
                 out.append(self._weight_of(spec, taken[i] if taken[i] is not None else members[0]))
+        return out
+
+    def _weights_now(self, spec: ChoiceSpec, candidates: list[tuple]) -> list[int]:
+        """The weight of each candidate, as _weight_of works it out, for a
+        weight that reads the state (nothing to look up first)."""
+        weigh = spec.weight_at
+        out = []
+        for values in candidates:
+            if values.count(None) == len(values):
+                out.append(1)
+                continue
+            weight = int(weigh(self, *values))
+            out.append(weight if weight > 0 else 0)
         return out
 
     def _known_weight(self, spec: ChoiceSpec, known: dict, values: tuple) -> int:
@@ -969,10 +986,37 @@ class Game:
     def state_hash(self) -> str:
         return state_hash(self.s)
 
-    def copy(self) -> "Game":
+    def copy(self, *, remember: bool = False) -> "Game":
+        """Another game in the same state (without samplers: a random
+        player's generator belongs to one game), remembering nothing, as a
+        game loaded from a file.  With `remember`, it starts knowing the
+        values this one remembers: they are pure functions of the state
+        areas they read, the same in both, so a player looking ahead from
+        the copy does not work out again what the game already knows.
+        Copying them costs more than copying the state (docs/performance.rst:
+        it pays in a fresh process, not once the process has learnt which
+        values to drop), hence not the default.  A copy that remembers must
+        have its state changed only through the game (or be told with
+        `invalidate()`)."""
         other = Game(self.w, copy_data(self.s), log=self.log_enabled, step_budget=self.step_budget,
                      ask_forced=self.ask_forced, max_decisions=self.max_decisions)
-        return other  # without samplers: a random player's generator belongs to one game
+        if remember and self.vcache and self._cache_values and self._trace is None:
+            other.inherit_values(self)
+        return other
+
+    def inherit_values(self, source: "Game") -> None:
+        """Start from the remembered values of SOURCE, a game in the same
+        state (just copied from it).  Its entries are copied, not shared: each
+        game brings its own up to date in place as it goes on (the results
+        themselves, never changed in place, are shared).  The revision
+        counters and the record of changes come along, so each entry is
+        checked here exactly as it would be checked there."""
+        self.vcache = B.copy_remembered(source.vcache, self.w.uncached)
+        self.clock = source.clock
+        self.ver = dict(source.ver)
+        self.changed = {area: list(log) for area, log in source.changed.items()}
+        self.changes_kept = source.changes_kept
+        self.changed_since = source.changed_since
 
 
 class _OneEach:

@@ -67,6 +67,7 @@ class World:
     by_kind: dict[str, dict[str, Entity]] = field(factory=dict)
     names: dict[str, object] = field(factory=dict)  # global name → runtime value
     adjacency: list[list[tuple[int, frozenset | None]]] = field(factory=list)
+    neighbours: list[tuple[Entity, ...]] = field(factory=list)  # each space's adjacency, as the spaces
     tables: dict[str, Table] = field(factory=dict)
     state_decls: dict[str, A.StateDecl] = field(factory=dict)
     values: dict[str, tuple] = field(factory=dict)       # name → (param names, compiled base)
@@ -270,6 +271,7 @@ def build_world(program: Program, graph, options: dict[str, object] | None = Non
         only = frozenset(n.text for n in c.only) if c.dotted else None
         w.adjacency[a].append((b, only))
         w.adjacency[b].append((a, only))
+    w.neighbours = [tuple(w.spaces[j] for j, _ in lines) for lines in w.adjacency]
     for d in program.all("table"):
         w.tables[d.key] = Table.from_decl(d, w)
     w.state_decls = dict(program.decls["state"])

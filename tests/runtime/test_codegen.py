@@ -8,6 +8,7 @@ in the corners (laziness, aggregates, comprehension variables, errors).
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -463,3 +464,27 @@ def test_closure_corners_leave_the_frame_as_it_was(name, expected, monkeypatch):
     frame = {}
     fn(_FakeGame({}), frame)
     assert frame == {}
+
+
+def test_counting_enemy_units_stops_at_the_first_and_agrees_with_the_list(campaign, monkeypatch):
+    """`len(enemy_units_at(t, p)) > 0` (enemy_units_in) is generated as a test
+    that builds no list, and `len(...)` of a built-in's list compared with a
+    number as a plain comparison; both answer what the closures answer, at
+    every space for both sides along a game (with units of both sides, and
+    spaces with none)."""
+    from pogdsl.runtime import builtins as B
+
+    w = world(campaign, monkeypatch, closures=False)
+    fn = w.values["enemy_units_in"][1]
+    called = [fn.__globals__.get(name) for name in re.findall(r"\bk\d+\b", fn.source)]
+    assert B.has_enemy_units_at in called and "len(" not in fn.source
+    slow = world(campaign, monkeypatch, closures=True).values["enemy_units_in"][1]
+    checked = set()
+    for decisions in (0, 120, 400):
+        g = play(w, 6, decisions)
+        for p in w.sides:
+            for t in w.spaces + w.boxes:
+                expected = len(B.enemy_units_at(g, None, t, p)) > 0
+                assert fn(g, p, t) is expected and bool(slow(g, p, t)) is expected
+                checked.add(expected)
+    assert checked == {True, False}

@@ -202,6 +202,18 @@ def test_a_printed_attribute_is_no_state_of_the_same_name(campaign):
             "value v(p: side) cites 1.0 = war_status[p]\n", "w.pog")[0].decls[0].expr, {"p"})
 
 
+def test_counting_a_list_of_units_reads_no_cards_counting_a_pile_does(campaign):
+    from pogdsl.runtime.deps import CARDS, Dependencies
+
+    deps = Dependencies(campaign)
+    # len(enemy_units_at(t, p)) > 0: a built-in declared to give a list
+    assert deps.of_value("enemy_units_in") == {"board"}
+    assert campaign.value_areas["enemy_units_in"] == ((), ((1, "board"),))
+    # len(us) of a parameter, len(directed_spaces(u)) of a value: either may be a pile, as far as
+    # the source says, so the cards are read
+    assert CARDS in deps.of_value("stack_option") and CARDS in deps.of_value("directed")
+
+
 def test_walking_a_list_argument_reads_no_state(campaign):
     """`t in region` of a `region: list of space` parameter reads the list
     given, not the board: reaches_region stays good while units move, as long
@@ -341,3 +353,85 @@ def test_a_remembered_value_holds_the_entries_it_called_and_they_are_rewritten_i
                 seen += 1
         d = game.choose(rng.randrange(len(d.options)) + 1)
     assert seen > 100
+
+
+# ---------------------------------------------------------------- copies
+
+
+def _play_on(game: Game, seed: int, decisions: int) -> list:
+    """Play on from the pending decision for up to DECISIONS decisions with a
+    seeded chooser following the weights; the options of every decision
+    offered and the final state hash."""
+    rng = random.Random(seed)
+    seen = []
+    d = game.decision() if game.s["pending"] is not None else game.run()
+    for _ in range(decisions):
+        if d is None:
+            break
+        seen.append((d.by, d.choice, tuple(d.options), tuple(d.weights or ())))
+        pick = rng.choices(range(len(d.options)), weights=d.weights)[0] if d.weights else rng.randrange(len(d.options))
+        d = game.choose(pick + 1)
+    return seen + [game.state_hash()]
+
+
+def _inherited_values_hold(game: Game) -> int:
+    """Ask every remembered value again (keyed by plain arguments) and
+    compare it with the value worked out afresh; how many were asked."""
+    asked = 0
+    for key in list(game.vcache):
+        name, args = key
+        if name not in game.w.values or any(isinstance(a, (list, tuple)) for a in args):
+            continue
+        assert _outcome(B.value_of, game, name, args) == _outcome(_fresh, game, name, args), key
+        asked += 1
+    return asked
+
+
+def _outcome(ask, game: Game, name: str, args: tuple):
+    """A value's result, or the error asking it now gives (a value kept for
+    a unit since eliminated, asked again out of its context, reads the space
+    of none: play never asks it so, and the two must fail alike)."""
+    try:
+        return ask(game, name, args)
+    except Exception as err:  # noqa: BLE001
+        return f"{type(err).__name__}: {err}"
+
+
+@pytest.mark.parametrize("seed, at", [(3, 150), (8, 400)])
+def test_a_copy_inheriting_remembered_values_plays_the_same_game_as_a_cold_copy(campaign, seed, at):
+    game = play_randomly(campaign, seed, at)
+    assert game.vcache, "a game well under way remembers values"
+    warm, cold = game.copy(remember=True), game.copy()
+    assert warm.vcache and not cold.vcache
+    assert warm.vcache.keys() == {k for k in game.vcache if k[0] not in campaign.uncached}
+    assert _inherited_values_hold(game.copy(remember=True)) > 0
+    assert _play_on(warm, seed, 300) == _play_on(cold, seed, 300)
+    # ... and neither touched the game it was copied from, nor its entries
+    assert _play_on(game, seed, 300) == _play_on(play_randomly(campaign, seed, at).copy(), seed, 300)
+
+
+def test_a_copys_entries_are_its_own_and_point_at_each_other(campaign):
+    game = play_randomly(campaign, 5, 250)
+    twin = game.copy(remember=True)
+    originals = {id(e) for e in game.vcache.values()}
+    assert twin.vcache
+    for key, entry in twin.vcache.items():
+        assert entry is not game.vcache[key] and entry[B.RESULT] is game.vcache[key][B.RESULT]
+        for dep in entry[B.CALLED]:
+            assert dep.__class__ is tuple or id(dep) not in originals
+        if entry[B.MEMBER] is not None:
+            assert entry[B.MEMBER] == game.vcache[key][B.MEMBER]
+            assert entry[B.MEMBER] is not game.vcache[key][B.MEMBER]
+
+
+def test_a_determinized_copy_plays_the_same_with_inherited_values_as_with_none(campaign):
+    from pogdsl.runtime.hidden import determinize
+
+    game = play_randomly(campaign, 4, 300)
+    side = game.decision().by
+    _, warm = determinize(game, side, 12345, remember=True)
+    _, cold = determinize(game, side, 12345)
+    assert warm.vcache and not cold.vcache
+    # every value it inherited, asked now, is what the dealt cards make it
+    assert _inherited_values_hold(warm) > 0
+    assert _play_on(warm, 4, 300) == _play_on(cold, 4, 300)
