@@ -41,7 +41,10 @@ class StepBudgetExceeded(LimitExceeded):
 
 
 class DecisionBudgetExceeded(GameError):
-    """Random players took more decisions than their budget and the game is not over."""
+    """Random players took more decisions than their budget and the game is not over.
+    `by`: who was about to decide (a side's key), when known."""
+
+    by: str | None = None
 
 
 class IllegalOption(Exception):

@@ -324,6 +324,32 @@ class Game:
             if loc < len(self.w.spaces):
                 self._note_change("board", self.w.spaces[loc])
 
+    def mark(self) -> tuple:
+        """A point to come back to with `restore`: a copy of the state and
+        the revision the remembered values were at."""
+        return copy_data(self.s), self.clock
+
+    def restore(self, mark: tuple) -> None:
+        """Put the state back as it was at MARK (which stays usable), keeping
+        the values remembered since: each area written after the mark is
+        noted as written again now (it holds its old content again), so the
+        results that read one expire and every other result stays good.  A
+        player that tries several options from one position pays once for
+        what they share."""
+        state, clock = mark
+        self.s = copy_data(state)
+        written = [area for area, revision in self.ver.items() if revision > clock]
+        if not written:
+            return
+        self.clock += 1
+        now = self.clock
+        ver = self.ver
+        for area in written:
+            ver[area] = now
+        for whole, log in list(self.changed.items()):
+            for _, entity in log[bisect_right(log, clock, key=_revision):]:
+                self._note_change(whole, entity)
+
     def invalidate(self) -> None:
         """Forget every cached value (after the state was changed from outside)."""
         self.vcache.clear()
@@ -497,8 +523,10 @@ class Game:
             self._bind(spec, frame, values)  # (no trace here: `_take_only` would log nothing)
             return None
         if self.max_decisions is not None and self.s["decisions"] >= self.max_decisions:
-            raise DecisionBudgetExceeded(f"more than {self.max_decisions} decisions and the game is not over",
-                                         spec.span, spec.cites)
+            stop = DecisionBudgetExceeded(f"more than {self.max_decisions} decisions and the game is not over",
+                                          spec.span, spec.cites)
+            stop.by = _chooser(side)
+            raise stop
         if other is not None:  # a random player's generator advances on real decisions only
             sampler.state = state
         self._bind(spec, frame, values)
