@@ -102,6 +102,7 @@ class GreedyAgent(Agent):
         self.dull: dict[str, tuple[int, int]] = {}
         self.explain = False  # keep a Judgement of each decision (`last`), for a person watching
         self.last: Judgement | None = None
+        self._dirty = False  # the copy being looked at is not at the decision (see _clean)
 
     def choose(self, session, decision):
         game = session.game
@@ -132,10 +133,12 @@ class GreedyAgent(Agent):
         # position's supply, say — is worked out once.
         start_mark = base.mark()
         scored = []
-        for i in candidates:
+        for k, i in enumerate(candidates):
+            if k:
+                base.restore(start_mark)
             value, draw, by = self._try(base, side, i)
-            base.restore(start_mark)
             scored.append((value, i, draw, by))
+        self._dirty = True  # put back only if needed again (_clean)
         self._note(choice_name, scored)
         # best first; equal scores keep the weight order (a stable sort)
         scored.sort(key=lambda t: -t[0])
@@ -217,6 +220,7 @@ class GreedyAgent(Agent):
                 break
             if draw:
                 if ahead is None:
+                    self._clean(base, start_mark)
                     ahead = score(base, side) > 0.5
                 if ahead:
                     continue
@@ -229,10 +233,17 @@ class GreedyAgent(Agent):
                 best, best_value = option, value
         return best if best is not None else scored[0][1]
 
+    def _clean(self, base, start_mark) -> None:
+        """BASE put back at the decision, if an option was tried on it since."""
+        if self._dirty:
+            base.restore(start_mark)
+            self._dirty = False
+
     def _worst_reply(self, base, side: str, option: int, start_mark) -> float | None:
         """The score for SIDE of the worst answer another side can give when
         OPTION leads straight to its decision with few options; None when it
         does not."""
+        self._clean(base, start_mark)
         try:
             d = base.choose(option + 1)  # listed this time: the answers are wanted
         except GameError:
@@ -261,6 +272,7 @@ class GreedyAgent(Agent):
         runner_score, runner = max(rivals)
         judgement.runner_up, judgement.runner_up_score = runner, runner_score
         weighted = []
+        self._clean(base, start_mark)
         for option in (choice, runner):
             played = self._run_on(base, option) is not _DEAD_END and not base.over
             try:

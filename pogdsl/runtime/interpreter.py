@@ -327,7 +327,7 @@ class Game:
     def mark(self) -> tuple:
         """A point to come back to with `restore`: a copy of the state and
         the revision the remembered values were at."""
-        return copy_data(self.s), self.clock
+        return copy_state(self.s), self.clock
 
     def restore(self, mark: tuple) -> None:
         """Put the state back as it was at MARK (which stays usable), keeping
@@ -337,7 +337,7 @@ class Game:
         player that tries several options from one position pays once for
         what they share."""
         state, clock = mark
-        self.s = copy_data(state)
+        self.s = copy_state(state)
         written = [area for area, revision in self.ver.items() if revision > clock]
         if not written:
             return
@@ -989,7 +989,7 @@ class Game:
         return state_hash(self.s)
 
     def copy(self) -> "Game":
-        other = Game(self.w, copy_data(self.s), log=self.log_enabled, step_budget=self.step_budget,
+        other = Game(self.w, copy_state(self.s), log=self.log_enabled, step_budget=self.step_budget,
                      ask_forced=self.ask_forced)
         return other  # without samplers: a random player's generator belongs to one game
 
@@ -1026,6 +1026,30 @@ def _ambiguous(text: str, matches: list[str], rules) -> IllegalOption:
 def _chooser(side) -> str:
     """Who chooses, as a decision names them: a side's key, or the text of anything else."""
     return side.key if isinstance(side, Entity) else text_of(side)
+
+
+# Parts of the state that are flat lists of numbers, texts, booleans or None
+# (new_state): copied as they are, a list at a time.
+_FLAT_LISTS = frozenset(("loc", "reduced", "control", "fort_destroyed", "played", "dice"))
+
+
+def copy_state(state: dict) -> dict:
+    """A deep copy of a game state (copy_data), the parts whose shape the
+    interpreter fixes copied a list at a time: about three times faster,
+    which a player trying several options from one position needs."""
+    out = {}
+    for key, value in state.items():
+        if key in _FLAT_LISTS and type(value) is list:
+            out[key] = value[:]
+        elif key == "occ" and type(value) is list:
+            out[key] = [list(units) for units in value]
+        elif key == "piles" and type(value) is dict:
+            out[key] = {name: list(cards) for name, cards in value.items()}
+        elif key == "at_war" and type(value) is dict:
+            out[key] = dict(value)
+        else:
+            out[key] = copy_data(value)
+    return out
 
 
 def state_hash(state: dict) -> str:
