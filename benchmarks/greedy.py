@@ -16,7 +16,7 @@ seeds `pogdsl simulate SCENARIO --games N --seed S` uses, and prints:
   its think time at the 50th and 95th percentiles and the slowest: what a
   person playing against it waits for (`pogdsl play … --cp greedy`).
 
-    python benchmarks/greedy.py [--scenario campaign] [--games N] [--seed S] [--workers W]
+    python benchmarks/greedy.py [--scenario campaign] [--games N] [--seed S] [--workers W] [--progress]
 
 Strength and speed are measured here, never asserted in tests.  About 2-3
 CPU seconds a game against random, twice that greedy against greedy.
@@ -90,15 +90,26 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=20, help="games per pairing (default 20)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=max(1, min(2, os.cpu_count() or 1)))
+    parser.add_argument("--progress", action="store_true", help="a line for each game as it ends")
     args = parser.parse_args(argv)
     seeds = [game_seed(args.seed, i) for i in range(args.games)]
-    tasks = [(args.scenario, s, ap, cp) for ap, cp in PAIRINGS for s in seeds]
+    tasks = [(args.scenario, s, ap, cp) for s in seeds for ap, cp in PAIRINGS]  # a stopped run has all three
     start = time.perf_counter()
+    results = []
+
+    def done(r: dict) -> None:  # one line a game as it ends, so a long run shows its progress
+        results.append(r)
+        if args.progress:
+            print(f"  game {len(results)}/{len(tasks)}: {r['ap']} v {r['cp']}, seed {r['seed']}: "
+                  f"{r['winner'] or 'draw'} ({r['reason']}, turn {r['turn']}), {r['cpu']:.1f} CPU s", flush=True)
+
     if args.workers > 1:
         with get_context("fork").Pool(args.workers) as pool:
-            results = pool.map(play_one, tasks, chunksize=1)
+            for r in pool.imap_unordered(play_one, tasks, chunksize=1):
+                done(r)
     else:
-        results = [play_one(t) for t in tasks]
+        for t in tasks:
+            done(play_one(t))
     wall = time.perf_counter() - start
     random_cost = _random_cost(args.scenario, seeds[:min(5, len(seeds))])
 

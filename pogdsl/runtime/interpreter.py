@@ -1042,9 +1042,9 @@ def copy_state(state: dict) -> dict:
         if key in _FLAT_LISTS and type(value) is list:
             out[key] = value[:]
         elif key == "occ" and type(value) is list:
-            out[key] = [list(units) for units in value]
+            out[key] = [units[:] for units in value]
         elif key == "piles" and type(value) is dict:
-            out[key] = {name: list(cards) for name, cards in value.items()}
+            out[key] = {name: cards[:] for name, cards in value.items()}
         elif key == "at_war" and type(value) is dict:
             out[key] = dict(value)
         else:
