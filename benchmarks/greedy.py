@@ -26,13 +26,18 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from multiprocessing import get_context
+from pathlib import Path
 
-from pogdsl.agents import RandomAgent, make_agent
-from pogdsl.opening import open_scenario
-from pogdsl.sim import collector_set_for_games, game_seed
-from pogdsl.sim.stats import quantile, wilson
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's pogdsl, not an installed one
+
+from pogdsl.agents import RandomAgent, make_agent  # noqa: E402
+from pogdsl.opening import open_scenario  # noqa: E402
+from pogdsl.sim import collector_set_for_games, game_seed  # noqa: E402
+from pogdsl.sim.stats import quantile, wilson  # noqa: E402
 
 PAIRINGS = (("greedy", "random"), ("random", "greedy"), ("greedy", "greedy"))
 _opened = {}
@@ -44,7 +49,7 @@ def play_one(task: tuple) -> dict:
     scenario, seed, ap, cp = task
     opened = _opened.get(scenario)
     if opened is None:
-        opened = _opened[scenario] = open_scenario(scenario)
+        opened = _opened[scenario] = open_scenario(scenario, ROOT)
     players = {"ap": make_agent(ap, "ap", seed), "cp": make_agent(cp, "cp", seed)}
     game = opened.new_game(seed, log=False)
     game.samplers = {k: a for k, a in players.items() if isinstance(a, RandomAgent)}
@@ -76,7 +81,7 @@ def _random_cost(scenario: str, seeds: list[int]) -> float:
     interpreter's samplers answering, as `simulate` plays them)."""
     from pogdsl.sim import play_random
 
-    opened = _opened.get(scenario) or open_scenario(scenario)
+    opened = _opened.get(scenario) or open_scenario(scenario, ROOT)
     decisions, start = 0, time.process_time()
     with collector_set_for_games():
         for seed in seeds:
