@@ -97,6 +97,20 @@ def test_it_takes_the_option_its_evaluation_prefers(duel):
         assert ops[cards[pick]] == max(ops[c] for c in cards)
 
 
+def test_a_search_player_can_use_it_on_its_own_playout_game(campaign):
+    """`pick(game, side, in_place=True)`: the options are tried on the game
+    given (a playout, already drawn from the side's view), which is left at
+    its decision, unchanged, as a playout policy needs."""
+    for seed in range(3):
+        game = _at_decision(campaign, seed, "cp", skip=2)
+        _, playout = determinize(game, "cp", rng.seed_state(seed))
+        before = playout.state_hash()
+        pick = GreedyAgent(seed=1).pick(playout, "cp", in_place=True)
+        assert playout.state_hash() == before and playout.s["pending"] is not None
+        assert 0 <= pick < len(playout.legal_options())
+        assert pick == GreedyAgent(seed=1).pick(playout, "cp", in_place=True)
+
+
 # ------------------------------------------------------------------ peace terms
 
 def _offered_peace(campaign, vp: int, strip: str | None = None):

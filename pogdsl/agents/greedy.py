@@ -34,7 +34,8 @@ side), so a game is the same game every time, whether played by `play` or by
 `simulate`.
 
 `GreedyAgent.pick(game, side)` answers a bare Game (no Session): a search
-player can use it as its playout policy.
+player can use it as its playout policy (`in_place=True` on a playout game
+of its own, already drawn from the side's view, saves the determinization).
 """
 
 from __future__ import annotations
@@ -111,9 +112,15 @@ class GreedyAgent(Agent):
         return self.pick(game, str(decision.by)) + 1
 
     # ------------------------------------------------------------ choosing
-    def pick(self, game, side: str) -> int:
+    def pick(self, game, side: str, in_place: bool = False) -> int:
         """The 0-based index of the option to take at GAME's pending decision
-        for SIDE (a bare Game will do)."""
+        for SIDE (a bare Game will do).
+
+        `in_place`: GAME is already a game the side may look into (a search
+        player's playout, drawn from the side's view) and the caller's own:
+        the options are tried on it instead of on a fresh determinization,
+        and it is put back at its decision before this returns (its state
+        is then a new object: hold the Game, not its state)."""
         start = time.perf_counter()
         pending = game.s["pending"]
         n = len(pending["options"])
@@ -126,8 +133,26 @@ class GreedyAgent(Agent):
             self.stats["seconds"] += time.perf_counter() - start
             self.last = Judgement(candidates[0], -1.0) if self.explain else None
             return candidates[0]
-        self.state, base = determinize(game, side, self.state)
+        if in_place:
+            base = game
+            kept = (base.log_enabled, base.samplers, base.max_decisions)
+            base.samplers = base.max_decisions = None
+        else:
+            self.state, base = determinize(game, side, self.state)
         base.log_enabled = False
+        try:
+            choice = self._judge(base, side, candidates, choice_name, keep=in_place)
+        finally:
+            if in_place:
+                base.log_enabled, base.samplers, base.max_decisions = kept
+        self.stats["decisions"] += 1
+        self.stats["lookaheads"] += len(candidates)
+        self.stats["seconds"] += time.perf_counter() - start
+        return choice
+
+    def _judge(self, base, side: str, candidates: list[int], choice_name: str, keep: bool) -> int:
+        """The option of CANDIDATES to take, each tried on BASE (put back at
+        its decision afterwards when KEEP)."""
         # Every option is tried on this one copy and the copy put back after
         # each (Game.mark/restore), so what the options share — the
         # position's supply, say — is worked out once.
@@ -143,11 +168,10 @@ class GreedyAgent(Agent):
         # best first; equal scores keep the weight order (a stable sort)
         scored.sort(key=lambda t: -t[0])
         choice = self._checked(base, side, scored, start_mark)
-        self.stats["decisions"] += 1
-        self.stats["lookaheads"] += len(candidates)
-        self.stats["seconds"] += time.perf_counter() - start
         if self.explain:
             self.last = self._judgement(base, side, scored, choice, start_mark)
+        if keep:
+            self._clean(base, start_mark)
         return choice
 
     def _skip(self, choice: str) -> bool:
