@@ -108,22 +108,27 @@ def main(argv=None) -> int:
             print(f"  game {len(results)}/{len(tasks)}: {r['ap']} v {r['cp']}, seed {r['seed']}: "
                   f"{r['winner'] or 'draw'} ({r['reason']}, turn {r['turn']}), {r['cpu']:.1f} CPU s", flush=True)
 
-    if args.workers > 1:
-        with get_context("fork").Pool(args.workers) as pool:
-            for r in pool.imap_unordered(play_one, tasks, chunksize=1):
-                done(r)
-    else:
-        for t in tasks:
-            done(play_one(t))
+    try:
+        if args.workers > 1:
+            with get_context("fork").Pool(args.workers) as pool:
+                for r in pool.imap_unordered(play_one, tasks, chunksize=1):
+                    done(r)
+        else:
+            for t in tasks:
+                done(play_one(t))
+    except KeyboardInterrupt:  # Ctrl-C (or kill -INT): the figures of the games finished so far
+        print(f"  stopped: {len(results)} of {len(tasks)} games finished", flush=True)
     wall = time.perf_counter() - start
     random_cost = _random_cost(args.scenario, seeds[:min(5, len(seeds))])
 
-    print(f"{args.scenario}: {args.games} games a pairing, seed {args.seed}, {args.workers} workers, "
-          f"{wall:.0f} s wall")
+    print(f"{args.scenario}: {args.games} games a pairing asked, {len(results)} played, seed {args.seed}, "
+          f"{args.workers} workers, {wall:.0f} s wall")
     thinks: list[float] = []
     for ap, cp in PAIRINGS:
         games = [r for r in results if r["ap"] == ap and r["cp"] == cp]
         n = len(games)
+        if not n:
+            continue
         wins = {side: sum(r["winner"] == side for r in games) for side in ("ap", "cp")}
         draws = n - wins["ap"] - wins["cp"]
         cpu = sum(r["cpu"] for r in games) / n
