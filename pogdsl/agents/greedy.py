@@ -24,10 +24,14 @@ with more than one option (`greedy`, or `greedy:K` to look at K options):
 Then it checks the best options against the replies they invite: an option
 that leads straight to a decision of another side with few options (an
 offer of peace, a choice of losses) is worth the *worst* of those replies
-for it, and the next option is looked into in turn while its own score could
-still beat the best found so far.  An option that ends the game with no winner (peace
-accepted) is never taken while its side's score is above one half: it never
-accepts a peace it is winning.
+for it, and the next option is looked into in turn while its own score
+could still beat the best found so far.  An option that ends the game with
+no winner (peace accepted) is never taken while its side's score is above
+one half: it never accepts a peace it is winning.
+
+A choice whose last DULL_AFTER look-aheads told its options apart by
+nothing is answered by weight alone for its next SKIPS decisions, then
+looked at again: most of a game's decisions are such first steps.
 
 Its generator is seeded like a random player's (from the game's seed and its
 side), so a game is the same game every time, whether played by `play` or by
