@@ -94,7 +94,8 @@ def explain_move(agent, decision, index: int) -> str | None:
         return None
     judgement = agent.last
     if judgement is None or judgement.option != index or judgement.score < 0:
-        return f"    why ({agent}): the choice's weight favours it (its look-ahead has told these options apart by nothing)"
+        return (f"    why ({agent}): the choice's weight favours it (its look-ahead has told these options "
+                "apart by nothing)")
     line = f"    why ({agent}): judged {judgement.score:.2f}"
     if judgement.runner_up is not None:
         line += (f" against {judgement.runner_up_score:.2f} for '{decision.options[judgement.runner_up]}'"
