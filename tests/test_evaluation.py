@@ -95,6 +95,21 @@ def test_the_rule_graph_has_each_term_with_its_citations():
     assert "value:final_vp" in reads
 
 
+@pytest.mark.parametrize("scenario, even", [("campaign", 11), ("limited_war", 14.5), ("introductory", 12),
+                                             ("historical", 12.5)])
+def test_the_vp_lead_is_read_against_the_scenario_s_own_victory_levels(scenario, even):
+    """5.5.2: the Campaign's Allies win at 9 or less, the Central Powers at 13
+    or more; 5.4.2 (12 and 17), 5.3.4 (10 and 14) and 5.7.2 (no draw: 12 and
+    13) move the levels, and the VP level that is even for both moves with them."""
+    game = open_scenario(scenario).new_game(1, log=False)
+    game.run()
+    for vp in range(8, 19):
+        game.s["vars"]["vp"] = vp
+        game.invalidate()
+        lead = dict((name, value) for name, _, value in term_values(game, "cp"))["vp_lead"]
+        assert lead == 2 * vp - 2 * even
+
+
 def test_the_illusions_variant_weighs_national_will():
     illusions = open_scenario("illusions")
     assert "national_will" in [t.name for t in illusions.world.terms]
