@@ -63,6 +63,7 @@ CODES: dict[str, str] = {
     "E0303": "bad effect arguments",
     "E0304": "value out of range",
     "E0305": "assignment to something that is not state",
+    "E0306": "an evaluation term or scale of the wrong form",
     # duplicates
     "E0401": "duplicate definition",
     "E0402": "duplicate connection",
@@ -96,6 +97,7 @@ CODES: dict[str, str] = {
     "W0604": "rule-like block cites no rule",
     "E0605": "citation names an unknown rulebook",
     "E0606": "`same_as` names a rule the main rulebook does not list",
+    "E0607": "an evaluation term without a citation or a note",
     # reachability and data flow
     "W0701": "flag read but never written",
     "W0702": "phase never reached",

@@ -64,7 +64,7 @@ GRAMMAR_PATH = Path(__file__).resolve().parent / "grammar" / "pog.lark"
 # ordinary keywords or built-in names.
 DECLARATION_KEYWORDS = (
     "side", "nation", "map", "enum", "spaces", "connections", "box", "units", "table",
-    "track", "counter", "flag", "marker", "var", "value", "choice", "signal", "procedure",
+    "track", "counter", "flag", "marker", "var", "value", "term", "choice", "signal", "procedure",
     "phase", "sequence", "restriction", "modifier", "trigger", "card", "scenario", "ruleset", "rulebook",
     "space", "rule",
 )

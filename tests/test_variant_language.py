@@ -87,7 +87,7 @@ def test_edit_mistakes(monkeypatch):
         (E, "E0512", 7, 24, "space 'Verdun': vp is edited twice here"),
         (E, "E0511", 8, 24, "`fort` takes one number"),
         (E, "E0214", 9, 27, "'swamp' is not a member of enum 'terrain'"),
-        (E, "E0511", 10, 8, "`edit` changes a space, a unit or a card, not a 'box'"),
+        (E, "E0511", 10, 8, "`edit` changes a space, a unit, a card or a term, not a 'box'"),
         (E, "E0511", 11, 21, "a card's ops cannot be turned off with `no`"),
         (E, "E0501", 12, 13, "`edit` names unit 'GE 9', which does not exist"),
         (E, "E0511", 13, 23, "`no port` takes the side whose port it is"),

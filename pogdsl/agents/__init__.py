@@ -5,6 +5,9 @@ An agent spec, as the command line gives it:
   human           a person at the terminal
   random          random choices, seeded from the game's seed and the side
   random:SEED     random choices from SEED
+  greedy          takes the option its side's declared evaluation judges best
+                  after a short look-ahead (agents/greedy.py), seeded from the
+                  game's seed and the side; greedy:K looks at K options (4)
   mcts:N          looks ahead: N random playouts a decision (agents/mcts.py),
                   seeded from the game's seed and the side; mcts:N:D cuts
                   each playout after D decisions (default 30)
@@ -23,6 +26,7 @@ from collections import Counter
 from ..runtime.errors import GameError, IllegalOption
 from ..runtime.record import derive_seed
 from .base import AGAIN, QUIT, Again, Agent, Stop
+from .greedy import GreedyAgent
 from .human import HumanAgent, format_log_entry
 from .ismcts import IsmctsAgent
 from .mcts import MctsAgent
@@ -33,6 +37,7 @@ __all__ = [
     "AGAIN",
     "QUIT",
     "Agent",
+    "GreedyAgent",
     "HumanAgent",
     "IsmctsAgent",
     "MctsAgent",
@@ -45,7 +50,8 @@ __all__ = [
     "play",
 ]
 
-AGENT_SPECS = "human | random | random:SEED | mcts:N | mcts:N:D | ismcts:N | ismcts:N:H | script:FILE"
+AGENT_SPECS = ("human | random | random:SEED | greedy | greedy:K | mcts:N | mcts:N:D | ismcts:N | ismcts:N:H "
+               "| script:FILE")
 
 
 def agent_seed(game_seed: int, side: str) -> int:
@@ -77,6 +83,10 @@ def make_agent(spec: str, side: str, game_seed: int, **human_options) -> Agent:
         if not arg:
             raise ValueError("mcts needs its number of playouts a decision: mcts:N, e.g. mcts:200")
         return parse_spec(arg, agent_seed(game_seed, side))
+    if kind == "greedy":
+        from .greedy import parse_spec as greedy_spec
+
+        return greedy_spec(arg, agent_seed(game_seed, side))
     if kind == "ismcts":
         from .ismcts import parse_spec as parse_ismcts
 
@@ -86,6 +96,26 @@ def make_agent(spec: str, side: str, game_seed: int, **human_options) -> Agent:
     if kind == "script" and arg:
         return ScriptedAgent.from_file(arg, side)
     raise ValueError(f"unknown agent '{spec}' for {side}: use {AGENT_SPECS}")
+
+
+def explain_move(agent, decision, index: int) -> str | None:
+    """Why a computer player took option INDEX of DECISION, for a person
+    watching (shown under the move's log line, which cites the decision's
+    rules): the option's score against the next best's, and the terms of
+    the evaluation that made the difference."""
+    if not hasattr(agent, "last") or len(decision.options) < 2:
+        return None
+    judgement = agent.last
+    if judgement is None or judgement.option != index or judgement.score < 0:
+        return (f"    why ({agent}): the choice's weight favours it (its look-ahead has told these options "
+                "apart by nothing)")
+    line = f"    why ({agent}): judged {judgement.score:.2f}"
+    if judgement.runner_up is not None:
+        line += (f" against {judgement.runner_up_score:.2f} for '{decision.options[judgement.runner_up]}'"
+                 f" (best of {judgement.looked_at} looked at)")
+    if judgement.terms:
+        line += "; it differs in " + ", ".join(f"{name} {delta:+d}" for name, delta in judgement.terms)
+    return line
 
 
 def format_trace(entries) -> list[str]:
@@ -113,11 +143,15 @@ def play(session, agents: dict, *, out=None, show_log: bool = False, trace: bool
     show_log = show_log or bool(humans)  # a person sees what happened since their last decision
     if humans:
         g.keep_history = True
+        for a in agents.values():
+            if not a.human and hasattr(a, "explain"):
+                a.explain = True  # a person sees why the computer moved as it did
     if trace:
         if g.trace is None:
             g.trace = []
         g.cache_values = False  # a value read from a cache would not show its modifiers
     seen = 0 if session.decisions_made == 0 else len(g.s["log"])  # a loaded game: only what is new
+    why = None  # a computer player's reasons for its last move, shown after the move's log
 
     def say(text):
         print(text, file=out)
@@ -128,7 +162,13 @@ def play(session, agents: dict, *, out=None, show_log: bool = False, trace: bool
             seen = min(seen, len(log))  # an undo may have shortened it
             for entry in log[seen:]:
                 say(f"  · {format_log_entry(entry)}")
+                if why:  # right under the move's own line ("cp chose: …", with the decision's rules)
+                    say(why)
+                    why = None
             seen = len(log)
+        if why:
+            say(why)
+            why = None
         d = session.decision
         if d is None:
             return "over"
@@ -154,3 +194,5 @@ def play(session, agents: dict, *, out=None, show_log: bool = False, trace: bool
             continue
         if echo and not show_log and not humans:
             say(f"{d.by} ({agent}): {d.options[index]}")
+        if humans and not agent.human:
+            why = explain_move(agent, d, index)

@@ -52,8 +52,9 @@ import time
 from ..runtime import rng
 from ..runtime.errors import DecisionBudgetExceeded, GameError
 from ..runtime.hidden import determinize
+from ..runtime.record import derive_seed
 from .base import Agent
-from .mcts import score
+from .evaluation import score
 
 DEFAULT_HORIZON = 30  # decisions a playout plays after the tree before it is scored
 EXPLORATION = 0.7  # the UCB constant, for scores between 0 and 1
@@ -65,13 +66,28 @@ UNDECIDED = 0.5  # the score of a playout the rules could not finish (a dead end
 DEFAULT_EVALUATE = score
 
 
+class GreedyPolicy:
+    """The heuristic player as a playout policy: it tries the options on the
+    playout's own game (already dealt from the side's view), with no fresh
+    determinization a decision."""
+
+    def __init__(self, seed: int):
+        from .greedy import GreedyAgent
+
+        self.player = GreedyAgent(seed)
+
+    def pick(self, game, side: str) -> int:
+        return self.player.pick(game, side, in_place=True)
+
+
 def playout_policy(seed: int):
-    """The playout policy `ismcts:N` plays with (None: the interpreter's
-    random players).  A policy is any object with `pick(game, side)` → the
-    0-based index of an option of GAME's pending decision; one is made per
-    agent, from the agent's seed, so a policy with a generator of its own
-    keeps games the same for a seed."""
-    return None
+    """The playout policy `ismcts:N` plays with: the heuristic player
+    (None would mean the interpreter's random players).  A policy is any
+    object with `pick(game, side)` → the 0-based index of an option of
+    GAME's pending decision; one is made per agent, from the agent's seed,
+    so a policy with a generator of its own keeps games the same for a
+    seed."""
+    return GreedyPolicy(derive_seed(seed, "playout policy"))
 
 
 class _Sampler:

@@ -15,10 +15,9 @@ playout:
    play on, for at most D decisions (`mcts:N:D`, default 30) or to the end
    of the game;
 4. scores the result for its side: 1 for a win, 0 for a loss, ½ for a game
-   ended with no winner; a playout cut short scores the scenario's declared
-   `value evaluation(p: side)` — how good the position is for p, from 0
-   (lost) to 100 (won) — divided by 100, or ½ when the scenario declares no
-   evaluation.
+   ended with no winner; a playout cut short scores the win expectation of
+   the scenario's declared evaluation (its `term`s, agents/evaluation.py),
+   or ½ when the scenario declares none.
 
 It then takes the option played most often (ties: the better mean score,
 then the first listed).  Its generator is seeded like a random player's
@@ -32,14 +31,15 @@ import math
 import time
 
 from ..runtime import rng
-from ..runtime.builtins import value_of
 from ..runtime.errors import DecisionBudgetExceeded, GameError
 from ..runtime.hidden import determinize
 from .base import Agent
+from .evaluation import score
+
+__all__ = ["MctsAgent", "parse_spec", "score"]  # score: where it was (agents/evaluation.py)
 
 DEFAULT_DEPTH = 30  # decisions a playout plays before it is scored
 EXPLORATION = 0.7  # UCB1's constant, for scores between 0 and 1
-EVALUATION = "evaluation"  # the declared value a cut-short playout is scored with
 
 
 class _Sampler:
@@ -115,23 +115,6 @@ class MctsAgent(Agent):
         except GameError:
             return 0.5  # a playout the rules could not finish (a dead end): it tells nothing
         return score(other, side)
-
-
-def score(game, side: str) -> float:
-    """How good GAME is for SIDE, from 0 to 1: its result when it is over,
-    else the scenario's declared `evaluation(p)` / 100 (½ without one)."""
-    result = game.s["result"]
-    if result is not None:
-        winner = result["winner"]
-        return 0.5 if winner is None else float(winner == side)
-    if EVALUATION not in game.w.values:
-        return 0.5
-    entity = next(s for s in game.w.sides if s.key == side)
-    try:
-        value = value_of(game, EVALUATION, (entity,))
-    except GameError:
-        return 0.5
-    return min(1.0, max(0.0, float(value) / 100.0))
 
 
 def parse_spec(arg: str, seed: int) -> MctsAgent:

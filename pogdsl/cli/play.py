@@ -177,9 +177,11 @@ def register(sub) -> None:
         "play", help="play a scenario at the terminal, or watch agents play it",
         description="Play SCENARIO (a scenario name, or a .pog file declaring one). Each side is played by an "
                     "agent: `human` (you, at this terminal), `random` (seeded from --seed and the side, so a "
-                    "game of `pogdsl simulate` can be played again), `random:SEED`, `mcts:N` (a player that looks "
-                    "ahead with N random playouts a decision, seeded like `random`), `ismcts:N` (a player that "
-                    "searches a tree of both sides' options, N iterations a decision, seeded likewise), or "
+                    "game of `pogdsl simulate` can be played again), `random:SEED`, `greedy` (takes the option the "
+                    "scenario's declared evaluation judges best after a short look-ahead, seeded like `random`; "
+                    "against a person it says why, with the rules and terms behind its move), `mcts:N` (a player "
+                    "that looks ahead with N random playouts a decision, seeded like `random`), `ismcts:N` (a player "
+                    "that searches a tree of both sides' options, N iterations a decision, seeded likewise), or "
                     "`script:FILE` (the FILE's "
                     "`SIDE: OPTION` lines for that side, in order). By default the first side is human and the "
                     "others random. A human answers with an option's number or text; `help` at the prompt lists "
@@ -191,7 +193,8 @@ def register(sub) -> None:
                         "save of a scenario of your own needs its .pog file here)")
     p.add_argument("--seed", type=whole_number, default=None, help="the game's seed: dice, shuffles (default 0)")
     p.add_argument("--ap", metavar="AGENT",
-                   help="agent for side ap: human | random | random:SEED | mcts:N (looks ahead with N random "
+                   help="agent for side ap: human | random | random:SEED | greedy (judges each option by the "
+                        "declared evaluation; greedy:K looks at K options) | mcts:N (looks ahead with N random "
                         "playouts a decision; mcts:N:D cuts each after D decisions) | ismcts:N (information-set "
                         "tree search, N iterations a decision; ismcts:N:H plays each playout for at most H "
                         "decisions) | script:FILE")

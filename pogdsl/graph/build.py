@@ -109,9 +109,11 @@ class GraphBuilder:
             self.edge(node_id("space", c.a.text), node_id("space", c.b.text), "connects",
                       dotted=c.dotted, only=[n.text for n in c.only])
         # Nodes first, so that edges between them never depend on order.
-        for kind in ("state", "value", "procedure", "phase", "sequence", "restriction", "modifier"):
+        for kind in ("state", "value", "term", "procedure", "phase", "sequence", "restriction", "modifier"):
             for decl in p.all(kind):
                 extra = {}
+                if kind == "term":
+                    extra = dict(weight=decl.weight)
                 if kind == "state":
                     extra = dict(state_kind=decl.state_kind, scope=decl.scope.text if decl.scope else None,
                                  low=decl.low, high=decl.high)
@@ -137,6 +139,8 @@ class GraphBuilder:
                 self.reads_of(node_id("state", state.key), [state.start])
         for value in p.all("value"):
             self.reads_of(node_id("value", value.key), [value.expr])
+        for term in p.all("term"):
+            self.reads_of(node_id("term", term.key), [term.expr])
         for proc in p.all("procedure"):
             self.add_code(node_id("procedure", proc.key), proc.body, proc.cites)
         for phase in p.all("phase"):

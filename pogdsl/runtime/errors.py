@@ -48,6 +48,8 @@ class DecisionBudgetExceeded(LimitExceeded):
     def __init__(self, message: str, span=None, cites=(), limit: str = "decisions"):
         super().__init__(message, span, cites, limit)
 
+    by: str | None = None  # who was about to decide (a side's key), when known
+
 
 class IllegalOption(Exception):
     """An answer that is not one of the legal options; the state is unchanged."""

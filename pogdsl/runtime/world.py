@@ -53,6 +53,39 @@ class Space:
     at: tuple | None
 
 
+@define(frozen=True)
+class Term:
+    """One term of the evaluation: its name, its weight, the value that
+    works it out and the rules it cites."""
+
+    name: str
+    weight: int
+    value: str
+    cites: tuple[str, ...]
+    note: str | None
+
+
+def _with_term_values(program: Program) -> tuple[Program, list[Term]]:
+    """The program with each term's expression as a value of its own (a
+    name no source can clash with: the first free one of `term_NAME`,
+    `term_NAME_`, …), so terms are compiled, and remembered across
+    decisions, like any value; and the terms."""
+    decls = program.all("term")
+    if not decls:
+        return program, []
+    program = program.derived()
+    values = program.decls["value"]
+    terms = []
+    for t in decls:
+        name = f"term_{t.key}"
+        while name in values:
+            name += "_"
+        values[name] = A.ValueDecl(t.span, A.Name(name, t.name.span), params=list(t.params), expr=t.expr,
+                                   cites=list(t.cites), note=t.note)
+        terms.append(Term(t.key, t.weight, name, tuple(c.number for c in t.cites), t.note))
+    return program, terms
+
+
 @define
 class World:
     program: Program
@@ -112,6 +145,9 @@ class World:
     # Cached values → the areas they read themselves (not through another cached
     # value): (whole areas, (argument position, area) for an argument's own area).
     value_areas: dict[str, tuple] = field(factory=dict)
+    # The evaluation's terms (`term`), in source order: each worked out as a
+    # value of its own (so it is remembered like one), under `value` here.
+    terms: list["Term"] = field(factory=list)
 
     # ------------------------------------------------------------ lookups
     def entity(self, kind: str, key: str, index: int | None = None) -> Entity:
@@ -189,7 +225,8 @@ def build_world(program: Program, graph, options: dict[str, object] | None = Non
     scenario = program.scenario
     if scenario is None:
         raise WorldError("no scenario chosen")
-    w = World(program, scenario)
+    program, terms = _with_term_values(program)
+    w = World(program, scenario, terms=terms)
     first, last = scenario.turns or (1, 1)
     w.limits = limits_of(scenario, last - first + 1)
     kinds: dict[str, dict[str, Entity]] = {}

@@ -18,7 +18,7 @@ from ..diagnostics import Reporter, did_you_mean
 from ..syntax import ast as A
 from ..syntax.template import template_parts
 from .citations import collect_citations
-from .model import Global, Program, state_value_kind
+from .model import EVALUATION_SCALE, Global, Program, state_value_kind
 from .vocabulary import (
     ANY, ATTRIBUTES, EVENTS, FUNCTIONS, TYPE_NAMES, VERBS, WRITABLE_ATTRIBUTES, Scope, element_kind, list_of,
 )
@@ -231,6 +231,9 @@ class Checker:
                 self.check_expr(decl.expr, self.param_scope(decl.params))
             else:
                 self.value_kind(decl)
+        for decl in p.all("term"):
+            self.check_term(decl)
+        self.check_evaluation_scale()
         for decl in p.all("choice"):
             self.check_params(decl.params)
             self.check_template(decl)
@@ -512,6 +515,41 @@ class Checker:
                 self.wrong_kind("", kind, (want,), s.start.span)
             if isinstance(s.start, A.IntLit) and s.low is not None and not s.low <= s.start.value <= s.high:
                 self.r.error("E0304", f"start value {s.start.value} is outside {s.low}..{s.high}", s.start.span)
+
+    # ================================================================ evaluation
+    def check_term(self, t: A.TermDecl) -> None:
+        """A term of the evaluation: one parameter, the side judging, a whole
+        number for it, and the rule that makes it matter with a note saying
+        why (a player's judgement is reviewed like any rule)."""
+        self.check_params(t.params)
+        if len(t.params) != 1 or (t.params[0].type is not None and t.params[0].type.text != "side"):
+            self.r.error("E0306", f"term '{t.key}' must take one parameter, the side it judges for",
+                         t.name.span, f"write `term {t.key}(p: side) weight N cites ... = ...`")
+        if not t.cites or t.note is None:
+            missing = " and no ".join(w for w, gone in (("citation", not t.cites), ("note", t.note is None))
+                                      if gone)
+            self.r.error("E0607", f"term '{t.key}' has no {missing}: a term of the evaluation says which rule "
+                                  "makes it matter, and why, in its own words", t.name.span,
+                         " and ".join(h for h, gone in (("add `cites N` before `=`", not t.cites),
+                                                        ("add a \"note\" after the expression", t.note is None))
+                                      if gone))
+        kind = self.check_expr(t.expr, self.param_scope(t.params))
+        if not self.compatible(kind, ("int",)):
+            self.wrong_kind("", kind, ("int",), t.expr.span)
+
+    def check_evaluation_scale(self) -> None:
+        """Terms are turned into a win expectation by `evaluation_scale`: a
+        value with no parameters, declared wherever terms are."""
+        terms = self.p.all("term")
+        if not terms:
+            return
+        scale = self.p.decls["value"].get(EVALUATION_SCALE)
+        if scale is None:
+            self.r.error("E0306", f"terms of the evaluation are declared but no `value {EVALUATION_SCALE}`",
+                         terms[0].name.span, f"declare `value {EVALUATION_SCALE} cites N = 40 \"...\"`: the "
+                         "lead in weighted terms that makes a win about e (2.7) times as likely as a loss")
+        elif scale.params:
+            self.r.error("E0306", f"value '{EVALUATION_SCALE}' takes no parameters", scale.name.span)
 
     # ================================================================ params
     def check_type(self, name: A.Name | None) -> None:
@@ -1600,7 +1638,7 @@ def _check_choice(self, decl):
 
 Checker._DECL_CHECKS = {
     "space": Checker.check_space, "unit": Checker.check_unit, "table": Checker.check_table,
-    "state": Checker.check_state, "value": _check_value, "choice": _check_choice,
+    "state": Checker.check_state, "value": _check_value, "term": Checker.check_term, "choice": _check_choice,
     "signal": lambda self, d: self.check_params(d.params), "procedure": _check_procedure,
     "phase": lambda self, d: self.check_block(d.body, Scope()), "restriction": Checker.check_restriction,
     "modifier": Checker.check_modifier, "trigger": Checker.check_trigger, "card": Checker.check_card,

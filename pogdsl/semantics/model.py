@@ -20,10 +20,13 @@ from .vocabulary import ANY, CONSTANTS, list_of
 
 # The namespaces a `remove KIND NAME` can name, and what each holds.
 DECL_KINDS = (
-    "side", "nation", "map", "enum", "space", "box", "unit", "table", "state", "value", "choice",
+    "side", "nation", "map", "enum", "space", "box", "unit", "table", "state", "value", "term", "choice",
     "signal", "procedure", "phase", "sequence", "restriction", "modifier", "trigger", "card", "scenario",
     "ruleset", "rulebook", "display",
 )
+# The value that turns a lead in weighted terms of the evaluation (`term`)
+# into a win expectation (agents/evaluation.py).
+EVALUATION_SCALE = "evaluation_scale"
 # Aliases users naturally write after `remove`.
 KIND_ALIASES = {"track": "state", "counter": "state", "flag": "state", "marker": "state", "var": "state"}
 

@@ -31,6 +31,7 @@ EDITABLE: dict[str, dict[str, tuple[str, str]]] = {
     "card": {"deck": ("deck", "name"), "ops": ("ops", "int"), "sr": ("sr", "int"),
              "war_status": ("war_status", "int"), "removed": ("removed", "flag"), "combat": ("combat", "flag"),
              "optional": ("optional", "flag"), "rp": ("rp", "rp"), "reinforcements": ("reinforcements", "names")},
+    "term": {"weight": ("weight", "int")},
 }
 # What `no ATTRIBUTE` may turn off (the others always have a value).
 _NEGATABLE = {"flag", "supply", "port", "rp", "names"}
@@ -233,7 +234,8 @@ def apply_edit(program: Program, o: A.Override, reporter: Reporter, changes: lis
     kind = o.target_kind.text
     if kind not in EDITABLE:
         guess = did_you_mean(kind, list(EDITABLE))
-        reporter.error("E0511", f"`edit` changes a space, a unit or a card, not a '{kind}'", o.target_kind.span,
+        reporter.error("E0511", f"`edit` changes a space, a unit, a card or a term, not a '{kind}'",
+                       o.target_kind.span,
                        (guess + "; " if guess else "") + "to change anything else, `replace` it whole")
         return
     if kind == "card" and o.target not in program.decls["card"]:
@@ -433,7 +435,7 @@ def apply_override(program: Program, scenario: A.ScenarioDecl, o: A.Override, re
     # remove cites N: everything that implements that rule (or one under it).
     number = o.rule.number
     removed = 0
-    for kind in ("procedure", "phase", "restriction", "modifier", "trigger", "value", "table"):
+    for kind in ("procedure", "phase", "restriction", "modifier", "trigger", "value", "term", "table"):
         for key, decl in list(program.decls[kind].items()):
             if _cites_rule(decl, number):
                 del program.decls[kind][key]
@@ -442,7 +444,7 @@ def apply_override(program: Program, scenario: A.ScenarioDecl, o: A.Override, re
     if not removed:
         reporter.error("E0501", f"nothing that can be removed cites rule {number}", o.rule.span,
                        "`remove cites N` removes procedures, phases, restrictions, modifiers, triggers, "
-                       "values and tables citing N or a rule under it")
+                       "values, terms and tables citing N or a rule under it")
 
 
 def _segments(block: A.Block | None):

@@ -47,8 +47,11 @@ DEFAULT_MAX_STEPS = 2_000_000  # the default `steps` limit (runtime/limits.py); 
 DEFAULT_MAX_DECISIONS = None
 BACKENDS = ("local", "ray", "dask")
 # The player of a side `simulate` is given no spec for (--ap, --cp, --agent):
-# every balance figure names the players it was made with.
-DEFAULT_PLAYER = "random"
+# the heuristic player, so that balance is measured with players that play
+# the war (docs/balance.rst); every balance figure names its players.
+DEFAULT_PLAYER = "greedy"
+# The player of a side play_random is given none for: the fast baseline.
+RANDOM_PLAYER = "random"
 EXTRAS = {"ray": ("ray", "ray"), "dask": ("dask.distributed", "dask")}
 
 
@@ -98,18 +101,18 @@ def play_random(opened, seed: int, *, max_steps: int | None = None,
     """One game, as a plain result (never raises for a problem of the
     game: it is reported in "error").  `agents` gives each side its player
     by its spec (`random`, `mcts:200`... agents.make_agent; a side not
-    given plays DEFAULT_PLAYER), seeded from the game's seed and its side as
+    given plays RANDOM_PLAYER), seeded from the game's seed and its side as
     `play --seed` seeds it."""
     from types import SimpleNamespace
 
     from ..agents import RandomAgent, make_agent
 
     world = opened.world
-    players = {s.key: make_agent((agents or {}).get(s.key, DEFAULT_PLAYER), s.key, seed) for s in world.sides}
+    players = {s.key: make_agent((agents or {}).get(s.key, RANDOM_PLAYER), s.key, seed) for s in world.sides}
     game = opened.new_game(seed, log=False, step_budget=max_steps)
     result = {"seed": seed, "winner": None, "reason": None, "decisions": 0, "turn": None, "hash": None,
               "error": None, "kind": None,
-              "players": {s.key: (agents or {}).get(s.key, DEFAULT_PLAYER) for s in world.sides}}
+              "players": {s.key: (agents or {}).get(s.key, RANDOM_PLAYER) for s in world.sides}}
     # random players answer inside run(), without listing (runtime/sampling.py); the others are asked
     game.samplers = {k: a for k, a in players.items() if isinstance(a, RandomAgent)}
     game.vp_by_turn = []  # the interpreter appends the VP at the end of each turn

@@ -517,6 +517,17 @@ class ValueDecl(Decl):
 
 
 @node
+class TermDecl(Decl):
+    """A term of the evaluation: `weight` times `expr`, for the side given as
+    its one parameter, counts towards how good a position is for that side."""
+
+    params: list[Param] = field(factory=list)
+    expr: Expr | None = None
+    weight: int = 0
+    kind: str = "term"
+
+
+@node
 class ChoiceDecl(Decl):
     params: list[Param] = field(factory=list)
     template: str = ""

@@ -35,7 +35,7 @@ GRAMMAR_PATH = Path(__file__).resolve().parent.parent / "grammar" / "pog.lark"
 
 TOP_LEVEL_KEYWORDS = (
     "side", "nation", "map", "enum", "spaces", "connections", "box", "units", "table",
-    "track", "counter", "flag", "marker", "var", "value", "choice", "signal", "procedure",
+    "track", "counter", "flag", "marker", "var", "value", "term", "choice", "signal", "procedure",
     "phase", "sequence", "restriction", "modifier", "trigger", "card", "scenario", "ruleset", "rulebook",
 )
 _BLOCK_START = re.compile(r"^(?:%s)\b" % "|".join(TOP_LEVEL_KEYWORDS))

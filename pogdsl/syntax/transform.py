@@ -458,6 +458,13 @@ class ToAst:
         return A.ValueDecl(self._span(meta), self._name(rest[0]), params=self._params(rest), expr=expr,
                            cites=cites, note=note)
 
+    def term_decl(self, meta, children):
+        rest, cites, note = self._extras(children)
+        expr = [r for r in rest if isinstance(r, A.Expr)][0]
+        weight = next(int(r) for r in rest[1:] if _is(r, "INT"))
+        return A.TermDecl(self._span(meta), self._name(rest[0]), params=self._params(rest), expr=expr,
+                          weight=weight, cites=cites, note=note)
+
     def choice_weight(self, meta, c):
         return ("weight", c[0])
 

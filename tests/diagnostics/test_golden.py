@@ -256,6 +256,14 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
     "block_without_cites": [
         (W, "W0604", 2, 11, "procedure 'uncited_step' cites no rule"),
     ],
+    "term_without_citation": [
+        (E, "E0607", 4, 6, "term 'vp_held' has no citation: a term of the evaluation says which rule makes it "
+                           "matter, and why, in its own words"),
+        (E, "E0306", 4, 6, "terms of the evaluation are declared but no `value evaluation_scale`"),
+        (E, "E0607", 5, 6, "term 'vp_unexplained' has no note: a term of the evaluation says which rule makes "
+                           "it matter, and why, in its own words"),
+        (E, "E0306", 6, 6, "term 'vp_both' must take one parameter, the side it judges for"),
+    ],
     # ------------------------------------------------------------ reachability, data flow
     "self_defining_value": [
         (E, "E0705", 3, 7, "value 'ever_more' is defined in terms of itself: ever_more → ever_more"),

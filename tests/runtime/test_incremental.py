@@ -435,3 +435,47 @@ def test_a_determinized_copy_plays_the_same_with_inherited_values_as_with_none(c
     # every value it inherited, asked now, is what the dealt cards make it
     assert _inherited_values_hold(warm) > 0
     assert _play_on(warm, 4, 300) == _play_on(cold, 4, 300)
+
+
+def test_values_remembered_across_a_restore_equal_values_worked_out_afresh(campaign):
+    """Game.mark/restore (a player trying several options from one position):
+    after the state is put back, every remembered value still equals the one
+    worked out afresh — at the position put back, and after a different
+    option is played from it — and nothing remembered is thrown away."""
+    names = [n for n in ("in_supply", "supply_open_spaces", "sr_open_spaces", "spaces_held", "term_vp_lead",
+                         "term_strength_on_map", "term_vp_spaces_threatened") if n in campaign.values]
+    rnd = random.Random(3)
+    checked = 0
+    for seed in range(3):
+        game = play_randomly(campaign, seed, 60 + 40 * seed)
+        d = game.decision()
+        if d is None or len(d.options) < 2:
+            continue
+        sides = campaign.sides
+        units = [u for u in campaign.units if game.s["loc"][u.index] is not None and game.s["loc"][u.index] >= 0]
+
+        def args_of(name):
+            if name == "in_supply":
+                return [(u,) for u in rnd.sample(units, 5)]
+            if name in ("supply_open_spaces", "sr_open_spaces", "spaces_held") or name.startswith("term_"):
+                return [(s,) for s in sides]
+            return [()]
+
+        def check_all():
+            nonlocal checked
+            for name in names:
+                for args in args_of(name):
+                    assert B.value_of(game, name, args) == _fresh(game, name, args), (name, args)
+                    checked += 1
+
+        check_all()
+        mark = game.mark()
+        for option in (1, len(d.options)):
+            game.choose(option)  # a different option each time, run to the next decision
+            check_all()
+            remembered = len(game.vcache)
+            game.restore(mark)
+            assert game.state_hash() == Game(campaign, mark[0]).state_hash()
+            assert len(game.vcache) == remembered  # nothing forgotten: what expired is found so when asked
+            check_all()
+    assert checked > 50

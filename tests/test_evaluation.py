@@ -1,0 +1,123 @@
+"""The declared evaluation (`term` and `value evaluation_scale`,
+agents/evaluation.py): a side's score follows its terms, a variant that
+replaces, removes or re-weighs a term changes the score, and the rule graph
+carries each term with its citations.  The duel fixture (tests/fixtures/duel)
+judges by one term, the VP lead."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pogdsl.agents.evaluation import evaluation, score, term_values
+from pogdsl.opening import open_scenario
+
+DUEL = Path(__file__).parent / "fixtures" / "duel"
+
+
+def _variant_project(tmp_path: Path, changes: str) -> Path:
+    """The duel fixture and a variant of it, `duel_v`, with CHANGES."""
+    root = tmp_path / "duel"
+    shutil.copytree(DUEL, root)
+    (root / "scenarios" / "variant.pog").write_text(
+        f'scenario duel_v "A variant" extends duel cites 4.3 {{\n{changes}\n}}\n', encoding="utf-8")
+    return root
+
+
+def _at_vp(opened, vp: int):
+    """A new duel game after its set-up, with the VP marker set to VP."""
+    game = opened.new_game(3, log=False)
+    game.run()
+    game.s["vars"]["vp"] = vp
+    game.invalidate()
+    return game
+
+
+def test_the_score_follows_the_terms():
+    duel = open_scenario("duel", DUEL)
+    behind, even, ahead = (_at_vp(duel, vp) for vp in (17, 20, 23))
+    assert evaluation(ahead, "cp") == 3 and evaluation(ahead, "ap") == -3
+    assert score(even, "cp") == pytest.approx(0.5)
+    assert score(behind, "cp") < 0.5 < score(ahead, "cp")
+    assert score(ahead, "cp") + score(ahead, "ap") == pytest.approx(1.0)
+    assert term_values(ahead, "cp") == [("vp_lead", 1, 3)]
+
+
+def test_a_finished_game_scores_its_result():
+    game = _at_vp(open_scenario("duel", DUEL), 35)  # far ahead on the marker, but the game is lost
+    game.s["result"] = {"winner": "ap", "reason": "test", "rules": []}
+    assert score(game, "ap") == 1.0 and score(game, "cp") == 0.0
+    game.s["result"] = {"winner": None, "reason": "peace", "rules": []}
+    assert score(game, "ap") == score(game, "cp") == 0.5
+
+
+@pytest.mark.parametrize("changes, effect", [
+    ("  edit term vp_lead weight 3", "stronger"),
+    ("  replace term vp_lead(p: side) weight 1 cites 5.1 =\n"
+     "    (if p == cp then 20 - vp else vp - 20)\n    \"A contrary player: the marker on its side is bad.\"", "reversed"),
+    ("  remove term vp_lead", "indifferent"),
+])
+def test_a_variant_that_changes_a_term_changes_the_score(tmp_path, changes, effect):
+    base = _at_vp(open_scenario("duel", DUEL), 23)
+    variant = _at_vp(open_scenario("duel_v", _variant_project(tmp_path, changes)), 23)
+    before, after = score(base, "cp"), score(variant, "cp")
+    assert before > 0.5
+    if effect == "stronger":
+        assert after > before
+    elif effect == "reversed":
+        assert after == pytest.approx(1.0 - before)
+    else:
+        assert after == 0.5
+
+
+def test_an_added_term_counts(tmp_path):
+    changes = ('  add term hand_kept(p: side) weight 10 cites 2.1 = len(cards_in(hand(p)))\n'
+               '    "A card kept is an action to come."')
+    variant = open_scenario("duel_v", _variant_project(tmp_path, changes))
+    game = _at_vp(variant, 20)
+    game.s["piles"]["hand:cp"].pop()
+    game.invalidate()
+    assert [t.name for t in variant.world.terms] == ["vp_lead", "hand_kept"]
+    assert score(game, "cp") < 0.5  # a card fewer, the VP even
+
+
+def test_the_rule_graph_has_each_term_with_its_citations():
+    from pogdsl.compiler import scenario_graph
+
+    _, graph = scenario_graph("campaign")
+    terms = [n for n, data in graph.nodes(data=True) if data.get("kind") == "term"]
+    assert "term:vp_lead" in terms
+    cited = {b for _, b, data in graph.out_edges("term:vp_lead", data=True) if data["kind"] == "cites"}
+    assert {"rule:5.1.1", "rule:5.2"} <= cited
+    reads = {b for _, b, data in graph.out_edges("term:vp_lead", data=True) if data["kind"] == "reads"}
+    assert "value:final_vp" in reads
+
+
+@pytest.mark.parametrize("scenario, even", [("campaign", 11), ("limited_war", 14.5), ("introductory", 12),
+                                             ("historical", 12.5)])
+def test_the_vp_lead_is_read_against_the_scenario_s_own_victory_levels(scenario, even):
+    """5.5.2: the Campaign's Allies win at 9 or less, the Central Powers at 13
+    or more; 5.4.2 (12 and 17), 5.3.4 (10 and 14) and 5.7.2 (no draw: 12 and
+    13) move the levels, and the VP level that is even for both moves with them."""
+    game = open_scenario(scenario).new_game(1, log=False)
+    game.run()
+    for vp in range(8, 19):
+        game.s["vars"]["vp"] = vp
+        game.invalidate()
+        lead = dict((name, value) for name, _, value in term_values(game, "cp"))["vp_lead"]
+        assert lead == 2 * vp - 2 * even
+
+
+def test_the_illusions_variant_weighs_national_will():
+    illusions = open_scenario("illusions")
+    assert "national_will" in [t.name for t in illusions.world.terms]
+    assert "national_will" not in [t.name for t in open_scenario("campaign").world.terms]
+    game = illusions.new_game(2, log=False)
+    game.run()
+    before = score(game, "cp")
+    for n in ("ge", "ah"):  # the Central Powers' home fronts worn down
+        game.s["vars"]["national_will"][n] = 4
+    game.invalidate()
+    assert score(game, "cp") < before
