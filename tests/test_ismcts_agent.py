@@ -15,6 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
+
 from pogdsl.agents import IsmctsAgent, RandomAgent, make_agent, play
 from pogdsl.agents.ismcts import Node
 from pogdsl.cli import main
@@ -325,7 +326,7 @@ def test_a_decision_with_one_option_is_not_searched(duel):
 
 def test_simulate_takes_an_ismcts_player(capsys):
     code = main(["simulate", "duel", "--root", str(DUEL), "--games", "3", "--workers", "1", "--ap", "ismcts:5",
-                 "--json"])
+                 "--cp", "random", "--json"])
     assert code == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["agents"] == {"ap": "ismcts:5", "cp": "random"} and summary["finished"] == 3

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+
 from pogdsl.agents import MctsAgent, RandomAgent, make_agent, play
 from pogdsl.cli import main
 from pogdsl.opening import open_scenario
@@ -213,7 +214,7 @@ def test_a_cut_playout_is_scored_by_the_declared_evaluation(duel):
 
 def test_simulate_takes_an_mcts_player(capsys):
     code = main(["simulate", "duel", "--root", str(DUEL), "--games", "3", "--workers", "1", "--ap", "mcts:5",
-                 "--json"])
+                 "--cp", "random", "--json"])
     assert code == 0
     import json
 

@@ -134,7 +134,8 @@ def test_records_file_has_one_line_per_game_with_the_schema(recorded):
 def test_a_record_seed_replays_the_same_game(recorded):
     out, _ = recorded
     rec = json.loads(out.read_text().splitlines()[7])
-    proc = cli("play", "toy_rules", "--root", RULES, "--seed", rec["seed"], "--ap", "random", "--cp", "random")
+    proc = cli("play", "toy_rules", "--root", RULES, "--seed", rec["seed"], "--ap", rec["players"]["ap"],
+               "--cp", rec["players"]["cp"])
     assert proc.returncode == 0, proc.stderr
     assert f"final state {rec['hash'][:16]}" in proc.stdout
     assert f"{rec['decisions']} decisions" in proc.stdout
@@ -360,3 +361,13 @@ def test_failed_games_are_recorded_with_their_failure_and_reported_alike(tmp_pat
     assert [r["seed"] for r in failed] == [f["seed"] for f in summary["failures"]]
     again = last_json(cli("report", out, "--root", RULES, "--json"))
     assert without_timings(again) == without_timings(summary)
+
+
+def test_simulate_plays_the_heuristic_player_on_both_sides_by_default():
+    """Balance is measured with players that play the war: with no --ap/--cp,
+    both sides are the heuristic player, and the summary says so."""
+    proc = cli("simulate", "toy_rules", "--root", RULES, "--games", "2", "--workers", "1", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert last_json(proc)["agents"] == {"ap": "greedy", "cp": "greedy"}
+    text = cli("simulate", "toy_rules", "--root", RULES, "--games", "2", "--workers", "1")
+    assert "players: ap greedy, cp greedy" in text.stdout

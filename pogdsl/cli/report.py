@@ -66,7 +66,7 @@ def cmd_report(args) -> int:
         _err(f"cannot read {args.file}: {err.strerror or err}")
         return EXIT_USAGE
     summary = tally.summary(first["scenario"], seeds.pop() if len(seeds) == 1 else None, 0.0)
-    for k in TIMING_FIELDS:  # records keep no timings
+    for k in TIMING_FIELDS[:2]:  # records keep no timings (nor the look-ahead players' speed)
         summary[k] = None
     summary["interrupted"] = False  # (the same keys as simulate's; nothing is played here)
     written = []

@@ -718,7 +718,9 @@ def card_events(world, results: list[dict]) -> dict:
     return tally.card_events()
 
 
-TIMING_FIELDS = ("seconds", "decisions_per_second")
+# What a summary measures of the machine, not of the games (records keep none
+# of it: a records file gives the same summary less these):
+TIMING_FIELDS = ("seconds", "decisions_per_second", "agent_speed")
 
 
 # ----------------------------------------------------------------- clusters

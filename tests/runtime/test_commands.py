@@ -10,7 +10,7 @@ import pytest
 
 from .conftest import GAMES, REPO, RULES, TOY, run_cli
 
-TIMING = ("seconds", "decisions_per_second")
+TIMING = ("seconds", "decisions_per_second", "agent_speed")  # (a look-ahead player's speed)
 
 
 # ------------------------------------------------------------------ help

@@ -28,7 +28,7 @@ def test_a_game_counts_every_event_it_plays(rules):
 
 
 def test_simulate_sums_the_plays_of_every_game(rules):
-    summary = simulate("toy_rules", games=6, seed=2, root=RULES, workers=1)
+    summary = simulate("toy_rules", games=6, seed=2, root=RULES, workers=1, agents={"ap": "random", "cp": "random"})
     events = summary["card_events"]
     # Every card with a written event, in side and number order, by `AP 1`.
     assert list(events) == ["AP 1", "AP 2", "AP 3", "AP 4", "CP 1"]
