@@ -1,6 +1,9 @@
-"""What every agent is: something that answers a decision."""
+"""What every agent is: something that answers a decision; and what the
+players that look ahead share."""
 
 from __future__ import annotations
+
+from ..runtime import rng
 
 
 class Stop:
@@ -35,3 +38,37 @@ class Agent:
 
     def __str__(self) -> str:
         return self.label
+
+
+class Sampler:
+    """A random player the interpreter draws for (Game.samplers): its PCG32 state."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int):
+        self.state = state
+
+
+def random_samplers(game, state: int) -> tuple[int, dict]:
+    """(advanced generator STATE, a random player for each side of GAME, each
+    seeded from STATE): the players a look-ahead plays its playouts with."""
+    samplers = {}
+    for s in game.w.sides:
+        state, a = rng.next32(state)
+        state, b = rng.next32(state)
+        samplers[s.key] = Sampler(rng.seed_state((a << 32) | b))
+    return state, samplers
+
+
+class LookAhead(Agent):
+    """A player that searches: a decision of one option is taken at once, the
+    others go to `pick(game, side)` → a 0-based option index."""
+
+    def choose(self, session, decision):
+        game = session.game
+        if len(game.s["pending"]["options"]) <= 1:
+            return 1
+        return self.pick(game, str(decision.by)) + 1
+
+    def pick(self, game, side: str) -> int:
+        raise NotImplementedError

@@ -51,7 +51,7 @@ from attrs import define, field
 from ..runtime import rng
 from ..runtime.errors import DecisionBudgetExceeded, GameError
 from ..runtime.hidden import determinize
-from .base import Agent
+from .base import LookAhead, Sampler
 from .evaluation import score, term_values
 
 DEFAULT_WIDTH = 4  # options looked at a decision (the heaviest)
@@ -60,22 +60,13 @@ DULL_AFTER = 3  # look-aheads in a row that told a choice's options apart by not
 SKIPS = 8  # … for this many of its decisions, then look again
 
 
-class _Sampler:
-    """A random player the interpreter draws for (Game.samplers)."""
-
-    __slots__ = ("state",)
-
-    def __init__(self, state: int):
-        self.state = state
-
-
 _DEAD_END = object()  # an option the rules could not play on
 
 
 def _stoppers_for(game) -> dict:
     """Samplers for every side, there only to stop the game at the next real
     decision without listing its options (the stop comes before any pick)."""
-    return {s.key: _Sampler(0) for s in game.w.sides}
+    return {s.key: Sampler(0) for s in game.w.sides}
 
 
 @define
@@ -92,7 +83,7 @@ class Judgement:
     terms: list = field(factory=list)
 
 
-class GreedyAgent(Agent):
+class GreedyAgent(LookAhead):
     def __init__(self, seed: int = 0, width: int = DEFAULT_WIDTH):
         if width < 1:
             raise ValueError("greedy:K needs at least 1 option to look at")
@@ -108,12 +99,6 @@ class GreedyAgent(Agent):
         self.explain = False  # keep a Judgement of each decision (`last`), for a person watching
         self.last: Judgement | None = None
         self._dirty = False  # the copy being looked at is not at the decision (see _clean)
-
-    def choose(self, session, decision):
-        game = session.game
-        if len(game.s["pending"]["options"]) <= 1:
-            return 1
-        return self.pick(game, str(decision.by)) + 1
 
     # ------------------------------------------------------------ choosing
     def pick(self, game, side: str, in_place: bool = False) -> int:

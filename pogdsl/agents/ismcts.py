@@ -53,7 +53,7 @@ from ..runtime import rng
 from ..runtime.errors import DecisionBudgetExceeded, GameError
 from ..runtime.hidden import determinize
 from ..runtime.record import derive_seed
-from .base import Agent
+from .base import LookAhead, random_samplers
 from .evaluation import score
 
 DEFAULT_HORIZON = 30  # decisions a playout plays after the tree before it is scored
@@ -90,15 +90,6 @@ def playout_policy(seed: int):
     return GreedyPolicy(derive_seed(seed, "playout policy"))
 
 
-class _Sampler:
-    """A random player the interpreter draws for (Game.samplers): its PCG32 state."""
-
-    __slots__ = ("state",)
-
-    def __init__(self, state: int):
-        self.state = state
-
-
 class Node:
     """A node of the search tree: the options taken to reach it, by side and
     text, are its key in its parent's `children`.  `visits` and `total` are
@@ -118,7 +109,7 @@ class Node:
         return self.total / self.visits if self.visits else 0.0
 
 
-class IsmctsAgent(Agent):
+class IsmctsAgent(LookAhead):
     def __init__(self, iterations: int, seed: int = 0, horizon: int = DEFAULT_HORIZON, *,
                  policy=None, evaluate=DEFAULT_EVALUATE):
         if iterations < 1:
@@ -139,13 +130,6 @@ class IsmctsAgent(Agent):
         # count it is for, its root), when that decision follows our choice at once.
         self._kept: tuple[str, int, Node] | None = None
         self.root: Node | None = None  # the tree of the last decision searched
-
-    def choose(self, session, decision):
-        game = session.game
-        options = game.legal_options() or list(decision.options)
-        if len(options) <= 1:
-            return 1
-        return self.pick(game, str(decision.by)) + 1
 
     def pick(self, game, side: str) -> int:
         """The 0-based index of the option to take at GAME's pending decision
@@ -239,11 +223,7 @@ class IsmctsAgent(Agent):
         decisions; a game cut short raises DecisionBudgetExceeded (random
         players) or stops at the horizon (a policy)."""
         if self.policy is None:
-            samplers = {}
-            for s in game.w.sides:
-                self.state, a = rng.next32(self.state)
-                self.state, b = rng.next32(self.state)
-                samplers[s.key] = _Sampler(rng.seed_state((a << 32) | b))
+            self.state, samplers = random_samplers(game, self.state)
             game.samplers = samplers
             game.max_decisions = game.s["decisions"] + 1 + self.horizon
             game.choose(option + 1)  # runs on, the random players answering inside

@@ -33,7 +33,7 @@ import time
 from ..runtime import rng
 from ..runtime.errors import DecisionBudgetExceeded, GameError
 from ..runtime.hidden import determinize
-from .base import Agent
+from .base import LookAhead, random_samplers
 from .evaluation import score
 
 __all__ = ["MctsAgent", "parse_spec", "score"]  # score: where it was (agents/evaluation.py)
@@ -42,16 +42,7 @@ DEFAULT_DEPTH = 30  # decisions a playout plays before it is scored
 EXPLORATION = 0.7  # UCB1's constant, for scores between 0 and 1
 
 
-class _Sampler:
-    """A random player the interpreter draws for (Game.samplers): its PCG32 state."""
-
-    __slots__ = ("state",)
-
-    def __init__(self, state: int):
-        self.state = state
-
-
-class MctsAgent(Agent):
+class MctsAgent(LookAhead):
     def __init__(self, playouts: int, seed: int = 0, depth: int = DEFAULT_DEPTH):
         if playouts < 1:
             raise ValueError("mcts:N needs at least 1 playout")
@@ -64,13 +55,6 @@ class MctsAgent(Agent):
         self.label = f"mcts:{playouts}" + (f":{depth}" if depth != DEFAULT_DEPTH else "")
         # decisions it looked ahead for, playouts played, seconds spent: its speed
         self.stats: dict[str, float] = {"decisions": 0, "playouts": 0, "seconds": 0.0}
-
-    def choose(self, session, decision):
-        game = session.game
-        options = game.legal_options() or list(decision.options)
-        if len(options) <= 1:
-            return 1
-        return self.pick(game, str(decision.by)) + 1
 
     def pick(self, game, side: str) -> int:
         """The 0-based index of the option to take at GAME's pending decision
@@ -101,11 +85,7 @@ class MctsAgent(Agent):
         """The score for SIDE of one playout that starts with OPTION."""
         self.state, other = determinize(game, side, self.state)
         other.log_enabled = False
-        samplers = {}
-        for s in game.w.sides:
-            self.state, a = rng.next32(self.state)
-            self.state, b = rng.next32(self.state)
-            samplers[s.key] = _Sampler(rng.seed_state((a << 32) | b))
+        self.state, samplers = random_samplers(game, self.state)
         other.samplers = samplers
         other.max_decisions = other.s["decisions"] + self.depth
         try:

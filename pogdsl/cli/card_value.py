@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sys
 
-from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, games_and_workers_problem
 
 
 def _err(text: str) -> None:
@@ -21,11 +21,9 @@ def cmd_card_value(args) -> int:
     from .common import options_from
     from .simulate import _run, _ignore_ctrl_c, agents_from, print_summary
 
-    if args.games < 1:
-        _err("--games must be at least 1")
-        return EXIT_USAGE
-    if args.workers is not None and args.workers < 1:
-        _err("--workers must be at least 1")
+    problem = games_and_workers_problem(args)
+    if problem:
+        _err(problem)
         return EXIT_USAGE
     chosen = options_from(args)
     without = with_cards_out(args.scenario, [args.card])

@@ -66,3 +66,13 @@ def options_from(args) -> dict[str, str]:
             raise UsageError(f"--option {name} is given twice, with different values")
         out[name] = value if eq else "on"
     return out
+
+
+def games_and_workers_problem(args) -> str | None:
+    """What is wrong with a batch command's --games and --workers (simulate,
+    ladder, card-value, bid), or None."""
+    if args.games < 1:
+        return "--games must be at least 1"
+    if args.workers is not None and args.workers < 1:
+        return "--workers must be at least 1"
+    return None

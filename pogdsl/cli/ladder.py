@@ -6,7 +6,16 @@ from __future__ import annotations
 import json
 import sys
 
-from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_option_argument, add_root_option, options_from, whole_number
+from .common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_option_argument,
+    add_root_option,
+    games_and_workers_problem,
+    options_from,
+    whole_number,
+)
 
 
 def _err(text: str) -> None:
@@ -35,11 +44,9 @@ def cmd_ladder(args) -> int:
     from ..sim.ladder import LadderError, play_ladder
     from ..sim.records import output_problem
 
-    if args.games < 1:
-        _err("--games must be at least 1")
-        return EXIT_USAGE
-    if args.workers is not None and args.workers < 1:
-        _err("--workers must be at least 1")
+    problem = games_and_workers_problem(args)
+    if problem:
+        _err(problem)
         return EXIT_USAGE
     if args.out:
         problem = output_problem(args.out)

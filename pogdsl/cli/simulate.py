@@ -7,8 +7,16 @@ import os
 import sys
 from pathlib import Path
 
-from .common import whole_number
-from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_option_argument, add_root_option, options_from
+from .common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_option_argument,
+    add_root_option,
+    games_and_workers_problem,
+    options_from,
+    whole_number,
+)
 
 
 def _err(text: str) -> None:
@@ -45,11 +53,9 @@ def _simulate(args) -> int:
     from ..opening import ScenarioError, open_scenario
     from ..sim import BackendMissing, require_backend, simulate
 
-    if args.games < 1:
-        _err("--games must be at least 1")
-        return EXIT_USAGE
-    if args.workers is not None and args.workers < 1:
-        _err("--workers must be at least 1")
+    problem = games_and_workers_problem(args)
+    if problem:
+        _err(problem)
         return EXIT_USAGE
     # A game needs at least one step between decisions and at least one
     # decision: a limit below that would only make every game fail.
