@@ -80,6 +80,34 @@ def _text(value) -> str:
     return text_of(value)
 
 
+def track_values(game, name: str, only: list[str]) -> list[str] | None:
+    """A track's values as shown ("3 of 1-20", or "ge 2, ah 1" for one kept
+    per nation), None for a track of a rule the scenario left out."""
+    s, w = game.s, game.w
+    if name in TRACK_BUILTINS:
+        return [f"{s['turn']} of {w.first_turn}-{w.last_turn}"]
+    decl = w.state_decls.get(name)
+    if decl is None:
+        return None
+    if decl.scope is None:
+        return [_text(s["vars"][name])]
+    every = w.by_kind.get(decl.scope.text, {})
+    keys = only or list(every)
+    return [f"{k} {_text(B.read_scoped(game, name, every[k]))}" for k in keys if k in every]
+
+
+def track_rows(game) -> list[tuple[str, str, list[str]]]:
+    """Every track the display blocks declare, as (name, label, values), in
+    their order: the status line of a page shows the same as the panel."""
+    display = Display(game.w.program)
+    rows = []
+    for name, (label, only) in display.tracks.items():
+        values = track_values(game, name, only)
+        if values is not None:
+            rows.append((name, label, values))
+    return rows
+
+
 class Board:
     """One drawing of one position."""
 
@@ -264,16 +292,7 @@ class Board:
         return y
 
     def track_values(self, name: str, only: list[str]) -> list[str] | None:
-        if name in TRACK_BUILTINS:
-            return [f"{self.s['turn']} of {self.w.first_turn}-{self.w.last_turn}"]
-        decl = self.w.state_decls.get(name)
-        if decl is None:  # a track of a rule a scenario left out
-            return None
-        if decl.scope is None:
-            return [_text(self.s["vars"][name])]
-        every = self.w.by_kind.get(decl.scope.text, {})
-        keys = only or list(every)
-        return [f"{k} {_text(self.scoped(name, every[k]))}" for k in keys if k in every]
+        return track_values(self.g, name, only)
 
     def draw_boxes(self, layer, x, y) -> float:
         g = self.group(layer, "boxes")
