@@ -406,6 +406,10 @@ function handOver(side) {
   $("handover").hidden = false;
   $("hand").textContent = "";
   $("options").textContent = "";
+  // The board's panel lists this seat's hand too: the next person is shown
+  // no drawing until their own is fetched (takeSeat asks for the whole board).
+  $("board").textContent = "";
+  $("board").dataset.boardId = "";
 }
 
 async function takeSeat() {
