@@ -87,6 +87,9 @@ def glossary(world) -> Glossary:
 
 
 # ---------------------------------------------------------------- options
+_TARGETS = {"space": "spaces", "box": "boxes"}
+
+
 def _named(values, out: dict[str, list[str]]) -> None:
     """The spaces, units and boxes an option's bound values name."""
     for value in values:
@@ -97,8 +100,8 @@ def _named(values, out: dict[str, list[str]]) -> None:
             if value.kind == "unit":
                 keys = [m.key for m in members] if members else [value.key]
                 out["units"].extend(k for k in keys if k not in out["units"])
-            elif value.kind in ("space", "box") and value.key not in out[value.kind + "s"]:
-                out[value.kind + "s"].append(value.key)
+            elif value.kind in _TARGETS and value.key not in out[_TARGETS[value.kind]]:
+                out[_TARGETS[value.kind]].append(value.key)
 
 
 def option_targets(values) -> dict[str, list[str]]:
