@@ -184,7 +184,15 @@ class Board:
                     attrs.update({"stroke-dasharray": "3 4", "data-only": " ".join(sorted(only))})
                 ET.SubElement(layer, "line", attrs)
 
-    def draw_space(self, layer, sp) -> None:
+    def space_state(self, sp) -> tuple:
+        """Everything of the position that space SP's drawing shows: equal
+        states draw the same text (Parts reuses it)."""
+        s = self.s
+        units = tuple((i, bool(s["reduced"][i]), tuple(self.unit_tags(self.w.units[i])))
+                      for i in s["occ"][self.w.location(sp)])
+        return (s["control"][sp.index], bool(s["fort_destroyed"][sp.index]), tuple(self.space_tags(sp)), units)
+
+    def draw_space(self, layer, sp, tags=None) -> None:
         d, s, disp = sp.data, self.s, self.display
         x, y = self.at(sp)
         control = s["control"][sp.index]
@@ -205,7 +213,7 @@ class Board:
         self.text(g, x, y + 3, sp.key, 8, text_anchor="middle", fill="#222222")
         self.text(g, x, y + 11, self.marks(sp, fort_state), 7, text_anchor="middle", fill="#5a2a00",
                   **{"class": "marks"})
-        self.draw_space_markers(g, sp, x, y)
+        self.draw_space_markers(g, sp, x, y, tags)
         self.draw_units(g, sp, x, y + SPACE_H / 2 + 1)
 
     def marks(self, sp, fort_state: str) -> str:
@@ -223,7 +231,8 @@ class Board:
             marks.append(glyph["port"])
         return " ".join(marks)
 
-    def draw_space_markers(self, g, sp, x, y) -> None:
+    def space_tags(self, sp) -> list[tuple[str, str]]:
+        """The markers shown beside space SP: (state name, label)."""
         tags = []
         for name, label in self.display.markers.items():
             decl = self.w.state_decls.get(name)
@@ -235,7 +244,10 @@ class Board:
                     tags.append((name, label if value is True else f"{label}{_text(value)}"))
             elif decl.scope is None and _key(self.s["vars"].get(name)) == sp.key:
                 tags.append((name, label))
-        for k, (name, label) in enumerate(tags):
+        return tags
+
+    def draw_space_markers(self, g, sp, x, y, tags=None) -> None:
+        for k, (name, label) in enumerate(self.space_tags(sp) if tags is None else tags):
             mg = self.group(g, "marker", marker=name, space=sp.key)
             self.text(mg, x + SPACE_W / 2 + 2, y - SPACE_H / 2 + 8 + k * 9, label, 8, fill="#b00000",
                       font_weight="bold")
@@ -255,12 +267,17 @@ class Board:
                                   "height": str(UNIT_H - 1), "fill": self.display.colour("nation", d.nation, "#cccccc"),
                                   "stroke": self.side_colour(d.side), "stroke-dasharray": "2 1" if reduced else "none",
                                   "opacity": "0.75" if reduced else "1"})
-        label = f"{u.key} {factors}" + (" r" if reduced else "")
+        label = f"{u.key} {factors}" + (" r" if reduced else "") + "".join(f" {tag}" for tag in self.unit_tags(u))
+        self.text(g, x + 2, y + UNIT_H - 2.5, label, 6.5, fill="#000000")
+
+    def unit_tags(self, u) -> list[str]:
+        """The labels of the markers a unit carries (those kept per unit)."""
+        tags = []
         for name, tag in self.display.markers.items():
             decl = self.w.state_decls.get(name)
             if decl is not None and decl.scope is not None and decl.scope.text == "unit" and self.scoped(name, u):
-                label += f" {tag}"
-        self.text(g, x + 2, y + UNIT_H - 2.5, label, 6.5, fill="#000000")
+                tags.append(tag)
+        return tags
 
     # ------------------------------------------------------------ the panel
     def draw_panel(self, layer) -> None:
@@ -331,23 +348,71 @@ class Board:
 
     # ------------------------------------------------------------ the whole
     def render(self) -> str:
-        background = ET.SubElement(self.root, "rect", {"x": "0", "y": "0", "fill": "#fbfaf5"})
-        maps = self.group(self.root, "maps")
-        self.draw_maps(maps)
-        self.draw_connections(self.group(self.root, "connections"))
-        spaces = self.group(self.root, "spaces")
-        for sp in self.w.spaces:
-            self.draw_space(spaces, sp)
-        self.draw_panel(self.group(self.root, "panel"))
+        """The whole picture.  The maps and connections never change within
+        a world, and a space whose state is unchanged draws the same text:
+        both are kept (Parts), so drawing a position after a decision costs
+        the spaces that changed and the panel."""
+        parts = _parts(self)
+        spaces = "".join(parts.space_text(self, sp) for sp in self.w.spaces)
+        panel = ET.Element("g", {"class": "panel"})
+        self.draw_panel(panel)
         width = self.map_right - self.x0 + MARGIN * 2 + PANEL_W
         rows = (len(self.unplaced) + 19) // 20
         height = max(self.map_bottom - self.y0 + rows * 60 + MARGIN, self.panel_bottom + MARGIN)
-        for el in (self.root, background):
-            el.set("width", f"{width:.0f}")
-            el.set("height", f"{height:.0f}")
+        size = {"width": f"{width:.0f}", "height": f"{height:.0f}"}
+        background = ET.Element("rect", {"x": "0", "y": "0", "fill": "#fbfaf5", **size})
+        self.root.attrib.update(size)
         self.root.set("viewBox", f"0 0 {width:.0f} {height:.0f}")
         self.root.set("font-family", "DejaVu Sans, sans-serif")
-        return ET.tostring(self.root, encoding="unicode", xml_declaration=True)
+        self.root.text = HOLE
+        shell = ET.tostring(self.root, encoding="unicode", xml_declaration=True)
+        inside = (_xml(background) + parts.static + '<g class="spaces">' + spaces + "</g>" + _xml(panel))
+        return shell.replace(HOLE, inside, 1)
+
+
+HOLE = "\x00"  # where a picture's layers go in its <svg> element (no drawn text holds a NUL)
+
+
+def _xml(el) -> str:
+    return ET.tostring(el, encoding="unicode")
+
+
+class Parts:
+    """What one world's pictures share: the maps and connections (drawn
+    once) and each space's text for the state it was last drawn in."""
+
+    def __init__(self, board: "Board"):
+        self.world = board.w
+        self.program = board.w.program
+        maps = ET.Element("g", {"class": "maps"})
+        board.draw_maps(maps)
+        lines = ET.Element("g", {"class": "connections"})
+        board.draw_connections(lines)
+        self.static = _xml(maps) + _xml(lines)
+        self.spaces: dict[int, tuple[tuple, str]] = {}
+
+    def space_text(self, board: "Board", sp) -> str:
+        state = board.space_state(sp)
+        found = self.spaces.get(sp.index)
+        if found is not None and found[0] == state:
+            return found[1]
+        holder = ET.Element("g")
+        board.draw_space(holder, sp, list(state[2]))
+        text = _xml(holder[0])
+        self.spaces[sp.index] = (state, text)
+        return text
+
+
+_PARTS: dict[int, Parts] = {}
+
+
+def _parts(board: "Board") -> Parts:
+    found = _PARTS.get(id(board.w))
+    if found is None or found.world is not board.w or found.program is not board.w.program:
+        if len(_PARTS) > 8:
+            _PARTS.clear()
+        found = _PARTS[id(board.w)] = Parts(board)
+    return found
 
 
 def board_svg(game, side: str | None = None) -> str:

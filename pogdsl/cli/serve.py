@@ -123,27 +123,35 @@ def address(host: str, port: int, token: str | None) -> str:
     return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
 
 
-def serve_app(args, table, command: str, mode: str = "play") -> int:
+def serve_app(args, table, command: str) -> int:
     import secrets
 
     from ..web.app import make_app
 
     loopback = args.host in LOOPBACK
     token = None if loopback else secrets.token_urlsafe(18)
-    app = make_app(table, token=token, loopback=loopback, mode=mode)
+    app = make_app(table, token=token, loopback=loopback)
     return run_server(app, args.host, args.port, address(args.host, args.port, token), args.open, command)
 
 
-def cmd_serve(args) -> int:
+def server_problem(args, command: str) -> int | None:
+    """The exit status after saying why the server cannot start, or None."""
     try:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError as err:
-        _err("serve", f"the web board needs Starlette and uvicorn ({err}): pip install starlette uvicorn")
+        _err(command, f"the web board needs Starlette and uvicorn ({err}): pip install starlette uvicorn")
         return EXIT_ERRORS
     if not 0 < args.port < 65536:
-        _err("serve", "--port must be from 1 to 65535")
+        _err(command, "--port must be from 1 to 65535")
         return EXIT_USAGE
+    return None
+
+
+def cmd_serve(args) -> int:
+    problem = server_problem(args, "serve")
+    if problem is not None:
+        return problem
     table, code = open_table(args, "serve")
     if table is None:
         return code
@@ -151,6 +159,39 @@ def cmd_serve(args) -> int:
     who = ", ".join(f"{side}: {spec}" for side, spec in table.specs.items())
     print(f"{w.scenario.key}, seed {table.session.game.s['seed']} ({who})", file=sys.stderr)
     return serve_app(args, table, "serve")
+
+
+def cmd_view(args) -> int:
+    from ..runtime.errors import BadSave, GameError
+    from ..web.replay import Replay, read_record_line, replay_record
+
+    problem = server_problem(args, "view")
+    if problem is not None:
+        return problem
+    record = str(args.file).lower().endswith(".jsonl")
+    if args.game is not None and not record:
+        _err("view", "--game N picks a game of a `simulate --out` file (.jsonl); a save or a script holds one game")
+        return EXIT_USAGE
+    try:
+        if record:
+            data = read_record_line(args.file, args.game)
+            print(f"playing game {data['game']} of {args.file} again from its seed…", file=sys.stderr)
+            session = replay_record(data, args.file, args.root)
+            label = f"{args.file} game {data['game']}"
+        else:
+            from ..runtime.record import load_any
+
+            session = load_any(args.file, args.root)
+            label = str(args.file)
+        replay = Replay(session, label)
+    except BadSave as err:
+        _err("view", str(err))
+        return EXIT_ERRORS
+    except GameError as err:
+        _err("view", f"the game stopped: {err}")
+        return EXIT_ERRORS
+    print(f"{label}: {session.opened.key}, {replay.steps} decisions", file=sys.stderr)
+    return serve_app(args, replay, "view")
 
 
 def add_server_options(p) -> None:
@@ -189,3 +230,20 @@ def register(sub) -> None:
     add_option_argument(p)
     add_root_option(p)
     p.set_defaults(func=cmd_serve)
+
+    v = sub.add_parser(
+        "view", help="step through a recorded game in the browser: the board, the log and the dice at each decision",
+        description="Serve a page that steps forward and back through FILE's decisions: a saved game (.json), a "
+                    "script, or a `pogdsl simulate --out` record (.jsonl; --game N picks its game N, which is "
+                    "played again from its seed with the players it names and checked against its recorded end). "
+                    "Each step shows the board, the decision with the option taken, the log with the lines that "
+                    "step added and its dice. The seat menu draws the board for one side's eyes (its hand "
+                    "shown) or for none.",
+        epilog="Exit status: 0 the server was stopped, 1 the file cannot be read or does not replay (or the port "
+               "is taken), 2 wrong usage.")
+    v.add_argument("file", metavar="FILE", help="a save (.json), a script, or a `simulate --out` record (.jsonl)")
+    v.add_argument("--game", type=whole_number, default=None, metavar="N",
+                   help="with a .jsonl record: the game to view (its \"game\" number; needed when it holds several)")
+    add_server_options(v)
+    add_root_option(v)
+    v.set_defaults(func=cmd_view)

@@ -108,13 +108,17 @@ def static_text(name: str) -> str:
     return resources.files("pogdsl.web").joinpath("static", name).read_text(encoding="utf-8")
 
 
-def make_app(table: Table, *, token: str | None = None, loopback: bool = True, mode: str = "play") -> Starlette:
-    """The web app over TABLE.  `token`: required of every request when
-    given.  `loopback`: served on 127.0.0.1 only, so the Host header must
-    name it (a page of another site cannot reach the game through a name
-    that resolves here)."""
+def make_app(table, *, token: str | None = None, loopback: bool = True) -> Starlette:
+    """The web app over TABLE (a Table: a game played; a Replay: a record
+    stepped through, `pogdsl view`).  `token`: required of every request
+    when given.  `loopback`: served on 127.0.0.1 only, so the Host header
+    must name it (a page of another site cannot reach the game through a
+    name that resolves here)."""
     from starlette.concurrency import run_in_threadpool
 
+    from .replay import Replay
+
+    mode = "view" if isinstance(table, Replay) else "play"
     page = static_text("index.html").replace("{{MODE}}", mode)
 
     async def index(request: Request):
@@ -158,6 +162,15 @@ def make_app(table: Table, *, token: str | None = None, loopback: bool = True, m
     async def scenarios(request: Request):
         return JSONResponse({"scenarios": table.scenario_list()})
 
+    async def view(request: Request):
+        q = request.query_params
+        unknown = sorted(set(q) - {"step", "seat", "log_from", "board", "token"})
+        if unknown:
+            raise TableError(400, f"unknown parameter {unknown[0][:40]!r}: /api/view takes step, seat, log_from, "
+                                  "board")
+        data = await run_in_threadpool(table.view, q.get("step"), q.get("seat"), q.get("log_from"), q.get("board"))
+        return JSONResponse(data)
+
     async def not_found(request: Request, exc):
         return _error(404, f"no such page or route: {request.url.path[:80]}")
 
@@ -167,16 +180,19 @@ def make_app(table: Table, *, token: str | None = None, loopback: bool = True, m
     async def failed(request: Request, exc):  # a bug: said in one line, never a traceback
         return _error(500, f"the server failed on this request ({type(exc).__name__}); the game is as it was")
 
-    routes = [
-        Route("/", index),
-        Route("/api/game", _guarded(game)),
-        Route("/api/decide", _guarded(decide), methods=["POST"]),
-        Route("/api/undo", _guarded(undo), methods=["POST"]),
-        Route("/api/new", _guarded(new), methods=["POST"]),
-        Route("/api/save", _guarded(save)),
-        Route("/api/scenarios", _guarded(scenarios)),
-        Mount("/static", StaticFiles(packages=[("pogdsl.web", "static")]), name="static"),
-    ]
+    routes = [Route("/", index)]
+    if mode == "play":
+        routes += [
+            Route("/api/game", _guarded(game)),
+            Route("/api/decide", _guarded(decide), methods=["POST"]),
+            Route("/api/undo", _guarded(undo), methods=["POST"]),
+            Route("/api/new", _guarded(new), methods=["POST"]),
+            Route("/api/save", _guarded(save)),
+            Route("/api/scenarios", _guarded(scenarios)),
+        ]
+    else:
+        routes.append(Route("/api/view", _guarded(view)))
+    routes.append(Mount("/static", StaticFiles(packages=[("pogdsl.web", "static")]), name="static"))
     middleware = []
     if loopback:
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_HOSTS + ["testserver"]))

@@ -87,6 +87,9 @@ def glossary(world) -> Glossary:
 
 
 # ---------------------------------------------------------------- options
+_TARGETS = {"space": "spaces", "box": "boxes"}
+
+
 def _named(values, out: dict[str, list[str]]) -> None:
     """The spaces, units and boxes an option's bound values name."""
     for value in values:
@@ -97,8 +100,8 @@ def _named(values, out: dict[str, list[str]]) -> None:
             if value.kind == "unit":
                 keys = [m.key for m in members] if members else [value.key]
                 out["units"].extend(k for k in keys if k not in out["units"])
-            elif value.kind in ("space", "box") and value.key not in out[value.kind + "s"]:
-                out[value.kind + "s"].append(value.key)
+            elif value.kind in _TARGETS and value.key not in out[_TARGETS[value.kind]]:
+                out[_TARGETS[value.kind]].append(value.key)
 
 
 def option_targets(values) -> dict[str, list[str]]:
@@ -148,6 +151,63 @@ def undo_refusal(before: dict, now: dict, side: str) -> str | None:
         if kind == "hand" and owner != side and not set(cards) <= set(now["piles"].get(pile, ())):
             return f"a card from {owner}'s hand was shown since then: undoing would hide it again"
     return None
+
+
+# ---------------------------------------------------------------- what a seat sees
+def decision_json(session, seat: str | None, decision_id: str, may_answer: bool) -> dict | None:
+    """The pending decision as SEAT sees it: its options (legal ones, then
+    those a restriction forbids, with the refusal) only when the decision is
+    SEAT's own; another side's options would name the cards in its hand."""
+    g, words = session.game, glossary(session.world)
+    d = session.decision
+    if d is None:
+        return None
+    out = {"id": decision_id, "side": str(d.by), "choice": d.choice, "prompt": d.prompt,
+           "rules": [words.rule(r) for r in d.rules], "yours": False, "options": None}
+    if str(d.by) != seat or not may_answer:
+        return out
+    values = g.s["pending"]["values"]
+    options = [{"index": i, "label": text, "legal": True, "reason": None, "rules": [],
+                **option_targets(values[i])} for i, text in enumerate(d.options)]
+    for text, refusal, targets in forbidden_options(g):
+        options.append({"index": len(options), "label": text, "legal": False, "reason": refusal.message,
+                        "rules": [words.rule(r) for r in refusal.rules], **targets})
+    out.update(yours=True, options=options)
+    return out
+
+
+def log_json(world, entries: list[dict], start: int) -> list[dict]:
+    """Log lines from number START, each rule with its title and note."""
+    words = glossary(world)
+    return [{"n": n, "turn": e["turn"], "phase": e["phase"], "text": e["text"],
+             "rules": [words.rule(r) for r in e["rules"]]} for n, e in enumerate(entries[start:], start)]
+
+
+def status_json(game) -> dict:
+    """The turn, the phase and every track the display blocks declare."""
+    from ..board.svg import track_rows
+
+    return {"turn": game.s["turn"], "phase": game.s["phase"], "decisions": game.s["decisions"],
+            "tracks": [{"track": name, "label": label, "values": values}
+                       for name, label, values in track_rows(game)]}
+
+
+def hand_json(world, piles: dict, seat: str | None) -> list[dict]:
+    """SEAT's own hand (nobody's for None), by card number."""
+    out = []
+    for i in sorted(piles.get(f"hand:{seat}", ()) if seat else (), key=lambda i: world.cards[i].data.number):
+        d = world.cards[i].data
+        out.append({"card": f"{d.side.text.upper()} {d.number}", "number": d.number, "name": d.name.text,
+                    "ops": d.ops, "sr": d.sr, "combat": bool(d.combat), "removed": bool(d.removed),
+                    "event": d.event is not None, "note": d.note})
+    return out
+
+
+def result_json(game) -> dict | None:
+    o = game.outcome
+    if not game.over or o is None:
+        return None
+    return {"winner": o.winner, "text": o.text(), "reason": o.reason, "rules": list(o.rules), "result": o.result}
 
 
 # ---------------------------------------------------------------- the board
@@ -268,12 +328,12 @@ class Table:
             "decision": self._decision(seat),
             "log_start": start,
             "log_total": total,
-            "log": [self._log_entry(n, e) for n, e in enumerate(g.s["log"][start:], start)],
-            "status": self.status(),
-            "hand": self.hand(seat),
+            "log": log_json(w, g.s["log"], start),
+            "status": status_json(g),
+            "hand": hand_json(w, g.s["piles"], seat),
             "undo": self.undo_check(seat),
             "over": over,
-            "result": self._result() if over else None,
+            "result": result_json(g),
             "error": self.error,
             "board": {"id": board_id, "svg": None if have_board == board_id else svg},
         }
@@ -296,50 +356,7 @@ class Table:
         return found
 
     def _decision(self, seat: str) -> dict | None:
-        s, g = self.session, self.session.game
-        d = s.decision
-        if d is None:
-            return None
-        out = {"id": self.decision_id, "side": str(d.by), "choice": d.choice, "prompt": d.prompt,
-               "rules": [glossary(s.world).rule(r) for r in d.rules], "yours": False, "options": None}
-        if str(d.by) != seat or seat not in self.humans:
-            return out  # another side's decision: its options would show that side's hand
-        values = g.s["pending"]["values"]
-        options = [{"index": i, "label": text, "legal": True, "reason": None, "rules": [],
-                    **option_targets(values[i])} for i, text in enumerate(d.options)]
-        for text, refusal, targets in forbidden_options(g):
-            options.append({"index": len(options), "label": text, "legal": False, "reason": refusal.message,
-                            "rules": [glossary(s.world).rule(r) for r in refusal.rules], **targets})
-        out.update(yours=True, options=options)
-        return out
-
-    def _log_entry(self, n: int, entry: dict) -> dict:
-        words = glossary(self.session.world)
-        return {"n": n, "turn": entry["turn"], "phase": entry["phase"], "text": entry["text"],
-                "rules": [words.rule(r) for r in entry["rules"]]}
-
-    def status(self) -> dict:
-        from ..board.svg import track_rows
-
-        g = self.session.game
-        return {"turn": g.s["turn"], "phase": g.s["phase"], "decisions": g.s["decisions"],
-                "tracks": [{"track": name, "label": label, "values": values}
-                           for name, label, values in track_rows(g)]}
-
-    def hand(self, seat: str) -> list[dict]:
-        w, piles = self.session.world, self.session.game.s["piles"]
-        out = []
-        for i in sorted(piles.get(f"hand:{seat}", ()), key=lambda i: w.cards[i].data.number):
-            d = w.cards[i].data
-            out.append({"card": f"{d.side.text.upper()} {d.number}", "number": d.number, "name": d.name.text,
-                        "ops": d.ops, "sr": d.sr, "combat": bool(d.combat), "removed": bool(d.removed),
-                        "event": d.event is not None, "note": d.note})
-        return out
-
-    def _result(self) -> dict:
-        o = self.session.game.outcome
-        return {"winner": o.winner, "text": o.text(), "reason": o.reason, "rules": list(o.rules),
-                "result": o.result}
+        return decision_json(self.session, seat, self.decision_id, seat in self.humans)
 
     # ------------------------------------------------------------ acting
     def decide(self, decision_id, option, seat=None, log_from=None, board=None) -> dict:

@@ -100,6 +100,7 @@ function show(data) {
   drawLog(data, seatChanged);
   drawHand(data);
   drawDecision(data);
+  if (MODE === "view") drawStep(data);
   $("undo").disabled = !(data.undo && data.undo.possible);
   $("undo").title = data.undo && data.undo.reason ? data.undo.reason : "take back your last decision";
   const result = $("result");
@@ -146,8 +147,15 @@ function drawStatus(data) {
 
 function drawSeats(data) {
   const select = $("seat");
-  if (select.options.length !== data.players.length) {
+  const wanted = data.players.length + (MODE === "view" ? 1 : 0);
+  if (select.options.length !== wanted) {
     select.textContent = "";
+    if (MODE === "view") {
+      const o = document.createElement("option");
+      o.value = "";
+      o.textContent = "(no side)";
+      select.append(o);
+    }
     for (const p of data.players) {
       const o = document.createElement("option");
       o.value = p.side;
@@ -185,9 +193,13 @@ function drawLog(data, restart) {
     li.dataset.n = e.n;
     const by = /^(\S+) chose: /.exec(e.text);
     if (by && computers.has(by[1])) li.classList.add("computer");
+    if (MODE === "view" && e.n >= data.step_log_start) li.classList.add("step-new");
     li.append(document.createTextNode(e.text));
     ruleSpans(li, e.rules);
     log.append(li);
+  }
+  if (MODE === "view") {
+    for (const li of log.children) li.classList.toggle("step-new", Number(li.dataset.n) >= data.step_log_start);
   }
   page.logTotal = data.log_total;
   if (data.log.length) log.scrollTop = log.scrollHeight;
@@ -225,7 +237,8 @@ function drawDecision(data) {
     return;
   }
   const h = $("prompt");
-  h.textContent = d.yours ? `${d.side} to choose: ${d.choice}` : `Waiting for ${d.side}: ${d.choice}`;
+  h.textContent = MODE === "view" ? `${d.side} chose: ${d.choice}`
+    : d.yours ? `${d.side} to choose: ${d.choice}` : `Waiting for ${d.side}: ${d.choice}`;
   ruleSpans(h, d.rules);
   $("prompt-text").textContent = d.prompt || "";
   if (!d.options) return;
@@ -243,13 +256,16 @@ function drawDecision(data) {
       b.setAttribute("aria-disabled", "true");
       b.title = o.reason;
     }
-    b.addEventListener("click", () => choose(o));
+    if (MODE === "view") {
+      b.disabled = true;
+      if (o.chosen) { b.classList.add("chosen"); b.dataset.chosen = "yes"; hoverOption(o, true); }
+    } else b.addEventListener("click", () => choose(o));
     b.addEventListener("mouseenter", () => hoverOption(o, true));
     b.addEventListener("mouseleave", () => hoverOption(o, false));
     li.append(b);
     list.append(li);
   }
-  markTargets(d.options);
+  if (MODE === "play") markTargets(d.options);
 }
 
 function choose(option) {
@@ -449,6 +465,59 @@ async function startNewGame() {
   await act("api/new", { scenario: $("new-scenario").value, seed: seed === "" ? 0 : Number(seed) });
 }
 
+// ------------------------------------------------------------ the replay viewer
+// `pogdsl view`: the same page, stepping through a recorded game's decisions.
+page.step = Number(new URLSearchParams(location.search).get("step") || 0);
+
+async function goTo(step) {
+  if (page.busy) return;
+  page.busy = true;
+  const q = new URLSearchParams({ step: String(Math.max(0, step)) });
+  if (page.seat) q.set("seat", page.seat);
+  if (page.boardId) q.set("board", page.boardId);
+  if (page.data) q.set("log_from", String(page.logTotal));
+  try {
+    show(await api("api/view?" + q.toString()));
+    say("");
+  } catch (err) {
+    say(err.message, "error");
+  } finally {
+    page.busy = false;
+  }
+}
+
+function drawStep(data) {
+  page.step = data.step;
+  $("step").textContent = `decision ${data.step} of ${data.steps}`;
+  $("step").dataset.step = data.step;
+  $("step").dataset.steps = data.steps;
+  $("step-first").disabled = $("step-back").disabled = data.step === 0;
+  $("step-last").disabled = $("step-forward").disabled = data.step >= data.steps;
+  $("dice").textContent = data.dice.length ? `Dice this step: ${data.dice.join(", ")}` : "";
+  $("dice").dataset.dice = data.dice.join(" ");
+  $("title").textContent = `${data.scenario.title} \u2014 ${data.label}`;
+}
+
+function setUpReplay() {
+  $("step-first").addEventListener("click", () => goTo(0));
+  $("step-back").addEventListener("click", () => goTo(page.step - 1));
+  $("step-forward").addEventListener("click", () => goTo(page.step + 1));
+  $("step-last").addEventListener("click", () => goTo(page.data ? page.data.steps : 0));
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    if (e.key === "ArrowRight") goTo(page.step + 1);
+    else if (e.key === "ArrowLeft") goTo(page.step - 1);
+    else if (e.key === "Home") goTo(0);
+    else if (e.key === "End" && page.data) goTo(page.data.steps);
+  });
+  $("seat").addEventListener("change", () => {
+    page.seat = $("seat").value;
+    page.boardId = "";
+    goTo(page.step);
+  });
+  goTo(page.step);
+}
+
 // ------------------------------------------------------------ start
 function start() {
   setUpPanZoom();
@@ -466,6 +535,7 @@ function start() {
   $("new-start").addEventListener("click", startNewGame);
   $("new-cancel").addEventListener("click", () => { $("new-dialog").hidden = true; });
   $("handover-go").addEventListener("click", takeSeat);
+  if (MODE === "view") return setUpReplay();
   $("seat").addEventListener("change", () => {
     const side = $("seat").value;
     const humans = page.data ? page.data.players.filter((p) => p.human).length : 0;
@@ -473,8 +543,7 @@ function start() {
     if (humans > 1) handOver(side); else { page.seat = side; page.data = null; $("log").textContent = ""; refresh(); }
   });
   if (TOKEN) $("save").href = "api/save?token=" + encodeURIComponent(TOKEN);
-  if (MODE === "view" && window.pogdslView) window.pogdslView();
-  else refresh();
+  refresh();
 }
 
 start();
