@@ -7,9 +7,9 @@ browser builds cannot be downloaded on this project's machines, so
 *fails* the test with what to install, never skips it: CI (.ci/run installs
 Chromium) cannot pass without having clicked.
 
-Each test gets its own server (`serve`), started as a subprocess on a free
-port with a fixed seed, so a game played by the same clicks is the same game,
-and killed after the test.  Each page is screenshot when its test ends, and
+Each test gets its own server (`serve`, or `view` for the replay viewer),
+started as a subprocess on a free port (a served game with a fixed seed, so
+the same clicks play the same game) and killed after the test.  Each page is screenshot when its test ends, and
 `snapshot(page, name)` keeps one mid-test; the pictures go to
 `<pytest basetemp>/browser-artifacts/` (or the folder POGDSL_TEST_ARTIFACTS
 names), printed at the end of the run.
@@ -121,13 +121,12 @@ def free_port() -> int:
 
 
 class Server:
-    """A `pogdsl serve` subprocess and the address it answers on."""
+    """A `pogdsl serve` (or `view`) subprocess and the address it answers on."""
 
-    def __init__(self, args: list[str], seed: int, log_path: Path):
+    def __init__(self, args: list[str], log_path: Path):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
-        self.command = [sys.executable, "-m", "pogdsl.cli", "serve", *args,
-                        "--seed", str(seed), "--port", str(self.port)]
+        self.command = [sys.executable, "-m", "pogdsl.cli", *args, "--port", str(self.port)]
         self.log_path = log_path
         self._log = open(log_path, "wb")
         self.proc = subprocess.Popen(self.command, cwd=REPO, stdout=self._log, stderr=subprocess.STDOUT,
@@ -168,19 +167,31 @@ class Server:
 
 
 @pytest.fixture
-def serve(tmp_path):
-    """serve(*args, seed=SEED): start `pogdsl serve ARGS` on a free port and
-    return the Server once it answers; every server is stopped after the test."""
+def servers(tmp_path):
+    """start(*args): run `pogdsl ARGS --port N` on a free port and return the
+    Server once it answers; every server is stopped after the test."""
     started: list[Server] = []
 
-    def start(*args: str, seed: int = SEED) -> Server:
-        server = Server(list(args), seed, tmp_path / f"serve-{len(started)}.log")
+    def start(*args: str) -> Server:
+        server = Server(list(args), tmp_path / f"server-{len(started)}.log")
         started.append(server)
         return server
 
     yield start
     for server in started:
         server.stop()
+
+
+@pytest.fixture
+def serve(servers):
+    """serve(*args, seed=SEED): `pogdsl serve ARGS --seed SEED`, answering."""
+    return lambda *args, seed=SEED: servers("serve", *args, "--seed", str(seed))
+
+
+@pytest.fixture
+def view(servers):
+    """view(FILE, *args): `pogdsl view FILE ARGS`, answering."""
+    return lambda *args: servers("view", *map(str, args))
 
 
 def pytest_terminal_summary(terminalreporter, config):

@@ -13,7 +13,8 @@ possible).  The server's seed is fixed (conftest.SEED), so the same clicks
 meet the same dice: the combat below is the one those dice give.
 
 Every choice is made as a player makes it: a button of the option list, or a
-space or a unit clicked on the map.
+space or a unit clicked on the map.  The game saved from the page is then
+stepped through in the replay viewer (`pogdsl view`).
 """
 
 from __future__ import annotations
@@ -294,3 +295,65 @@ def test_an_activated_unit_moves_only_to_connected_spaces_and_undo_brings_it_bac
     assert "FR 6" in t.units_in("Paris") and "FR 6" not in t.units_in("Chateau Thierry")
     assert "ap chose: move to Chateau Thierry" not in t.log()
     assert {o.removeprefix("move to ") for o in t.options() if o.startswith("move to ")} == PARIS_NEIGHBOURS
+
+
+# ---------------------------------------------------------------- the replay viewer
+def test_the_opening_saved_from_the_page_steps_forward_and_back_in_the_viewer(hotseat, view, context, tmp_path,
+                                                                             snapshot):
+    t = hotseat
+    guns_of_august(t)
+    attack_brussels(t)
+    log = t.log()
+    combat = log[log.index("cp chose: from Liege: GE 1, GE 2"):]
+    dice_in_play = [int(n) for n in re.findall(r"^rolled (\d+)$", "\n".join(combat), re.MULTILINE)]
+    assert len(dice_in_play) == 2  # both sides fire, a die each
+    t.click_unit("GE 1")
+    with t.page.expect_download() as saving:
+        t.page.click("#save")
+    save = tmp_path / "opening.json"
+    saving.value.save_as(save)
+
+    viewer = context.new_page()
+    errors: list[str] = []
+    viewer.on("pageerror", lambda err: errors.append(str(err)))
+    viewer.goto(view(save).url)
+    steps = viewer.locator("#step")
+    viewer.wait_for_function("() => document.getElementById('step').dataset.step === '0'")
+    assert steps.get_attribute("data-steps") == "5"  # the five decisions made above
+
+    def at(step: int) -> None:
+        viewer.wait_for_function(f"() => document.getElementById('step').dataset.step === '{step}'")
+
+    def chosen() -> str:
+        return viewer.inner_text('#options button[data-chosen="yes"]')
+
+    def board(name: str):
+        return viewer.locator(f'#board g.space[data-space="{name}"]')
+
+    # Step 0: the set-up, and the first choice the Central Powers made.
+    assert chosen() == "start with Guns of August in hand: yes"
+    assert board("Liege").get_attribute("data-fort") == "intact"
+    assert board("Liege").locator('g.unit[data-unit="GE 1"]').count() == 0
+    viewer.click("#step-forward")
+    at(1)
+    assert chosen() == "play 1 event (Guns of August)"
+    viewer.click("#step-forward")
+    at(2)  # the event played: the board as the players saw it then
+    assert board("Liege").get_attribute("data-fort") == "destroyed"
+    assert board("Liege").locator('g.unit[data-unit="GE 1"]').count() == 1
+    assert chosen() == "attack Brussels from Liege"
+    viewer.keyboard.press("End")
+    at(5)
+    assert viewer.get_attribute('#board g.unit[data-unit="GE 1"]', "data-strength") == "reduced"
+    snapshot(viewer, "viewer-end")
+    viewer.click("#step-back")
+    at(4)  # before the loss was taken; the combat's dice were rolled in this step
+    assert viewer.get_attribute('#board g.unit[data-unit="GE 1"]', "data-strength") == "full"
+    assert chosen() == "GE 1 in Liege: flipped"
+    assert viewer.get_attribute("#dice", "data-dice") == " ".join(map(str, dice_in_play))
+    viewer.keyboard.press("ArrowLeft")
+    at(3)
+    assert viewer.get_attribute("#dice", "data-dice") == ""  # choosing the attackers rolls nothing
+    # The viewer shows no hand unless a side's eyes are chosen.
+    assert viewer.locator("#board [data-card], #hand li.card").count() == 0
+    assert not errors, f"the viewer raised script errors: {errors}"
