@@ -352,8 +352,15 @@ class Board:
         a world, and a space whose state is unchanged draws the same text:
         both are kept (Parts), so drawing a position after a decision costs
         the spaces that changed and the panel."""
+        return join_pieces(self.pieces())
+
+    def pieces(self) -> dict[str, str]:
+        """The picture's text in pieces a page can replace one by one:
+        "shell" (the <svg> element, its layers at HOLE), "under" (background,
+        maps, connections), each space's group ("space:KEY", in the map's
+        order) and "panel"."""
         parts = _parts(self)
-        spaces = "".join(parts.space_text(self, sp) for sp in self.w.spaces)
+        spaces = {f"space:{sp.key}": parts.space_text(self, sp) for sp in self.w.spaces}
         panel = ET.Element("g", {"class": "panel"})
         self.draw_panel(panel)
         width = self.map_right - self.x0 + MARGIN * 2 + PANEL_W
@@ -366,8 +373,23 @@ class Board:
         self.root.set("font-family", "DejaVu Sans, sans-serif")
         self.root.text = HOLE
         shell = ET.tostring(self.root, encoding="unicode", xml_declaration=True)
-        inside = (_xml(background) + parts.static + '<g class="spaces">' + spaces + "</g>" + _xml(panel))
-        return shell.replace(HOLE, inside, 1)
+        return {"shell": shell, "under": _xml(background) + parts.static, **spaces, "panel": _xml(panel)}
+
+
+def join_pieces(pieces: dict[str, str]) -> str:
+    """The SVG text of a picture's pieces (Board.pieces)."""
+    spaces = "".join(text for key, text in pieces.items() if key.startswith("space:"))
+    inside = pieces["under"] + '<g class="spaces">' + spaces + "</g>" + pieces["panel"]
+    return pieces["shell"].replace(HOLE, inside, 1)
+
+
+def changed_pieces(before: dict[str, str], after: dict[str, str]) -> dict[str, str] | None:
+    """The spaces' groups and the panel that differ from BEFORE to AFTER (two
+    pictures' pieces), or None when more changed than a page can replace
+    piece by piece (the picture's size, a turn, another world)."""
+    if before.keys() != after.keys() or before["shell"] != after["shell"] or before["under"] != after["under"]:
+        return None
+    return {key: text for key, text in after.items() if before[key] != text}
 
 
 HOLE = "\x00"  # where a picture's layers go in its <svg> element (no drawn text holds a NUL)
@@ -421,6 +443,13 @@ def board_svg(game, side: str | None = None) -> str:
     if side is not None and side not in game.w.by_kind.get("side", {}):
         raise ValueError(f"no side named '{side}' (sides: {', '.join(s.key for s in game.w.sides)})")
     return Board(game, side).render()
+
+
+def board_pieces(game, side: str | None = None) -> dict[str, str]:
+    """board_svg's picture in pieces (Board.pieces; join_pieces makes the text)."""
+    if side is not None and side not in game.w.by_kind.get("side", {}):
+        raise ValueError(f"no side named '{side}' (sides: {', '.join(s.key for s in game.w.sides)})")
+    return Board(game, side).pieces()
 
 
 class NoRasteriser(Exception):

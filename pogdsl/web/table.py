@@ -240,6 +240,7 @@ class Table:
         self.game_number = 0
         self.error: str | None = None
         self._boards: dict[tuple, tuple[str, str]] = {}
+        self._pieces: dict[tuple, dict[str, str]] = {}  # (seat, board id) → its pieces (board/svg.py)
         self._start(session)
 
     # ------------------------------------------------------------ set-up
@@ -335,9 +336,25 @@ class Table:
             "over": over,
             "result": result_json(g),
             "error": self.error,
-            "board": {"id": board_id, "svg": None if have_board == board_id else svg},
+            "board": self.board_answer(seat, have_board, board_id, svg),
         }
         return out
+
+    def board_answer(self, seat: str, have, board_id: str, svg: str) -> dict:
+        """The board as the page needs it: nothing when it has this drawing;
+        when it has an earlier drawing for the same seat, only the spaces and
+        the panel that changed ("parts", replacing their old selves: a move
+        redraws two spaces and the panel, not the 300 KB of the map); else
+        the whole SVG."""
+        from ..board.svg import changed_pieces
+
+        if have == board_id:
+            return {"id": board_id, "svg": None}
+        before, after = self._pieces.get((seat, have)), self._pieces.get((seat, board_id))
+        changed = changed_pieces(before, after) if before is not None and after is not None else None
+        if changed is None:
+            return {"id": board_id, "svg": svg}
+        return {"id": board_id, "svg": None, "from": have, "parts": changed}
 
     def board(self, seat: str) -> tuple[str, str]:
         """The board drawn for SEAT, and an id that changes when the drawing
@@ -347,12 +364,16 @@ class Table:
         key = (seat, board_key(self.session.game, seat))
         found = self._boards.get(key)
         if found is None:
-            from ..board.svg import board_svg
+            from ..board.svg import board_pieces, join_pieces
 
-            svg = board_svg(self.session.game, seat)
-            if len(self._boards) > 16:
-                self._boards.clear()
+            pieces = board_pieces(self.session.game, seat)
+            svg = join_pieces(pieces)
+            while len(self._boards) >= 16:  # the oldest go first: a page has one of the latest
+                old_key = next(iter(self._boards))
+                old_id = self._boards.pop(old_key)[0]
+                self._pieces.pop((old_key[0], old_id), None)
             found = self._boards[key] = (hashlib.sha1(svg.encode()).hexdigest()[:16], svg)
+            self._pieces[(seat, found[0])] = pieces
         return found
 
     def _decision(self, seat: str) -> dict | None:

@@ -112,6 +112,7 @@ function show(data) {
 
 function drawBoard(board) {
   const holder = $("board");
+  if (board.parts) return patchBoard(board);
   if (board.svg === null || board.svg === undefined) return;  // the page has this drawing already
   holder.innerHTML = board.svg.replace(/^<\?xml[^>]*>\s*/, "");
   holder.dataset.boardId = board.id;
@@ -126,6 +127,24 @@ function drawBoard(board) {
     page.viewBox = vb.slice();
   }
   applyViewBox();
+}
+
+// Only what changed since the drawing the page has: each part (a space's
+// group, the panel) replaces its old self, and the map, the zoom and the
+// rest stay.  A page that lacks the drawing the parts start from asks for
+// the whole board.
+function patchBoard(board) {
+  const holder = $("board");
+  const olds = holder.dataset.boardId === board.from ? Object.keys(board.parts).map((key) => holder.querySelector(
+    key === "panel" ? "svg > g.panel" : `svg > g.spaces > g.space[data-space="${CSS.escape(key.slice(6))}"]`)) : [null];
+  if (olds.includes(null)) {
+    page.boardId = "";
+    refresh();
+    return;
+  }
+  Object.values(board.parts).forEach((xml, i) => { olds[i].outerHTML = xml; });
+  holder.dataset.boardId = board.id;
+  page.boardId = board.id;
 }
 
 function drawStatus(data) {
