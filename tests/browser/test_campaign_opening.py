@@ -19,6 +19,7 @@ stepped through in the replay viewer (`pogdsl view`).
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -357,3 +358,33 @@ def test_the_opening_saved_from_the_page_steps_forward_and_back_in_the_viewer(ho
     # The viewer shows no hand unless a side's eyes are chosen.
     assert viewer.locator("#board [data-card], #hand li.card").count() == 0
     assert not errors, f"the viewer raised script errors: {errors}"
+
+
+# ---------------------------------------------------------------- the board sent in parts
+DRAWING = """() => {
+    const svg = document.querySelector('#board svg').cloneNode(true);
+    for (const el of svg.querySelectorAll('.target, .hover, .forbidden-target')) {
+        el.classList.remove('target', 'hover', 'forbidden-target');
+        if (!el.getAttribute('class')) el.removeAttribute('class');
+    }
+    return svg.querySelector('g.spaces').outerHTML + svg.querySelector('g.panel').outerHTML;
+}"""
+
+
+def test_a_board_redrawn_in_parts_is_the_board_drawn_whole(hotseat, context):
+    """After a decision the page gets only the spaces and the panel that
+    changed; patched in place, they make the same picture as a page that
+    loads the position afresh."""
+    t = hotseat
+    guns_of_august(t)
+    attack_brussels(t)
+    t.click_unit("GE 1")
+    answers = [json.loads(body) for url, body in t.responses if "/api/decide" in url]
+    patched = [a["board"]["parts"] for a in answers if a["board"].get("parts")]
+    assert patched, "no decision's answer carried the board in parts"
+    event = answers[1]["board"]  # Guns of August: Liege's fort and armies, the armies' old spaces, the panel
+    assert event["svg"] is None and {"space:Liege", "panel"} <= set(event["parts"]) and len(event["parts"]) < 10
+    fresh = context.new_page()
+    fresh.goto(t.server.url)
+    fresh.wait_for_selector("#options button[data-option]")
+    assert fresh.evaluate(DRAWING) == t.page.evaluate(DRAWING)
