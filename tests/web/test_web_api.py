@@ -218,21 +218,21 @@ def test_undo_never_rolls_a_die_again(hotseat):
 
 
 def test_undo_never_hides_a_card_drawn_or_shown():
-    from pogdsl.web.table import undo_refusal
+    from pogdsl.runtime.hidden import undo_reveals
 
     table = table_of({"ap": "human", "cp": "human"})
     to_first_action(client_of(table))  # the hands dealt
     g = table.session.game
     then = {k: g.s[k] for k in ("rng", "dice")} | {"piles": {k: list(v) for k, v in g.s["piles"].items()}}
     now = {"rng": g.s["rng"], "dice": g.s["dice"], "piles": {k: list(v) for k, v in g.s["piles"].items()}}
-    assert undo_refusal(then, now, "ap") is None
+    assert undo_reveals(then, now, "ap") is None
     card = now["piles"]["draw:ap"].pop()
     now["piles"]["hand:ap"].append(card)
-    assert "ap drew a card" in undo_refusal(then, now, "ap")
+    assert "ap drew a card" in undo_reveals(then, now, "ap")
     now = {"rng": g.s["rng"], "dice": g.s["dice"], "piles": {k: list(v) for k, v in g.s["piles"].items()}}
     shown = now["piles"]["hand:cp"].pop()
     now["piles"]["discard:cp"].append(shown)
-    assert "cp's hand was shown" in undo_refusal(then, now, "ap")
+    assert "cp's hand was shown" in undo_reveals(then, now, "ap")
 
 
 def test_nothing_to_undo(hotseat):
