@@ -375,3 +375,37 @@ def test_the_hand_and_the_board_are_the_seats_own():
         own = [f'data-card="{seat.upper()} {w.cards[i].data.number}"' for i in piles[f"hand:{seat}"]]
         theirs = [f'data-card="{other.upper()} {w.cards[i].data.number}"' for i in piles[f"hand:{other}"]]
         assert all(c in board for c in own) and not any(c in board for c in theirs)
+
+
+# ---------------------------------------------------------------- hostile requests
+def test_any_request_body_is_answered_in_json_and_never_corrupts_the_game():
+    """Whatever a client posts, the answer is JSON (an error or the game),
+    and a refused request leaves the game exactly as it was."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    table = table_of({"ap": "human", "cp": "human"})
+    client = client_of(table)
+    to_first_action(client)
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(-2 ** 70, 2 ** 70), st.floats(allow_nan=False, allow_infinity=False),
+                        st.text(max_size=30), st.sampled_from(["../../etc/passwd", "campaign", "cp", "ap", "1.2"]))
+    values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8),
+                                                                                                inner, max_size=3),
+                          max_leaves=6)
+    bodies = st.dictionaries(st.sampled_from(["decision", "option", "seat", "log_from", "board", "scenario", "seed",
+                                              "path", "file"]), values, max_size=4)
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(route=st.sampled_from(["/api/decide", "/api/undo", "/api/new"]), body=bodies)
+    def post(route, body):
+        before = table.session.game.state_hash(), table.revision
+        r = client.post(route, json=body)
+        data = r.json()
+        if r.status_code != 200:
+            assert set(data) <= {"error", "rules"} and data["error"] and "\n" not in data["error"]
+            assert (table.session.game.state_hash(), table.revision) == before
+        else:
+            assert data["decision"] is None or data["decision"]["id"] == table.decision_id
+
+    post()
+    assert client.get("/api/game").status_code == 200
