@@ -168,6 +168,8 @@ def test_a_built_install_runs_anywhere_with_the_whole_library(tmp_path):
     assert package.is_relative_to(env_dir), where.stdout  # the installed copy, not the checkout
     shipped = sorted(p.relative_to(package / "library") for p in (package / "library").rglob("*.pog"))
     assert shipped == sorted(LIBRARY)
+    static = REPO / "pogdsl" / "web" / "static"  # the browser's page of `pogdsl serve` and `view`
+    assert sorted(p.name for p in (package / "web" / "static").iterdir()) == sorted(p.name for p in static.iterdir())
     assert project.settings(package / "library") == project.settings(REPO)  # how strictly its deck is checked
 
     pogdsl = str(env_dir / "bin" / "pogdsl")

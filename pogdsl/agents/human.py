@@ -274,12 +274,10 @@ class HumanAgent(Agent):
             return
         # Back to the N-th last decision made at this terminal, taking back the
         # replies of the players who are not here with it.
-        made = [e for e in session.events if e.kind == "decision"]
-        mine = [i for i, e in enumerate(made) if str(e.by) in self.human_sides]
-        if n < 1 or not mine:
+        steps = session.steps_back(self.human_sides, n)
+        if not steps:
             self.say("nothing to undo: no decision of yours yet")
             return
-        steps = len(made) - mine[-min(n, len(mine))]
         if steps > len(session.game.history):
             self.say("cannot undo that far: only the decisions made since the game was started or loaded here")
             return

@@ -231,12 +231,40 @@ class Board:
             marks.append(glyph["port"])
         return " ".join(marks)
 
+    def marker_value(self, name: str, kind: str, entity):
+        """A marker's value for ENTITY (a space or unit), read from the
+        state or worked out by the value the marker names; None when the
+        marker is not kept or computed per KIND."""
+        decl = self.w.state_decls.get(name)
+        if decl is not None:
+            return self.scoped(name, entity) if decl.scope is not None and decl.scope.text == kind else None
+        value = self.value_markers.get(name)
+        if value is not None and value == kind:
+            return B.value_of(self.g, name, (entity,))
+        return None
+
+    @property
+    def value_markers(self) -> dict[str, str]:
+        """The markers that name a declared value: name → the kind it takes."""
+        found = self.__dict__.get("_value_markers")
+        if found is None:
+            found = {}
+            for name in self.display.markers:
+                decl = self.w.program.decls["value"].get(name)
+                if name not in self.w.state_decls and decl is not None and len(decl.params) == 1 \
+                        and decl.params[0].type is not None:
+                    found[name] = decl.params[0].type.text
+            self._value_markers = found
+        return found
+
     def space_tags(self, sp) -> list[tuple[str, str]]:
         """The markers shown beside space SP: (state name, label)."""
         tags = []
         for name, label in self.display.markers.items():
             decl = self.w.state_decls.get(name)
             if decl is None:
+                if self.value_markers.get(name) == "space" and self.marker_value(name, "space", sp):
+                    tags.append((name, label))
                 continue
             if decl.scope is not None and decl.scope.text == "space":
                 value = self.scoped(name, sp)
@@ -274,8 +302,7 @@ class Board:
         """The labels of the markers a unit carries (those kept per unit)."""
         tags = []
         for name, tag in self.display.markers.items():
-            decl = self.w.state_decls.get(name)
-            if decl is not None and decl.scope is not None and decl.scope.text == "unit" and self.scoped(name, u):
+            if self.marker_value(name, "unit", u):
                 tags.append(tag)
         return tags
 

@@ -95,9 +95,33 @@ def open_table(args, command: str):
     return Table(session, players, scenarios=scenarios, root=args.root), EXIT_OK
 
 
+def port_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on HOST:PORT (one line), or None:
+    checked before the page's address is printed."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as err:
+        return f"cannot listen on {host}: {getattr(err, 'strerror', None) or err}"
+    family, _, _, _, address = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as err:
+            hint = " (is another server on it? try --port)" if err.errno == 98 else ""
+            return f"cannot listen on {host}:{port}: {err.strerror or err}{hint}"
+    return None
+
+
 def run_server(app, host: str, port: int, url: str, open_browser: bool, command: str) -> int:
     import uvicorn
 
+    problem = port_problem(host, port)
+    if problem:
+        _err(command, problem)
+        return EXIT_ERRORS
     print(f"pogdsl {command}: {url}", file=sys.stderr)
     print("(Ctrl-C stops the server)", file=sys.stderr)
     if open_browser:
@@ -112,6 +136,9 @@ def run_server(app, host: str, port: int, url: str, open_browser: bool, command:
     except OSError as err:
         _err(command, f"cannot listen on {host}:{port}: {err.strerror or err}")
         return EXIT_ERRORS
+    except SystemExit:  # uvicorn's way of saying it could not start (it has logged why)
+        _err(command, f"the server could not start on {host}:{port}")
+        return EXIT_ERRORS
     if not server.started:
         _err(command, f"cannot listen on {host}:{port} (is the port taken? try --port)")
         return EXIT_ERRORS
@@ -119,6 +146,10 @@ def run_server(app, host: str, port: int, url: str, open_browser: bool, command:
 
 
 def address(host: str, port: int, token: str | None) -> str:
+    if host in ("0.0.0.0", "::", ""):  # every interface: this machine's name is what others may open
+        import socket
+
+        host = socket.gethostname()
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
 

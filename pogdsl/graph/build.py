@@ -133,6 +133,8 @@ class GraphBuilder:
             for item in display.items:
                 if item.item in ("marker", "track") and item.name.text in p.decls["state"]:
                     self.edge(nid, node_id("state", item.name.text), "reads")
+                elif item.item == "marker" and item.name.text in p.decls["value"]:
+                    self.edge(nid, node_id("value", item.name.text), "reads")
 
         for state in p.all("state"):
             if state.start is not None:

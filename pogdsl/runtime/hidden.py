@@ -120,3 +120,21 @@ def determinize(game, side, state: int, *, remember: bool = False):
     # no remembered value (chance is never remembered).
     other.touch("cards")
     return state, other
+
+
+def undo_reveals(before: dict, now: dict, side: str) -> str | None:
+    """Why going back from state NOW to state BEFORE would roll a die again
+    or hide again a card SIDE has seen (None when it would not): the game's
+    generator moved (a die rolled, a deck shuffled) or a forced die was
+    used; a pile whose order nobody sees changed (a card drawn is a card
+    seen); a card left a pile only its owner sees (played, so shown)."""
+    if before["rng"] != now["rng"] or len(before["dice"]) != len(now["dice"]):
+        return "a die was rolled (or a deck shuffled) since then: undoing would roll it again"
+    for pile, cards in before["piles"].items():
+        kind, owner = _pile_parts(pile)
+        after = now["piles"].get(pile, [])
+        if HIDDEN_KINDS.get(kind) == "nobody" and after != cards:
+            return f"{owner} drew a card since then: undoing would hide it again"
+        if HIDDEN_KINDS.get(kind) == "owner" and owner != side and not set(cards) <= set(after):
+            return f"a card from {owner}'s {kind} was shown since then: undoing would hide it again"
+    return None

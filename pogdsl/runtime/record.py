@@ -413,6 +413,16 @@ class Session:
         again.from_save, again.replayed_old = self.from_save, self.replayed_old
         return again
 
+    def steps_back(self, sides, count: int = 1) -> int:
+        """How many decisions to take back so as to undo the COUNT-th last
+        decision made by one of SIDES, with every decision made since (the
+        other players' replies); 0 when SIDES made none."""
+        made = [e for e in self.events if e.kind == "decision"]
+        mine = [i for i, e in enumerate(made) if str(e.by) in sides]
+        if count < 1 or not mine:
+            return 0
+        return len(made) - mine[-min(count, len(mine))]
+
     def undo(self, count: int = 1) -> int:
         done = self.game.undo(count)
         for _ in range(done):

@@ -297,8 +297,20 @@ class Checker:
         if item.item == "track" and name.text in builtins:
             return
         state = self.p.decls["state"].get(name.text)
+        value = self.p.decls["value"].get(name.text) if item.item == "marker" else None
+        if state is None and value is not None:
+            params = value.params
+            if len(params) != 1 or params[0].is_list or params[0].type is None \
+                    or params[0].type.text not in ("space", "unit"):
+                self.r.error("E0225", f"'{name.text}' does not take one space or one unit: a marker shows a value "
+                             "worked out for each space or each unit", name.span,
+                             "declare it `value NAME(u: unit) = ...` or `value NAME(s: space) = ...`")
+            return
         if state is None:
-            self.unknown(name, "E0225", "state variable", list(self.p.decls["state"]) + list(builtins))
+            pool = list(self.p.decls["state"]) + list(builtins)
+            if item.item == "marker":
+                pool += list(self.p.decls["value"])
+            self.unknown(name, "E0225", "state variable" + (" or value" if item.item == "marker" else ""), pool)
             return
         scope = state.scope.text if state.scope is not None else None
         if item.item == "marker":

@@ -20,7 +20,6 @@ from importlib import resources
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -38,6 +37,26 @@ def _error(status: int, message: str, rules=None) -> JSONResponse:
     if rules:
         body["rules"] = list(rules)
     return JSONResponse(body, status_code=status)
+
+
+class LoopbackHostMiddleware:
+    """Refuses a request whose Host header is not a loopback name: a page of
+    another site that makes a name of its own resolve to 127.0.0.1 (DNS
+    rebinding) still cannot read or play the game."""
+
+    def __init__(self, app, hosts=LOOPBACK_HOSTS):
+        self.app, self.hosts = app, set(hosts)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        host = Request(scope).headers.get("host", "")
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+        if name.lower() not in self.hosts:
+            response = _error(400, "this server answers only to 127.0.0.1 or localhost (start it with --host to "
+                                   "serve other machines)")
+            return await response(scope, receive, send)
+        return await self.app(scope, receive, send)
 
 
 class TokenMiddleware:
@@ -195,7 +214,7 @@ def make_app(table, *, token: str | None = None, loopback: bool = True) -> Starl
     routes.append(Mount("/static", StaticFiles(packages=[("pogdsl.web", "static")]), name="static"))
     middleware = []
     if loopback:
-        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_HOSTS + ["testserver"]))
+        middleware.append(Middleware(LoopbackHostMiddleware, hosts=LOOPBACK_HOSTS + ["testserver"]))
     if token:
         middleware.append(Middleware(TokenMiddleware, token=token))
     return Starlette(routes=routes, middleware=middleware,

@@ -21,6 +21,7 @@ import json
 import threading
 
 from ..runtime.errors import BadSave, GameError, IllegalOption
+from ..runtime.hidden import undo_reveals
 from ..runtime.values import Entity, encode
 
 # The largest number of forbidden options listed beside the legal ones (a
@@ -133,24 +134,6 @@ def forbidden_options(game) -> list[tuple[str, IllegalOption, dict]]:
         if len(out) >= FORBIDDEN_SHOWN:
             break
     return out
-
-
-# ---------------------------------------------------------------- undo
-def undo_refusal(before: dict, now: dict, side: str) -> str | None:
-    """Why going back from state NOW to state BEFORE would re-roll a die or
-    hide again a card SIDE has seen (None when it would not): the game's
-    generator moved (a die rolled, a deck shuffled), a forced die was used,
-    a draw pile changed (a card drawn is a card seen), or a card left
-    another side's hand (played, so shown)."""
-    if before["rng"] != now["rng"] or len(before["dice"]) != len(now["dice"]):
-        return "a die was rolled (or a deck shuffled) since then: undoing would roll it again"
-    for pile, cards in before["piles"].items():
-        kind, _, owner = pile.partition(":")
-        if kind == "draw" and now["piles"].get(pile) != cards:
-            return f"{owner} drew a card since then: undoing would hide it again"
-        if kind == "hand" and owner != side and not set(cards) <= set(now["piles"].get(pile, ())):
-            return f"a card from {owner}'s hand was shown since then: undoing would hide it again"
-    return None
 
 
 # ---------------------------------------------------------------- what a seat sees
@@ -436,14 +419,12 @@ class Table:
         s, g = self.session, self.session.game
         if seat not in self.humans:
             return 0, f"{seat} is played by the computer"
-        made = [e for e in s.events if e.kind == "decision"]
-        mine = [i for i, e in enumerate(made) if str(e.by) == seat]
-        if not mine:
+        steps = s.steps_back({seat})
+        if not steps:
             return 0, "no decision of yours to take back"
-        steps = len(made) - mine[-1]
         if steps > len(g.history):
             return 0, "only the decisions made since the game was started or loaded here can be taken back"
-        reason = undo_refusal(g.history[-steps], g.s, seat)
+        reason = undo_reveals(g.history[-steps], g.s, seat)
         return steps, (f"cannot take back your last decision: {reason}" if reason else None)
 
     def undo(self, seat=None, log_from=None, board=None) -> dict:
@@ -516,4 +497,4 @@ def _whole(value, name: str) -> int:
     raise TableError(400, f"\"{name}\" must be a whole number")
 
 
-__all__ = ["Table", "TableError", "forbidden_options", "glossary", "option_targets", "undo_refusal"]
+__all__ = ["Table", "TableError", "forbidden_options", "glossary", "option_targets"]

@@ -218,21 +218,21 @@ def test_undo_never_rolls_a_die_again(hotseat):
 
 
 def test_undo_never_hides_a_card_drawn_or_shown():
-    from pogdsl.web.table import undo_refusal
+    from pogdsl.runtime.hidden import undo_reveals
 
     table = table_of({"ap": "human", "cp": "human"})
     to_first_action(client_of(table))  # the hands dealt
     g = table.session.game
     then = {k: g.s[k] for k in ("rng", "dice")} | {"piles": {k: list(v) for k, v in g.s["piles"].items()}}
     now = {"rng": g.s["rng"], "dice": g.s["dice"], "piles": {k: list(v) for k, v in g.s["piles"].items()}}
-    assert undo_refusal(then, now, "ap") is None
+    assert undo_reveals(then, now, "ap") is None
     card = now["piles"]["draw:ap"].pop()
     now["piles"]["hand:ap"].append(card)
-    assert "ap drew a card" in undo_refusal(then, now, "ap")
+    assert "ap drew a card" in undo_reveals(then, now, "ap")
     now = {"rng": g.s["rng"], "dice": g.s["dice"], "piles": {k: list(v) for k, v in g.s["piles"].items()}}
     shown = now["piles"]["hand:cp"].pop()
     now["piles"]["discard:cp"].append(shown)
-    assert "cp's hand was shown" in undo_refusal(then, now, "ap")
+    assert "cp's hand was shown" in undo_reveals(then, now, "ap")
 
 
 def test_nothing_to_undo(hotseat):
@@ -295,8 +295,10 @@ def test_a_server_open_to_other_machines_needs_its_token():
 def test_on_loopback_a_foreign_host_name_is_refused():
     table = table_of({"ap": "human", "cp": "greedy"})
     client = client_of(table)
-    assert client.get("/api/game", headers={"host": "evil.example:8000"}).status_code == 400
-    assert client.get("/api/game", headers={"host": "127.0.0.1:8000"}).status_code == 200
+    r = client.get("/api/game", headers={"host": "evil.example:8000"})
+    assert r.status_code == 400 and "127.0.0.1" in r.json()["error"]
+    for host in ["127.0.0.1:8000", "localhost:8000", "[::1]:8000", "localhost"]:
+        assert client.get("/api/game", headers={"host": host}).status_code == 200, host
 
 
 # ---------------------------------------------------------------- hidden information
@@ -373,3 +375,37 @@ def test_the_hand_and_the_board_are_the_seats_own():
         own = [f'data-card="{seat.upper()} {w.cards[i].data.number}"' for i in piles[f"hand:{seat}"]]
         theirs = [f'data-card="{other.upper()} {w.cards[i].data.number}"' for i in piles[f"hand:{other}"]]
         assert all(c in board for c in own) and not any(c in board for c in theirs)
+
+
+# ---------------------------------------------------------------- hostile requests
+def test_any_request_body_is_answered_in_json_and_never_corrupts_the_game():
+    """Whatever a client posts, the answer is JSON (an error or the game),
+    and a refused request leaves the game exactly as it was."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    table = table_of({"ap": "human", "cp": "human"})
+    client = client_of(table)
+    to_first_action(client)
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(-2 ** 70, 2 ** 70), st.floats(allow_nan=False, allow_infinity=False),
+                        st.text(max_size=30), st.sampled_from(["../../etc/passwd", "campaign", "cp", "ap", "1.2"]))
+    values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8),
+                                                                                                inner, max_size=3),
+                          max_leaves=6)
+    bodies = st.dictionaries(st.sampled_from(["decision", "option", "seat", "log_from", "board", "scenario", "seed",
+                                              "path", "file"]), values, max_size=4)
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(route=st.sampled_from(["/api/decide", "/api/undo", "/api/new"]), body=bodies)
+    def post(route, body):
+        before = table.session.game.state_hash(), table.revision
+        r = client.post(route, json=body)
+        data = r.json()
+        if r.status_code != 200:
+            assert set(data) <= {"error", "rules"} and data["error"] and "\n" not in data["error"]
+            assert (table.session.game.state_hash(), table.revision) == before
+        else:
+            assert data["decision"] is None or data["decision"]["id"] == table.decision_id
+
+    post()
+    assert client.get("/api/game").status_code == 200

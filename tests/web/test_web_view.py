@@ -144,3 +144,15 @@ def test_view_and_serve_refuse_bad_input_in_one_line(tmp_path):
     assert r.returncode == 2 and "--port" in r.stderr
     r = cli("serve", "no_such_scenario")
     assert r.returncode == 2 and "unknown scenario" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_serve_on_a_port_taken_says_so_in_one_line():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        r = cli("serve", "introductory", "--port", str(port))
+    assert r.returncode == 1 and f"cannot listen on 127.0.0.1:{port}" in r.stderr
+    assert "Traceback" not in r.stderr and "http://" not in r.stderr
