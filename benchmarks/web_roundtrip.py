@@ -17,7 +17,12 @@ Printed: p50, p95 and max of the round trip, and where the time goes, from
 the browser's Resource Timing of each request: the request (sent to the last
 byte of the answer: the server's work and the transfer), the page (from the
 last byte to the painted frame: JSON parsing and the DOM), the answer's size,
-and how often the answer carried a new board.
+and how often the answer carried a new board.  The page's main thread's busy
+time in each round trip (Chromium's own counters: all its tasks, and the
+script, style and layout among them, which includes the click's own
+handling and the decoded answer) is time spent working, not waiting for a
+core: on a busy machine it says what the page costs where the wall-clock
+figures cannot.  The server's share alone, in process: benchmarks/web_table.py.
 
     python benchmarks/web_roundtrip.py                     # campaign, 200 decisions
     python benchmarks/web_roundtrip.py --decisions 500 --seed 3 --json
@@ -130,6 +135,14 @@ def hand_over(page) -> float:
     return (time.perf_counter() - start) * 1000
 
 
+def main_thread_ms(cdp) -> dict[str, float]:
+    """The page's main thread's busy time so far (Chromium's Performance
+    domain): all its tasks, and the script, style and layout among them."""
+    metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+    return {k: metrics.get(k, 0.0) * 1000 for k in ("TaskDuration", "ScriptDuration", "RecalcStyleDuration",
+                                                     "LayoutDuration")}
+
+
 def play(url: str, decisions: int, seed: int, viewport: tuple[int, int]) -> dict:
     from playwright.sync_api import sync_playwright
 
@@ -138,6 +151,8 @@ def play(url: str, decisions: int, seed: int, viewport: tuple[int, int]) -> dict
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Performance.enable")
         page.goto(url)
         wait_for_options(page)
         while len(rows) < decisions:
@@ -149,9 +164,12 @@ def play(url: str, decisions: int, seed: int, viewport: tuple[int, int]) -> dict
             legal = page.evaluate(LEGAL)
             if not legal:
                 raise SystemExit(f"no option to click: {page.inner_text('#message')}")
+            before = main_thread_ms(cdp)
             row = page.evaluate(CLICK_AND_WAIT, rng.choice(legal))
             if "error" in row:
                 raise SystemExit(f"decision {len(rows) + 1}: {row['error']}")
+            after = main_thread_ms(cdp)
+            row["main_thread"] = {k: after[k] - before[k] for k in after}
             rows.append(row)
             wait_for_options(page)
         browser.close()
@@ -190,6 +208,10 @@ def main(argv=None) -> int:
         "round_trip_ms": summary([r["ms"] for r in rows]),
         "request_ms": summary([r["request"] for r in rows if r["request"] is not None]),
         "page_ms": summary([r["page"] for r in rows if r["page"] is not None]),
+        "page_main_thread_ms": summary([r["main_thread"]["TaskDuration"] for r in rows]),
+        "page_script_ms": summary([r["main_thread"]["ScriptDuration"] for r in rows]),
+        "page_style_and_layout_ms": summary([r["main_thread"]["RecalcStyleDuration"] + r["main_thread"]["LayoutDuration"]
+                                             for r in rows]),
         "answer_kb": summary([r["bytes"] / 1024 for r in rows if r["bytes"] is not None]),
         "with_new_board": len(with_board),
         "round_trip_ms_with_new_board": summary([r["ms"] for r in with_board]) if with_board else None,
@@ -208,6 +230,9 @@ def main(argv=None) -> int:
                        ("round_trip_ms_same_board", "  of which with the same board, ms"),
                        ("request_ms", "request (to the answer's last byte), ms"),
                        ("page_ms", "page (last byte to painted frame), ms"),
+                       ("page_main_thread_ms", "  the page's main thread busy, ms"),
+                       ("page_script_ms", "    of which script, ms"),
+                       ("page_style_and_layout_ms", "    of which style and layout, ms"),
                        ("answer_kb", "answer size, KiB"),
                        ("hand_over_ms", f"hand-over to the other seat ({result['hand_overs']}), ms")]:
         figures = result[key]
