@@ -22,7 +22,11 @@ time in each round trip (Chromium's own counters: all its tasks, and the
 script, style and layout among them, which includes the click's own
 handling and the decoded answer) is time spent working, not waiting for a
 core: on a busy machine it says what the page costs where the wall-clock
-figures cannot.  The server's share alone, in process: benchmarks/web_table.py.
+figures cannot; so does the CPU time the server and Chromium's processes
+(all of them: the page, the compositor, the raster threads) used in each
+round trip (from /proc, on Linux; a clock tick is 10 ms, so single figures
+are coarse and the percentiles of many are what to read).  The server's share alone,
+in process: benchmarks/web_table.py.
 
     python benchmarks/web_roundtrip.py                     # campaign, 200 decisions
     python benchmarks/web_roundtrip.py --decisions 500 --seed 3 --json
@@ -143,7 +147,38 @@ def main_thread_ms(cdp) -> dict[str, float]:
                                                      "LayoutDuration")}
 
 
-def play(url: str, decisions: int, seed: int, viewport: tuple[int, int]) -> dict:
+def cpu_ms(server_pid: int) -> dict[str, float] | None:
+    """CPU time used so far (user + system, /proc: Linux only) by the server
+    and by Chromium's processes (this process's descendants named chrom*),
+    None where /proc is not there: time spent working, whatever the load."""
+    stats = {}
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = entry.read_text()
+        except OSError:
+            continue  # a process that ended meanwhile
+        name = text[text.index("(") + 1:text.rindex(")")]
+        fields = text[text.rindex(")") + 2:].split()
+        stats[int(entry.parent.name)] = (name, int(fields[1]), (int(fields[11]) + int(fields[12])))
+    if not stats:
+        return None
+
+    def tree(pid: int) -> set[int]:
+        found, todo = set(), [pid]
+        while todo:
+            p = todo.pop()
+            found.add(p)
+            todo += [c for c, (_, parent, _) in stats.items() if parent == p and c not in found]
+        return found
+
+    tick = os.sysconf("SC_CLK_TCK")
+    server = tree(server_pid)
+    browser = {p for p in tree(os.getpid()) - server if stats[p][0].startswith("chrom")}
+    return {"server": sum(stats[p][2] for p in server if p in stats) * 1000 / tick,
+            "browser": sum(stats[p][2] for p in browser) * 1000 / tick}
+
+
+def play(url: str, decisions: int, seed: int, viewport: tuple[int, int], server_pid: int) -> dict:
     from playwright.sync_api import sync_playwright
 
     rng = random.Random(seed)
@@ -164,12 +199,13 @@ def play(url: str, decisions: int, seed: int, viewport: tuple[int, int]) -> dict
             legal = page.evaluate(LEGAL)
             if not legal:
                 raise SystemExit(f"no option to click: {page.inner_text('#message')}")
-            before = main_thread_ms(cdp)
+            before, cpu_before = main_thread_ms(cdp), cpu_ms(server_pid)
             row = page.evaluate(CLICK_AND_WAIT, rng.choice(legal))
             if "error" in row:
                 raise SystemExit(f"decision {len(rows) + 1}: {row['error']}")
-            after = main_thread_ms(cdp)
+            after, cpu_after = main_thread_ms(cdp), cpu_ms(server_pid)
             row["main_thread"] = {k: after[k] - before[k] for k in after}
+            row["cpu"] = {k: cpu_after[k] - cpu_before[k] for k in cpu_after} if cpu_before else None
             rows.append(row)
             wait_for_options(page)
         browser.close()
@@ -197,7 +233,7 @@ def main(argv=None) -> int:
     before = load()
     proc = start_server(args.scenario, args.seed, port)
     try:
-        played = play(f"http://127.0.0.1:{port}/", args.decisions, args.seed, viewport)
+        played = play(f"http://127.0.0.1:{port}/", args.decisions, args.seed, viewport, proc.pid)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -217,6 +253,8 @@ def main(argv=None) -> int:
         "round_trip_ms_with_new_board": summary([r["ms"] for r in with_board]) if with_board else None,
         "round_trip_ms_same_board": summary([r["ms"] for r in rows if not r["board"]])
         if len(with_board) < len(rows) else None,
+        "server_cpu_ms": summary([r["cpu"]["server"] for r in rows]) if rows[0]["cpu"] else None,
+        "chromium_cpu_ms": summary([r["cpu"]["browser"] for r in rows]) if rows[0]["cpu"] else None,
         "hand_overs": len(played["handovers"]),
         "hand_over_ms": summary(played["handovers"]) if played["handovers"] else None,
         "load_before": before, "load_after": load(),
@@ -233,6 +271,8 @@ def main(argv=None) -> int:
                        ("page_main_thread_ms", "  the page's main thread busy, ms"),
                        ("page_script_ms", "    of which script, ms"),
                        ("page_style_and_layout_ms", "    of which style and layout, ms"),
+                       ("server_cpu_ms", "CPU time of the server, ms"),
+                       ("chromium_cpu_ms", "CPU time of Chromium (all processes), ms"),
                        ("answer_kb", "answer size, KiB"),
                        ("hand_over_ms", f"hand-over to the other seat ({result['hand_overs']}), ms")]:
         figures = result[key]
