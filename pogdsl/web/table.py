@@ -419,6 +419,7 @@ class Table:
             return self._view(seat, log_from, board)
 
     def new_game(self, scenario, seed) -> dict:
+        from ..errors import UsageError
         from ..opening import ScenarioError, open_scenario
         from ..runtime.record import Session
 
@@ -434,6 +435,8 @@ class Table:
                 session = Session.new(opened, seed)
             except ScenarioError as err:
                 raise TableError(422, err.message) from None
+            except UsageError as err:  # (a listed scenario whose file went away since)
+                raise TableError(422, str(err)) from None
             except GameError as err:
                 raise TableError(422, f"the game cannot start: {err}") from None
             keep = {side: spec for side, spec in self.specs.items()}
