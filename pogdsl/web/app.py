@@ -25,7 +25,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .table import Table, TableError
+from .table import TableError
 
 BODY_LIMIT = 64 * 1024  # no request of the page comes near it
 TOKEN_COOKIE = "pogdsl_token"

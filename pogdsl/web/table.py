@@ -296,7 +296,7 @@ class Table:
             return self._view(seat, log_from, board)
 
     def _view(self, seat: str, log_from, have_board) -> dict:
-        s, g, w = self.session, self.session.game, self.session.world
+        g, w = self.session.game, self.session.world
         total = len(g.s["log"])
         start = max(0, total - LOG_FIRST) if log_from is None else max(0, min(_whole(log_from, "log_from"), total))
         board_id, svg = self.board(seat)
