@@ -409,3 +409,24 @@ def test_any_request_body_is_answered_in_json_and_never_corrupts_the_game():
 
     post()
     assert client.get("/api/game").status_code == 200
+
+
+@pytest.mark.parametrize("spec", ["suicide_of_europe", "illusions", "limited_war"])
+def test_every_scenario_plays_in_the_page(spec):
+    """Nothing in the web board knows a scenario: a variant's spaces (Suicide
+    of Europe's Holland), tracks and options come from its own declarations."""
+    table = table_of({"ap": "human", "cp": "human"}, spec=spec)
+    client = client_of(table)
+    data = client.get("/api/game").json()
+    assert data["scenario"]["key"] == spec
+    spaces = {sp.key for sp in table.session.world.spaces}
+    assert all(f'data-space="{name}"' in data["board"]["svg"] for name in spaces)
+    declared = [t["track"] for t in data["status"]["tracks"]]
+    assert declared and "turn" in declared
+    for _ in range(6):
+        d = data["decision"]
+        seat = client.get("/api/game", params={"seat": d["side"]}).json()
+        r = answer(client, seat, next(o["index"] for o in seat["decision"]["options"] if o["legal"]))
+        assert r.status_code == 200, r.text
+        data = r.json()
+    assert table.session.decisions_made == 6
