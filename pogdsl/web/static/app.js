@@ -291,12 +291,14 @@ function markTargets(options) {
   for (const o of options) {
     for (const s of o.spaces) for (const el of boardEls("space", s)) el.classList.add(o.legal ? "target" : "forbidden-target");
     for (const u of o.units) for (const el of boardEls("unit", u)) if (o.legal) el.classList.add("target");
+    for (const b of o.boxes) for (const el of boardEls("box", b)) if (o.legal) el.classList.add("target");
   }
 }
 
 function hoverOption(o, on) {
   for (const s of o.spaces) for (const el of boardEls("space", s)) el.classList.toggle("hover", on);
   for (const u of o.units) for (const el of boardEls("unit", u)) el.classList.toggle("hover", on);
+  for (const b of o.boxes || []) for (const el of boardEls("box", b)) el.classList.toggle("hover", on);
 }
 
 function optionsNaming(kind, name) {
@@ -311,9 +313,11 @@ function optionsNaming(kind, name) {
 function boardClick(target) {
   const unit = target.closest("g.unit[data-unit]");
   const space = target.closest("g.space[data-space]");
+  const box = target.closest("g.box[data-box]");
   const candidates = [];
   if (unit) candidates.push(["unit", unit.dataset.unit]);
   if (space) candidates.push(["space", space.dataset.space]);
+  if (box) candidates.push(["box", box.dataset.box]);
   for (const [kind, name] of candidates) {
     const named = optionsNaming(kind, name);
     if (!named.length) continue;
