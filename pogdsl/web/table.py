@@ -287,6 +287,10 @@ class Table:
             return self.default_seat()
         if not isinstance(seat, str) or seat not in self.sides:
             raise TableError(400, f"no seat {str(seat)[:40]!r}: the seats are {', '.join(self.sides)}")
+        if seat not in self.humans and self.humans:
+            # Nobody sits there: its view would show the computer's hand to the person playing against it.
+            raise TableError(403, f"{seat} is played by the computer: its view (its hand) is not shown; the "
+                                  f"seats here are {', '.join(self.humans)}")
         return seat
 
     # ------------------------------------------------------------ reading

@@ -147,7 +147,7 @@ function drawStatus(data) {
 
 function drawSeats(data) {
   const select = $("seat");
-  const wanted = data.players.length + (MODE === "view" ? 1 : 0);
+  const wanted = MODE === "view" ? data.players.length + 1 : data.players.filter((p) => p.human).length;
   if (select.options.length !== wanted) {
     select.textContent = "";
     if (MODE === "view") {
@@ -157,6 +157,7 @@ function drawSeats(data) {
       select.append(o);
     }
     for (const p of data.players) {
+      if (MODE === "play" && !p.human) continue;  // the server shows no computer's seat
       const o = document.createElement("option");
       o.value = p.side;
       o.textContent = `${p.side} (${p.player})`;
