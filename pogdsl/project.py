@@ -54,6 +54,8 @@ def find_root(start: Path | None = None) -> Path:
     for candidate in (here, *here.parents):
         if _looks_like_root(candidate):
             return candidate
+    if _own_files(here):  # a modder's folder of cards or scenarios: it extends the library
+        return here
     return _checkout() or here
 
 
@@ -90,13 +92,23 @@ def is_own_game(root: Path) -> bool:
 
 def extended_library(root: Path) -> Path | None:
     """The installed library that ROOT's files extend, if any: the shipped
-    library, unless there is none (a checkout, an editable install), ROOT is
-    that library, or ROOT is a game of its own (`is_own_game`: then ROOT's own
-    folders are the whole library, as today in a checkout)."""
-    shipped = shipped_library()
-    if shipped is None or Path(root).resolve() == shipped or is_own_game(root):
+    library (a built install), or, from a checkout or an editable install,
+    the checkout's own folders when ROOT is a modder's folder (it holds `.pog`
+    files but not the rules/ and scenarios/ of a project).  None when ROOT is
+    that library or a game of its own (`is_own_game`: then ROOT's own folders
+    are the whole library)."""
+    root = Path(root).resolve()
+    base = shipped_library()
+    if base is None:
+        # (a checkout's library is extended only by a folder that is plainly a
+        # mod: a project of its own with rules/ and scenarios/ stands alone)
+        checkout = _checkout()
+        if checkout is None or _looks_like_root(root) or not _own_files(root):
+            return None
+        base = checkout
+    if root == base or is_own_game(root):
         return None
-    return shipped
+    return base
 
 
 def _own_files(root: Path) -> list[Path]:
