@@ -69,21 +69,21 @@ def display_path(path: Path, cwd: Path | None = None) -> str:
         return str(path)
 
 
-_RULEBOOK = re.compile(rb"^[ \t]*rulebook[ \t]+[A-Za-z_]", re.MULTILINE)
+# A game of its own declares the index its citations point into, or its own
+# sides: a modder's cards and scenarios do neither, they use the library's.
+_OWN_GAME = re.compile(rb"^[ \t]*(?:rulebook|side)[ \t]+[A-Za-z_]", re.MULTILINE)
 
 
 def is_own_game(root: Path) -> bool:
-    """Whether ROOT is a game of its own: its rules/ declare a rulebook (the
+    """Whether ROOT is a game of its own: its files declare a rulebook (the
     rule index every `cites` refers to), as this checkout does in
-    rules/index.pog and docs/examples/toy in rules/world.pog."""
-    folder = Path(root) / "rules"
-    if not folder.is_dir():
-        return False
+    rules/index.pog and docs/examples/toy in rules/world.pog, or sides of
+    their own, as a small test game in one scenario file does."""
     from .safe_io import SOURCE_LIMIT, read_bytes
 
-    for path in sorted(folder.rglob("*.pog")):
+    for path in _own_files(Path(root)):
         try:  # (a FIFO or a device there is skipped, not waited on: the check reports it)
-            if _RULEBOOK.search(read_bytes(path, SOURCE_LIMIT, "source")):
+            if _OWN_GAME.search(read_bytes(path, SOURCE_LIMIT, "source")):
                 return True
         except OSError:
             continue

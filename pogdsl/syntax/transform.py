@@ -810,6 +810,11 @@ class ToAst:
                 sc.overrides.extend(value)
             elif key == "uses":
                 sc.uses.extend(value)
+        for o in sc.overrides:
+            # A space line has no `cites` of its own: it takes its enclosing
+            # block's, here the scenario's, as in a `spaces` block.
+            if isinstance(o.decl, A.SpaceDecl) and not o.decl.cites:
+                o.decl.cites = list(sc.cites)
         return sc
 
     def ruleset_decl(self, meta, children):
