@@ -123,6 +123,9 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
     "equals_for_to": [
         (E, "E0101", 6, 22, "unexpected '='"),
     ],
+    "edit_changes_nothing": [
+        (W, "W0516", 4, 3, "this edit changes nothing: space 'Liege' already has fort 3"),
+    ],
     "unknown_side": [
         (E, "E0212", 2, 6, "unknown side 'nt'"),
     ],
