@@ -332,3 +332,18 @@ def test_a_pipe_keeps_the_plain_prompt(monkeypatch):
 
     monkeypatch.setattr("sys.stdin.isatty", lambda: False, raising=False)
     assert _terminal_prompt() is None
+
+
+def test_more_after_the_last_page_says_so(campaign, pipe):
+    _, _, out, _ = game_at_the_prompt(campaign, pipe, ["1", "options 3", "more", "quit"])
+    assert "(no more: page 3 of 3 was the last; `options 1` shows the first again)" in out
+
+
+def test_a_narrow_status_line_wraps_between_tracks(campaign):
+    from pogdsl.agents.terminal import status_text
+
+    session, d = at(campaign, "take_action")
+    whole = status_text(session, d)
+    lines = status_text(session, d, 40).splitlines()
+    assert len(lines) > 1 and " · ".join(lines) == whole
+    assert all(len(line) <= 40 or " · " not in line for line in lines)

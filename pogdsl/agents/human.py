@@ -123,14 +123,16 @@ class HumanAgent(Agent):
             return
         self._print_page(session, d, page or self._page)
 
-    def _print_page(self, session, d, page: int | str) -> None:
-        """A long list, grouped by space or unit, one page of it (`all`: every page)."""
+    def _pages(self, session, d) -> list[list[str]]:
+        """A long list's lines, grouped by space or unit, cut into pages."""
         from .terminal import option_lines, pages
 
-        lines = option_lines(session.game, d.options, self.terminal.width)
-        every = pages(lines, self.terminal.page_lines)
+        return pages(option_lines(session.game, d.options, self.terminal.width), self.terminal.page_lines)
+
+    def _print_page(self, session, d, page: int | str) -> None:
+        every = self._pages(session, d)
         if page == "all":
-            for line in lines:
+            for line in (line for one in every for line in one):
                 self.say(line)
             return
         self._page = min(max(1, page), len(every))
@@ -155,6 +157,10 @@ class HumanAgent(Agent):
     def cmd_more(self, session, d, rest):
         if self.terminal is None or len(d.options) <= self.terminal.page_lines:
             self._print_options(d, session)
+            return
+        count = len(self._pages(session, d))
+        if self._page >= count:
+            self.say(f"(no more: page {count} of {count} was the last; `options 1` shows the first again)")
             return
         self._print_options(d, session, self._page + 1)
 

@@ -115,11 +115,21 @@ def pages(lines: list[str], size: int) -> list[list[str]]:
 
 
 # ================================================================ status
-def status_text(session, decision) -> str:
-    """The status line: who decides, then each declared track with a value."""
+def status_text(session, decision, width: int | None = None) -> str:
+    """The status line: who decides, then each declared track with a value;
+    wrapped at WIDTH between tracks (a narrow terminal gets more lines, no
+    track cut in two)."""
     parts = [f"{decision.by} to choose" if decision is not None else "no decision pending"]
     parts.extend(r.text() for r in readings(session.game))
-    return " · ".join(parts)
+    if width is None:
+        return " · ".join(parts)
+    lines = [parts[0]]
+    for part in parts[1:]:
+        if len(lines[-1]) + 3 + len(part) > width:
+            lines.append(part)
+        else:
+            lines[-1] += " · " + part
+    return "\n".join(lines)
 
 
 # ================================================================ completion
@@ -261,7 +271,7 @@ class TerminalPrompt:
         if session is None:
             return ""
         try:
-            return status_text(session, decision)
+            return status_text(session, decision, self.width - 1)
         except Exception as err:  # (a status line never stops a game: say what went wrong in it)
             return f"(status line: {err})"
 
