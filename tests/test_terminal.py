@@ -88,10 +88,11 @@ def typed_in_the_prompt(terminal, pipe, session, decision, keys: str) -> tuple[s
     return before, read[0]
 
 
-def game_at_the_prompt(opened, pipe, lines: list[str], page_lines: int = 10, side: str = "cp"):
+def game_at_the_prompt(opened, pipe, lines: list[str], page_lines: int = 6, side: str = "cp"):
     """OPENED played by a person at the pipe's prompt for SIDE (the other
-    side random): the session, the play's status, what was printed, the prompt."""
-    terminal = TerminalPrompt(input=pipe, output=DummyOutput(), page_lines=page_lines)
+    side random), on a screen 100 wide with PAGE_LINES a page: the session,
+    the play's status, what was printed, the prompt."""
+    terminal = TerminalPrompt(input=pipe, output=DummyOutput(), page_lines=page_lines, width=100)
     out = io.StringIO()
     session = Session.new(opened, 0)
     other = "ap" if side == "cp" else "cp"
@@ -185,27 +186,38 @@ def test_the_history_path_follows_the_environment(monkeypatch, tmp_path):
 
 
 # ------------------------------------------------------------ long lists
+def numbers_in(text: str) -> list[int]:
+    """The option numbers printed in TEXT (`  12. play ...`)."""
+    import re
+
+    return [int(n) for n in re.findall(r"(?:^|  |· )\s*(\d+)\. ", text, re.M)]
+
+
 def test_a_long_list_is_paged(campaign, pipe):
+    # The first action offers 26 options (each card for OPS, SR, RP, and its
+    # event where it may be played, 8.1.3, and an automatic operation).
     _, status, out, _ = game_at_the_prompt(campaign, pipe, ["1", "more", "options 3", "options all", "quit"])
     assert status == "quit"
-    first = out.index("take_action")
-    shown = out[first:]
-    pages = shown.split("(page ")
-    assert "   1. play 1 ops (Guns of August)" in pages[0] and "11. " not in pages[0]
-    assert pages[1].startswith("1 of 3, ")
-    assert "  11. " in pages[1] and "  20. " in pages[1] and "  21. " not in pages[1]  # `more`
-    assert pages[2].startswith("2 of 3, ")
-    assert "  21. " in pages[2] and "  10. " not in pages[2]  # `options 3`
-    assert pages[3].startswith("3 of 3, ") and "`more`" not in pages[3].split(")")[0]
-    every = pages[3]  # `options all`: every option, no page line
-    assert all(f"{n:>4}. " in every for n in range(1, 27))
+    shown = out[out.index("take_action"):]
+    parts = shown.split("  (page ")
+    first, more, third, rest = parts[0], parts[1], parts[2], parts[3]
+    assert more.startswith("1 of ") and third.startswith("2 of ") and rest.startswith("3 of ")
+    pages = [numbers_in(first), numbers_in(more.split("\n", 1)[1]), numbers_in(third.split("\n", 1)[1])]
+    for page, text in zip(pages, (first, more, third)):
+        assert page and len([ln for ln in text.splitlines() if numbers_in(ln)]) <= 6
+    assert not set(pages[0]) & set(pages[1]) and not set(pages[1]) & set(pages[2])
+    every = numbers_in(rest.split("\n", 1)[1])  # `options all`: the whole list, no page line
+    assert sorted(every) == list(range(1, 27))
+    assert "(page" not in rest.split("\n", 1)[1]
 
 
 def test_an_answer_by_number_from_a_later_page(campaign, pipe):
-    session, status, out, _ = game_at_the_prompt(campaign, pipe, ["1", "more", "12", "quit"])
-    d_options = [e.text for e in session.events if e.kind == "decision" and e.by == "cp"]
-    assert len(d_options) == 2 and d_options[1].startswith("play ")
-    assert f"12. {d_options[1]}" in out
+    session, status, out, _ = game_at_the_prompt(campaign, pipe, ["1", "more", "more", "quit"])
+    second_page = out.split("  (page ")[2].split("\n", 1)[1]
+    number = numbers_in(second_page)[0]
+    session, status, out, _ = game_at_the_prompt(campaign, pipe, ["1", "more", "more", str(number), "quit"])
+    made = [e.text for e in session.events if e.kind == "decision" and e.by == "cp"]
+    assert len(made) == 2 and f"{number}. {made[1]}" in out
 
 
 def test_a_short_list_is_printed_whole(campaign, pipe):
@@ -232,8 +244,28 @@ def test_activations_are_grouped_by_space(campaign):
     assert f"{first + 1}. {d.options[first]}" in tarnow and f"{second + 1}. {d.options[second]}" in tarnow
 
 
-def test_a_list_with_no_space_or_unit_is_not_grouped(campaign):
+def test_a_cards_uses_are_grouped_by_the_card(campaign):
+    """A card is played for OPS, SR, RP or its event (8.1.3): the four sit
+    together under the card, whatever the options' order."""
     session, d = at(campaign, "take_action")
+    groups = option_groups(session.game, d.options)
+    cards = session.world.by_kind["card"]
+    for g in groups:
+        if g.label is None:
+            assert [d.options[i] for i in g.members] == ["automatic_op"]
+            continue
+        side, number = g.label.split()
+        card = cards[f"{side.lower()} {number}"]
+        uses = sorted(d.options[i].split()[2] for i in g.members)
+        assert {"ops", "sr", "rp"} <= set(uses) <= {"ops", "sr", "rp", "event"}
+        assert all(d.options[i].endswith(f"({card.data.name.text})") for i in g.members)
+
+
+def test_a_list_of_plain_values_is_not_grouped():
+    """The toy rules' `pick N` binds a number: nothing to group by."""
+    session = Session.new(open_scenario("toy_rules", REPO / "tests" / "fixtures" / "toy_rules"), 1)
+    d = session.game.run()
+    d = session.game.choose(d.options[0])
     assert all(g.label is None and len(g.members) == 1 for g in option_groups(session.game, d.options))
 
 

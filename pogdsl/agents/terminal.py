@@ -20,7 +20,9 @@ import shutil
 from pathlib import Path
 
 from attrs import define, field
+from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import Completer, Completion
+from prompt_toolkit.history import FileHistory, InMemoryHistory
 
 from ..board.tracks import readings
 from ..runtime.values import Entity, text_of
@@ -44,19 +46,20 @@ class Group:
 def option_groups(game, options: list[str]) -> list[Group]:
     """OPTIONS of the pending decision grouped by the values the choice binds:
     the space or unit variable with the fewest distinct values that still
-    gathers some options; failing one, the nation of those spaces or units.
-    One group per option when nothing gathers them."""
+    gathers some options; failing one, a card variable (a card's uses side by
+    side); failing that, the nation of those spaces or units.  One group per
+    option when nothing gathers them."""
     pending = game.s.get("pending") or {}
     values = pending.get("values") or []
     if len(values) != len(options):  # (a decision not from this state)
         return [Group(None, [i]) for i in range(len(options))]
-    ways = []  # (by nation, how many groups, the option's group)
+    ways = []  # (preference, how many groups, column, each option's group)
     for column in range(len(pending.get("vars") or ())):
         cells = [row[column] for row in values]
-        for by_nation, label in ((False, _group_key), (True, _nation_of)):
+        for preference, label in enumerate((_group_key, _card_label, _nation_of)):
             labels = [label(v) for v in cells]
             if _gathers(labels):
-                ways.append((by_nation, len(set(labels) - {None}), column, labels))
+                ways.append((preference, len(set(labels) - {None}), column, labels))
     if not ways:
         return [Group(None, [i]) for i in range(len(options))]
     labels = min(ways, key=lambda way: way[:3])[3]
@@ -76,6 +79,12 @@ def _gathers(labels: list) -> bool:
 def _group_key(value) -> str | None:
     if isinstance(value, Entity) and value.kind in GROUP_KINDS:
         return value.key
+    return None
+
+
+def _card_label(value) -> str | None:
+    if isinstance(value, Entity) and value.kind == "card":
+        return f"{value.data.side.text.upper()} {value.data.number}"  # (its name is in each option)
     return None
 
 
@@ -211,24 +220,24 @@ def history_path() -> Path | None:
     return Path(base) / "pogdsl" / "history"
 
 
+class QuietFileHistory(FileHistory):
+    """A file history that never stops a game: a file that cannot be read
+    or written leaves the lines in memory only."""
+
+    def load_history_strings(self):
+        try:
+            yield from super().load_history_strings()
+        except (OSError, UnicodeError):
+            return
+
+    def store_string(self, string: str) -> None:
+        try:
+            super().store_string(string)
+        except OSError:
+            pass
+
+
 def _history(path: Path | None):
-    """A file history that never stops a game: a folder or file that cannot
-    be read or written leaves the history in memory only."""
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
-
-    class QuietFileHistory(FileHistory):
-        def load_history_strings(self):
-            try:
-                yield from super().load_history_strings()
-            except (OSError, UnicodeError):
-                return
-
-        def store_string(self, string: str) -> None:
-            try:
-                super().store_string(string)
-            except OSError:
-                pass
-
     if path is None:
         return InMemoryHistory()
     try:
@@ -242,11 +251,11 @@ class TerminalPrompt:
     """prompt_toolkit's line editor for HumanAgent: one per terminal, shared
     by the sides played at it (a hot-seat game keeps one history)."""
 
-    def __init__(self, *, history: Path | None = None, input=None, output=None, page_lines: int | None = None):
-        from prompt_toolkit import PromptSession
-
+    def __init__(self, *, history: Path | None = None, input=None, output=None, page_lines: int | None = None,
+                 width: int | None = None):
         self.context = (None, None)
         self.fixed_page = page_lines
+        self.fixed_width = width
         self.prompt = PromptSession(history=_history(history), completer=_Completer(self),
                                     complete_while_typing=False, bottom_toolbar=self.toolbar,
                                     input=input, output=output)
@@ -259,7 +268,7 @@ class TerminalPrompt:
 
     @property
     def width(self) -> int:
-        return shutil.get_terminal_size((100, 24)).columns
+        return self.fixed_width or shutil.get_terminal_size((100, 24)).columns
 
     def read(self, session, decision, commands) -> str:
         self.context = (session, decision)
