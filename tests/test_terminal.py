@@ -360,10 +360,38 @@ def test_play_help_names_the_prompt_and_plain(capsys):
 def test_a_pipe_keeps_the_plain_prompt(monkeypatch):
     """stdin or stdout not a terminal: `pogdsl play` reads with input(), as
     scripts and the existing tests rely on; a dumb terminal too."""
-    from pogdsl.cli.play import _terminal_prompt
+    from pogdsl.cli.play import _terminal_prompts
 
     monkeypatch.setattr("sys.stdin.isatty", lambda: False, raising=False)
-    assert _terminal_prompt() is None
+    assert _terminal_prompts(["cp"]) == {}
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True, raising=False)
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)
+    monkeypatch.setenv("TERM", "dumb")
+    assert _terminal_prompts(["cp"]) == {}
+
+
+def test_hot_seat_sides_keep_their_own_history(monkeypatch, tmp_path):
+    """Two people at one terminal: each side's prompt has its own history,
+    kept in memory, so the arrow keys never show one what the other typed
+    (a `card` looked up, a `why` asked); one person keeps the history file."""
+    import pogdsl.agents.terminal as terminal
+    from pogdsl.cli.play import _terminal_prompts
+
+    made = []
+
+    class Recorded:
+        def __init__(self, history=None):
+            made.append(history)
+
+    monkeypatch.setattr(terminal, "TerminalPrompt", Recorded)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True, raising=False)
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.setenv("POGDSL_HISTORY", str(tmp_path / "h"))
+    both = _terminal_prompts(["ap", "cp"])
+    assert set(both) == {"ap", "cp"} and both["ap"] is not both["cp"] and made == [None, None]
+    made.clear()
+    assert set(_terminal_prompts(["cp"])) == {"cp"} and made == [tmp_path / "h"]
 
 
 def test_more_after_the_last_page_says_so(campaign, pipe):

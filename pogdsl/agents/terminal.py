@@ -9,8 +9,9 @@ options are laid out.
 What is completed and grouped comes from the compiled world and the pending
 decision, never from English: option texts, the commands, and the names of
 spaces, boxes, units, cards and sides; a long list is grouped by the choice's
-space or unit variable (the one that gathers the options best), and the
-status line shows the tracks the scenario declares (board/tracks.py).
+space or unit variable (the one that gathers the options best), else by its
+card, and the status line shows the tracks the scenario declares
+(board/tracks.py).
 """
 
 from __future__ import annotations
@@ -36,8 +37,9 @@ GROUP_KINDS = ("space", "unit")
 # ================================================================ grouping
 @define
 class Group:
-    """Options sharing one space or unit: `label` (None for the options no
-    group gathers, such as an optional "done"), their 0-based indices."""
+    """Options sharing one space, unit, card or nation: `label` (None for the
+    options no group gathers, such as an optional "done"), their 0-based
+    indices in the decision."""
 
     label: str | None
     members: list[int] = field(factory=list)

@@ -34,20 +34,23 @@ def _as_recorded(session):
             signal.signal(signal.SIGINT, previous)
 
 
-def _terminal_prompt():
-    """The prompt_toolkit prompt when a person is at a terminal (stdin and
-    stdout both one, not a dumb one); None for a pipe or a script, which keep
-    plain `input()`."""
+def _terminal_prompts(humans: list[str]) -> dict:
+    """The prompt_toolkit prompt of each side played by a person, when the
+    person is at a terminal (stdin and stdout both one, not a dumb one); none
+    for a pipe or a script, which keep plain `input()`.  In a hot-seat game
+    each side keeps its own history, in memory: the arrow keys never show a
+    player what the other looked up."""
     import os
 
-    if not (sys.stdin.isatty() and sys.stdout.isatty()) or os.environ.get("TERM") == "dumb":
-        return None
+    if not humans or not (sys.stdin.isatty() and sys.stdout.isatty()) or os.environ.get("TERM") == "dumb":
+        return {}
     from ..agents.terminal import TerminalPrompt, history_path
 
+    history = history_path() if len(humans) == 1 else None
     try:
-        return TerminalPrompt(history=history_path())
+        return {side: TerminalPrompt(history=history) for side in humans}
     except Exception:  # a terminal prompt_toolkit cannot drive (it says so in its own words): the plain prompt
-        return None
+        return {}
 
 
 def cmd_play(args) -> int:
@@ -126,10 +129,11 @@ def cmd_play(args) -> int:
             return EXIT_USAGE
         specs[side] = spec
     seed = session.game.s["seed"]
-    human = {"terminal": _terminal_prompt()} if not args.plain and any(
-        spec.strip().lower() == "human" for spec in specs.values()) else {}
+    prompts = {} if args.plain else _terminal_prompts(
+        [side for side, spec in specs.items() if spec.strip().lower() == "human"])
     try:
-        agents = {side: make_agent(spec, side, seed, **human) for side, spec in specs.items()}
+        agents = {side: make_agent(spec, side, seed, **({"terminal": prompts[side]} if side in prompts else {}))
+                  for side, spec in specs.items()}
     except ValueError as err:
         _err(str(err))
         return EXIT_USAGE
