@@ -12,6 +12,7 @@ declare (the Illusions variant's National Will with no Python of its own)."""
 from __future__ import annotations
 
 import io
+import os
 import threading
 import time
 from pathlib import Path
@@ -405,5 +406,60 @@ def test_a_narrow_status_line_wraps_between_tracks(campaign):
     session, d = at(campaign, "take_action")
     whole = status_text(session, d)
     lines = status_text(session, d, 40).splitlines()
-    assert len(lines) > 1 and " · ".join(lines) == whole
-    assert all(len(line) <= 40 or " · " not in line for line in lines)
+    assert len(lines) > 1 and all(len(line) <= 40 for line in lines)
+    assert " ".join(lines).replace("·", " ").split() == whole.replace("·", " ").split()
+
+
+def test_pogdsl_play_at_a_real_terminal_uses_the_prompt(tmp_path):
+    """`pogdsl play` in a pseudo-terminal (as a person runs it): the status
+    line is drawn with the declared tracks, Tab completes, the history file
+    is written, and quitting stops the game as at the plain prompt."""
+    pty = pytest.importorskip("pty")
+    import fcntl
+    import select
+    import struct
+    import sys
+    import termios
+
+    env = dict(os.environ, POGDSL_HISTORY=str(tmp_path / "history"), TERM="xterm",
+               PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command, at the terminal
+        os.chdir(REPO)
+        os.execvpe(sys.executable, [sys.executable, "-m", "pogdsl.cli", "play", "campaign", "--cp", "human",
+                                    "--ap", "random", "--root", str(REPO)], env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
+    seen = bytearray()
+
+    def read_until(marker: bytes, since: int = 0, timeout: float = 120) -> bool:
+        deadline = time.monotonic() + timeout
+        while marker not in seen[since:] and time.monotonic() < deadline:
+            if select.select([fd], [], [], 0.2)[0]:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    return
+                seen.extend(chunk)
+                for _ in range(chunk.count(b"\x1b[6n")):  # the terminal answers where its cursor is
+                    os.write(fd, b"\x1b[10;1R")
+        return marker in seen[since:]
+
+    try:
+        read_until(b"cp to choose \xc2\xb7 Turn 1 of 1-")  # the status line
+        typed = len(seen)
+        os.write(fd, b"start with guns of august in hand: y\t")
+        completed = read_until(b"Guns of August in hand: yes", since=typed, timeout=20)  # Tab: the option's text
+        os.write(fd, b"\r")
+        read_until(b"take_action")
+        os.write(fd, b"quit\r")
+        read_until(b"stopped at turn")
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    text = bytes(seen).decode("utf-8", "replace")
+    assert completed
+    assert "Victory Points 10" in text and "War Status ap 0, cp 0" in text
+    assert "cp chose: start with Guns of August in hand: yes" in text
+    assert "stopped at turn 1" in text and os.WEXITSTATUS(status) == 0
+    assert "Traceback" not in text
+    assert "+quit" in (tmp_path / "history").read_text(encoding="utf-8")

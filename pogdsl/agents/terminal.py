@@ -136,11 +136,22 @@ def status_text(session, decision, width: int | None = None) -> str:
         return " · ".join(parts)
     lines = [parts[0]]
     for part in parts[1:]:
-        if len(lines[-1]) + 3 + len(part) > width:
-            lines.append(part)
-        else:
+        if len(lines[-1]) + 3 + len(part) <= width:
             lines[-1] += " · " + part
+            continue
+        lines.append("")
+        for piece in _pieces(part, width):  # (a track wider than the screen: at its commas)
+            if lines[-1] and len(lines[-1]) + 1 + len(piece) > width:
+                lines.append("  ")
+            lines[-1] += (" " if lines[-1].strip() else "") + piece
     return "\n".join(lines)
+
+
+def _pieces(part: str, width: int) -> list[str]:
+    if len(part) <= width:
+        return [part]
+    words = part.split(", ")
+    return [w + ("," if k < len(words) - 1 else "") for k, w in enumerate(words)]
 
 
 # ================================================================ completion
