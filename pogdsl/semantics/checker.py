@@ -298,6 +298,9 @@ class Checker:
 
     def check_display_state(self, item: A.DisplayItem, builtins: tuple) -> None:
         name = item.name
+        if item.within is not None:
+            self.check_display_local(item)
+            return
         if item.item == "track" and name.text in builtins:
             return
         state = self.p.decls["state"].get(name.text)
@@ -319,6 +322,22 @@ class Checker:
         else:
             for who in item.only:
                 self.expect_name(who, (scope,))
+
+    def check_display_local(self, item: A.DisplayItem) -> None:
+        """`track NAME "LABEL" in PROCEDURE`: NAME is one of the procedure's
+        parameters or of the names its body binds (let, for, choose)."""
+        proc = self.p.decls["procedure"].get(item.within.text)
+        if proc is None:
+            self.unknown(item.within, "E0225", "procedure", list(self.p.decls["procedure"]))
+            return
+        if item.only:
+            self.r.error("E0225", f"'{item.name.text}' is a local of {proc.name.text}, one value: `for` picks sides or "
+                         "nations of a track kept per side or nation", item.only[0].span)
+        local = _procedure_locals(proc)
+        if item.name.text not in local:
+            self.r.error("E0225", f"procedure {proc.name.text} has no parameter or local named '{item.name.text}'",
+                         item.name.span, did_you_mean(item.name.text, sorted(local)) or
+                         (f"its names: {', '.join(sorted(local))}" if local else None))
 
     # ================================================================ names
     def unknown(self, name: A.Name, code: str, what: str, pool) -> None:
@@ -1724,3 +1743,24 @@ def check_card_events(program: Program, reporter: Reporter, own_folders: list, r
         else:
             reporter.warning("W0902", what + ": it can only be played for operations, SR or replacements",
                              decl.name.span, "write its `event cites N { ... }` block if the card has an event")
+
+
+def _procedure_locals(proc: A.ProcedureDecl) -> set[str]:
+    """The names a procedure's frame may hold: its parameters and what its
+    body binds with let, for and choose."""
+    names = {p.name.text for p in proc.params}
+    stack = [proc.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, A.Let):
+            names.add(n.var.text)
+        elif isinstance(n, A.For):
+            names.add(n.var.text)
+            stack.append(n.body)
+        elif isinstance(n, A.Choose):
+            names.update(v.text for v in n.vars)
+        elif isinstance(n, (A.Stmt, A.Block)):
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)))
+    return names

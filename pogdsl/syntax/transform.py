@@ -879,7 +879,11 @@ class ToAst:
 
     def display_track(self, meta, c):
         line = self._display_line("track", meta, c[:2])
-        line.only = c[2] if len(c) > 2 else []
+        for extra in c[2:]:
+            if isinstance(extra, list):
+                line.only = extra
+            else:
+                line.within = self._name(extra)
         return line
 
     # ------------------------------------------------------------ statements
