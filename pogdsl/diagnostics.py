@@ -112,6 +112,7 @@ CODES: dict[str, str] = {
     # cards
     "E0901": "a card of the project's own deck has no event",
     "W0902": "a card has no event",
+    "W0903": "a card value outside the printed range",
 }
 
 

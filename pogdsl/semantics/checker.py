@@ -20,7 +20,7 @@ from ..diagnostics import Reporter, did_you_mean
 from ..syntax import ast as A
 from ..syntax.template import template_parts
 from .citations import collect_citations
-from .model import EVALUATION_SCALE, Global, Program, state_value_kind
+from .model import EVALUATION_SCALE, PRINTED_RANGES, Global, Program, state_value_kind
 from .vocabulary import (
     ANY, ATTRIBUTES, EVENTS, FUNCTIONS, TYPE_NAMES, VERBS, WRITABLE_ATTRIBUTES, Scope, element_kind, list_of,
 )
@@ -238,6 +238,7 @@ class Checker:
         for decl in p.all("term"):
             self.check_term(decl)
         self.check_evaluation_scale()
+        self.check_printed_ranges()
         for decl in p.all("choice"):
             self.check_params(decl.params)
             self.check_template(decl)
@@ -593,6 +594,34 @@ class Checker:
                          "lead in weighted terms that makes a win about e (2.7) times as likely as a loss")
         elif scale.params:
             self.r.error("E0306", f"value '{EVALUATION_SCALE}' takes no parameters", scale.name.span)
+
+    def check_printed_ranges(self) -> None:
+        """A card value outside the range the game declares for it (`value
+        printed_ops = 2..5`): warned, as a typo is likelier than a new kind of
+        card.  Each such value must be a plain range."""
+        ranges = {}
+        for field_name, value_name in PRINTED_RANGES.items():
+            decl = self.p.decls["value"].get(value_name)
+            if decl is None:
+                continue
+            if decl.params or not isinstance(decl.expr, A.RangeLit):
+                self.r.error("E0306", f"value '{value_name}' is the range of a card's {field_name}: write it as "
+                             "LOW..HIGH", decl.name.span, f"value {value_name} cites N = 2..5")
+                continue
+            ranges[field_name] = (decl.expr.low, decl.expr.high, value_name)
+        if not ranges:
+            return
+        for card in self.p.all("card"):
+            values = [(f, getattr(card, f)) for f in ("ops", "sr", "war_status")]
+            values += [("rp", n) for _, n in card.rp]
+            for field_name, n in values:
+                bounds = ranges.get(field_name)
+                if bounds is not None and not bounds[0] <= n <= bounds[1]:
+                    low, high, value_name = bounds
+                    self.r.warning("W0903", f"card '{card.key}': {field_name} {n} is outside the printed range "
+                                            f"{low}..{high}", card.name.span,
+                                   f"the game's cards have {field_name} {low} to {high} ({value_name}); "
+                                   "check the value, or widen the range in a variant")
 
     # ================================================================ params
     def check_type(self, name: A.Name | None) -> None:

@@ -126,6 +126,10 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
     "edit_changes_nothing": [
         (W, "W0516", 4, 3, "this edit changes nothing: space 'Liege' already has fort 3"),
     ],
+    "card_value_out_of_range": [
+        (E, "E0306", 3, 7, "value 'printed_sr' is the range of a card's sr: write it as LOW..HIGH"),
+        (W, "W0903", 4, 12, "card 'cp 11': ops 9 is outside the printed range 1..4"),
+    ],
     "unknown_side": [
         (E, "E0212", 2, 6, "unknown side 'nt'"),
     ],
