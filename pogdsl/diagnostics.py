@@ -99,6 +99,7 @@ CODES: dict[str, str] = {
     "E0605": "citation names an unknown rulebook",
     "E0606": "`same_as` names a rule the main rulebook does not list",
     "E0607": "an evaluation term without a citation or a note",
+    "E0608": "a rule both not applicable and approximated",
     # reachability and data flow
     "W0701": "flag read but never written",
     "W0702": "phase never reached",

@@ -1494,6 +1494,12 @@ class Checker:
                 self.r.error("E0602", f"rule {text} is cited here but {where} says it does not apply "
                              f"({entry.not_applicable})", spans[0], notes=[("marked not applicable here", entry.span)],
                              hint="remove the not_applicable mark or cite another rule")
+        for index in [p.rule_index, *p.rulebooks.values()]:
+            for entry in index.values():
+                if entry.approximated is not None and entry.not_applicable is not None:
+                    self.r.error("E0608", f"rule {entry.number} is marked both not applicable and approximated",
+                                 entry.span, "a rule the game leaves out is not applicable; one it implements "
+                                 "less some detail is approximated: keep the one that holds")
         for book, index in p.rulebooks.items():
             for entry in index.values():
                 if entry.same_as is None:

@@ -792,6 +792,8 @@ class RuleEntry:
     # `same_as N`: this rulebook's rule is the main rulebook's rule N (renumbered
     # or restated), so covering N covers it.
     same_as: Citation | None = None
+    # `approximated "why"`: implemented, but not in every detail (what is left out).
+    approximated: str | None = None
 
 
 @node

@@ -832,17 +832,22 @@ class ToAst:
     def rule_same(self, meta, c):
         return ("same", A.Citation(c[0].value, self._tok_span(c[0])))
 
+    def rule_approx(self, meta, c):
+        return ("approx", _unquote(c[0].value))
+
     def rule_entry(self, meta, c):
-        title = na = same = None
+        title = na = same = approx = None
         for item in c[1:]:
             if isinstance(item, tuple):
                 if item[0] == "na":
                     na = item[1]
+                elif item[0] == "approx":
+                    approx = item[1]
                 else:
                     same = item[1]
             else:
                 title = _unquote(item.value)
-        return A.RuleEntry(self._span(meta), c[0].value, title, na, same)
+        return A.RuleEntry(self._span(meta), c[0].value, title, na, same, approx)
 
     def rulebook_decl(self, meta, children):
         rest, cites, note = self._extras(children)

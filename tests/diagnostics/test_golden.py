@@ -130,6 +130,9 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
         (E, "E0306", 3, 7, "value 'printed_sr' is the range of a card's sr: write it as LOW..HIGH"),
         (W, "W0903", 4, 12, "card 'cp 11': ops 9 is outside the printed range 1..4"),
     ],
+    "approximated_and_not_applicable": [
+        (E, "E0608", 4, 3, "rule 4.3 is marked both not applicable and approximated"),
+    ],
     "unknown_side": [
         (E, "E0212", 2, 6, "unknown side 'nt'"),
     ],
