@@ -40,6 +40,24 @@ _FLAG_KINDS = ("flag",)
 BOOLEAN_LOOKALIKES = frozenset({"yes", "no", "true", "false", "on", "off"})  # (compared lower-cased: True, FALSE)
 
 
+_NO_LITERAL = object()
+
+
+def _state_written(stmt) -> str | None:
+    """The state a `set` or `shift` statement writes (`trench[Verdun]`,
+    `Verdun.trench`: trench), or None."""
+    if not isinstance(stmt, A.Effect) or stmt.verb not in ("set", "shift"):
+        return None
+    target = stmt.obj
+    if isinstance(target, A.Ref):
+        return target.name.text
+    if isinstance(target, A.Index) and isinstance(target.obj, A.Ref):
+        return target.obj.name.text
+    if isinstance(target, A.Attr):
+        return target.attr.text
+    return None
+
+
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
@@ -264,6 +282,7 @@ class Checker:
             self.check_card(decl)
         for decl in p.all("scenario") + p.all("ruleset"):
             self.check_scenario_body(decl)
+            self.check_setup_changes(decl)
         for decl in p.all("display"):
             self.check_display(decl)
         self.collect_citations()
@@ -799,6 +818,48 @@ class Checker:
             self.check_expr(c.playable, scope)
         if c.event is not None:
             self.check_block(c.event, scope.child())
+
+    def _start_literal(self, decl: A.StateDecl):
+        """A state's start value when it is a plain literal (or the default
+        the interpreter gives), else _NO_LITERAL."""
+        e = decl.start
+        if e is None:
+            if decl.state_kind in ("track", "counter"):
+                return decl.low if decl.low is not None else 0
+            if decl.state_kind == "flag" or (decl.state_kind == "marker" and decl.low is None):
+                return False
+            return decl.low if decl.state_kind == "marker" else None
+        if isinstance(e, (A.IntLit, A.BoolLit)):
+            return e.value
+        if isinstance(e, A.NoneLit):
+            return None
+        return _NO_LITERAL
+
+    def check_setup_changes(self, s: A.ScenarioDecl) -> None:
+        """A set-up line that sets a state to the value it starts with, and
+        that nothing set before it (an earlier line, a parent scenario's
+        set-up), changes nothing: W0517."""
+        written: set[str] = set()
+        parent = self.p.decls["scenario"].get(s.extends.text) if s.extends is not None else None
+        seen = {s.key}
+        while parent is not None and parent.key not in seen:
+            seen.add(parent.key)
+            for block in parent.setup:
+                written |= {_state_written(stmt) for stmt in block.body}
+            parent = self.p.decls["scenario"].get(parent.extends.text) if parent.extends is not None else None
+        for block in s.setup:
+            for stmt in block.body:
+                name = _state_written(stmt)
+                value = stmt.arg("to") if isinstance(stmt, A.Effect) and stmt.verb == "set" else None
+                decl = self.p.decls["state"].get(name) if name else None
+                if decl is not None and name not in written and isinstance(value, (A.IntLit, A.BoolLit, A.NoneLit)):
+                    start = self._start_literal(decl)
+                    literal = None if isinstance(value, A.NoneLit) else value.value
+                    if start is not _NO_LITERAL and start == literal and type(start) is type(literal):
+                        shown = "none" if literal is None else str(literal).lower()
+                        self.r.warning("W0517", f"this set-up line changes nothing: '{name}' starts at {shown}",
+                                       stmt.span, "remove it, or set the value the scenario needs")
+                written.add(name)
 
     def check_scenario_body(self, s: A.ScenarioDecl) -> None:
         if s.turns is not None and s.turns[0] > s.turns[1]:

@@ -133,6 +133,9 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
     "approximated_and_not_applicable": [
         (E, "E0608", 4, 3, "rule 4.3 is marked both not applicable and approximated"),
     ],
+    "setup_changes_nothing": [
+        (W, "W0517", 5, 5, "this set-up line changes nothing: 'liege_fallen' starts at false"),
+    ],
     "unknown_side": [
         (E, "E0212", 2, 6, "unknown side 'nt'"),
     ],
