@@ -24,7 +24,8 @@ Commands:
   tracks [all]     the turn, the phase and the state that moved from its start
                    (`tracks all`: every state variable)
   log [N]          the last N lines of the log (default 10), with their rules
-  why TEXT         why TEXT is not a legal option now (the rules that forbid it)
+  why [TEXT]       why TEXT is legal, forbidden or not offered now, down to the condition that
+                   decided; `why` alone lists the forbidden options with their reasons
   undo [N]         take back your last N decisions (and the replies to them)
   save FILE        save the game to FILE (load it with `pogdsl play --load FILE`)
   help             this text
@@ -247,21 +248,22 @@ class HumanAgent(Agent):
             self.say(f"  T{e['turn']} {e['phase'] or 'set-up'}: {format_log_entry(e)}")
 
     def cmd_why(self, session, d, rest):
-        if not rest:
-            self.say("why TEXT: which option? e.g. `why " + d.options[0] + "`")
-            return
-        from ..runtime.errors import IllegalOption
+        from ..explain import explain_option, forbidden_options
 
-        text = rest.strip("'\"")
-        try:  # matched as an answer is: the whole text, or a unique beginning
-            shown, legal, _ = session.game.match_candidate(text)
-        except IllegalOption as err:
-            self.say(err.message)
+        if not rest:  # every forbidden option, each with the sub-condition that forbids it
+            forbidden = forbidden_options(session.game)
+            if not forbidden:
+                self.say("no option is forbidden now (`why TEXT` also says why an option is left out)")
+                return
+            self.say(f"{len(forbidden)} forbidden now (`why TEXT` for the whole reasoning):")
+            for e in forbidden:
+                self.say(f"  {e.headline}")
+                decisive = e.decisive()
+                if decisive is not None and decisive.deciding() is not None:
+                    self.say(f"    because {decisive.headline()}")
             return
-        if legal:
-            self.say(f"'{shown}' is legal now")
-            return
-        self.say(session.game.why_not(shown).message)
+        # matched as an answer is: the whole text, or a unique beginning
+        self.say(explain_option(session.game, rest.strip("'\"")).to_text())
 
     def cmd_undo(self, session, d, rest):
         try:

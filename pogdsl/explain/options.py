@@ -390,7 +390,7 @@ def _legal_headline(shown: str, reasons: list[Reason]) -> str:
 
 def _forbidden_headline(asked: str, shown: str, forbidding: list[Reason]) -> str:
     """As the game words a refusal (Game._forbidden_error): names, rules, notes."""
-    said = f"'{asked}'" if shown.lower() == asked.lower() else f"'{asked}' ({shown})"
+    said = f"'{shown}'" if shown.lower() == asked.lower() else f"'{asked}' ({shown})"
     if not forbidding:
         return f"{said} is not legal now"
     names = ", ".join(dict.fromkeys(r.block.name for r in forbidding))
@@ -401,31 +401,43 @@ def _forbidden_headline(asked: str, shown: str, forbidding: list[Reason]) -> str
 
 
 def _not_offered(d: _Decision, asked: str, base: dict) -> Explanation:
+    """An option outside the choice's domain: left out by its `where`, or
+    by a `for … in` source (tried with that source widened to every thing of
+    its type); else it names no option, and the nearest are suggested."""
     key = asked.lower()
-    texts: dict[str, str] = {k: t for k, (t, _) in d.candidates().items()}
+    candidates = d.candidates()
+    left_out: dict[str, tuple] = {}
     if d.node is not None and d.node.where is not None:
         for values, text in d.unfiltered():
-            texts.setdefault(text.lower(), text)
-            if text.lower() == key:
-                reason = d.domain_filter(values)
-                head = (f"'{text}' is not offered: the choice's `where` ({d.p['choice']}, "
-                        f"{d.node.where.span.location}) leaves it out")
-                return Explanation(asked, "not offered", shown=text, headline=head, reasons=[reason], **base)
+            if text.lower() not in candidates:
+                left_out.setdefault(text.lower(), (text, None, values))
     if d.node is not None:
-        for i, b in enumerate(d.node.bindings):
+        for i in range(len(d.node.bindings)):
             for values, text in d.unfiltered(widen=i):
-                texts.setdefault(text.lower(), text)
-                if text.lower() != key:
-                    continue
-                reason = _source_reason(d, i, values)
-                head = f"'{text}' is not offered: {reason.said}"
-                return Explanation(asked, "not offered", shown=text, headline=head, reasons=[reason], **base)
-    near = _nearest(asked, list(texts.values()))
-    head = f"'{asked}' is not an option of this decision ({d.p['choice']}), legal, forbidden or left out"
-    suggestions = near
+                if text.lower() not in candidates:
+                    left_out.setdefault(text.lower(), (text, i, values))
+    starts = [key] if key in left_out else [k for k in left_out if k.startswith(key)] if key else []
+    if len(starts) > 1:
+        shown = [left_out[k][0] for k in starts]
+        return Explanation(asked, "unknown", headline=f"'{asked}' is the beginning of several options left out: "
+                           + " | ".join(shown[:12]) + (" | …" if len(shown) > 12 else ""),
+                           suggestions=shown, **base)
+    if starts:
+        text, source, values = left_out[starts[0]]
+        if source is None:
+            reason = d.domain_filter(values)
+            head = (f"'{text}' is not offered: the choice's `where` ({d.p['choice']}, "
+                    f"{d.node.where.span.location}) leaves it out")
+        else:
+            reason = _source_reason(d, source, values)
+            head = f"'{text}' is not offered: {reason.said}"
+        return Explanation(asked, "not offered", shown=text, headline=head, reasons=[reason], **base)
+    near = _nearest(asked, [t for t, _ in candidates.values()] + [t for t, _, _ in left_out.values()])
+    head = (f"'{asked}' is not an option of this decision ({d.p['choice']}), legal or forbidden, nor one its "
+            "domain leaves out")
     if near:
         head += "; did you mean " + " or ".join(f"'{t}'" for t in near) + "?"
-    return Explanation(asked, "unknown", headline=head, suggestions=suggestions, **base)
+    return Explanation(asked, "unknown", headline=head, suggestions=near, **base)
 
 
 def _nearest(asked: str, texts: list[str]) -> list[str]:
@@ -444,13 +456,15 @@ def _source_reason(d: _Decision, i: int, values: tuple) -> Reason:
     bound = dict(d.locals)
     for earlier in d.node.bindings[:i]:
         bound[earlier.var.text] = values[[v.text for v in d.node.vars].index(earlier.var.text)]
+    source = b.source
     try:
-        items = d.ev.run(b.source, bound)
+        while isinstance(source, A.CondExpr):  # the branch the source takes here
+            source = source.then if d.ev.run(source.cond, bound) else source.otherwise
+        items = d.ev.run(source, bound)
     except GameError as err:
         items = f"(cannot be worked out: {err})"
-    said = f"{var} = {show(value)} is not in `{unparse(b.source)}`, which is {show(items)} here"
+    said = f"{var} = {show(value)} is not in `{unparse(source)}`, which is {show(items)} here"
     parts = []
-    source = b.source
     if isinstance(source, A.ListComp) and source.where is not None and isinstance(source.item, A.Ref) \
             and source.item.name.text == source.var.text:
         finding = d.ev.explain(source.where, {**bound, source.var.text: value}, d.choice_block)
