@@ -465,8 +465,27 @@ def _source_reason(d: _Decision, i: int, values: tuple) -> Reason:
         items = f"(cannot be worked out: {err})"
     said = f"{var} = {show(value)} is not in `{unparse(source)}`, which is {show(items)} here"
     parts = []
-    if isinstance(source, A.ListComp) and source.where is not None and isinstance(source.item, A.Ref) \
-            and source.item.name.text == source.var.text:
-        finding = d.ev.explain(source.where, {**bound, source.var.text: value}, d.choice_block)
-        parts.append((f"where ({source.var.text} = {show(value)})", finding))
+    comprehension, scope, block = _built_list(d, source, bound)
+    if comprehension is not None:
+        var_name = comprehension.var.text
+        finding = d.ev.explain(comprehension.where, {**scope, var_name: value}, block)
+        parts.append((f"where ({var_name} = {show(value)})", finding))
     return Reason(d.choice_block, "source", b.source.span, True, parts, said)
+
+
+def _built_list(d: _Decision, source: A.Expr, bound: dict, depth: int = 0):
+    """When a source is a list built with a `where` (`[s for s in xs where
+    c]`), written there or as a value's expression (`activatable_spaces(p)`):
+    the comprehension, the names bound where it is written, and its block."""
+    block = d.choice_block
+    while depth < 8:
+        if isinstance(source, A.ListComp):
+            plain_item = isinstance(source.item, A.Ref) and source.item.name.text == source.var.text
+            return (source, bound, block) if plain_item and source.where is not None else (None, None, None)
+        called = d.ev._value_called(source, bound)
+        if called is None:
+            break
+        decl, _, args = called
+        bound = dict(zip((p.name.text for p in decl.params), args))
+        source, block, depth = decl.expr, Block.of(decl), depth + 1
+    return None, None, None

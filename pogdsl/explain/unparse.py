@@ -87,5 +87,7 @@ def _form(e: A.Expr) -> tuple[str, int]:  # noqa: C901 - one case per node class
         return f"{_text(e.item, _SUM)} {op} {_text(e.container, _SUM)}", _COMPARE
     if isinstance(e, A.BoolOp):
         strength = _AND if e.op == "and" else _OR
-        return f" {e.op} ".join(_text(o, strength + 1) for o in e.operands), strength
+        # `and` inside `or` is bracketed although it binds tighter: as authors write it, for the reader
+        return f" {e.op} ".join(f"({unparse(o)})" if isinstance(o, A.BoolOp) else _text(o, strength + 1)
+                                for o in e.operands), strength
     return f"<{type(e).__name__}>", _POSTFIX
