@@ -91,7 +91,8 @@ def _explain_option(session, text: str, args) -> int:
              + (" (the game is over)" if g.over else ""))
         return EXIT_ERRORS
     d = g.decision()
-    where = f"turn {g.s['turn']}, {session.decisions_made} decisions made: {d.by} to choose {d.choice}"
+    made = session.decisions_made
+    where = f"turn {g.s['turn']}, {made} decision{'s' if made != 1 else ''} made: {d.by} to choose {d.choice}"
     if not text:
         found = forbidden_options(g)
         if args.json:
