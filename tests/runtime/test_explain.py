@@ -251,3 +251,26 @@ def test_cli_refuses_a_bad_file_in_one_line(tmp_path):
     proc = run_cli("explain", bad, "x")
     assert proc.returncode == 1 and proc.stderr.startswith("pogdsl explain: error: ")
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_explanations_agree_with_the_games_refusals(campaign_scenario):
+    """Over a random Campaign game, every option `forbidden_options` lists is
+    refused by the game, by the same restrictions, and the game is left as
+    it was: the walk of the conditions and the generated code agree."""
+    import random
+
+    game = campaign_scenario.new_game(11)
+    pick = random.Random(11)
+    d, checked = game.run(), 0
+    for _ in range(60):
+        if d is None:
+            break
+        before = game.state_hash()
+        for e in forbidden_options(game):
+            shown, legal, forbidding = game.match_candidate(e.shown)
+            assert not legal
+            assert {r.block.name for r in e.reasons if r.decides} == {x.key for x in forbidding}, e.shown
+            checked += 1
+        assert game.state_hash() == before
+        d = game.choose(pick.randrange(len(d.options)) + 1)
+    assert checked > 20
