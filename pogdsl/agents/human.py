@@ -251,7 +251,7 @@ class HumanAgent(Agent):
         from ..explain import explain_option, forbidden_options
 
         if not rest:  # every forbidden option, each with the sub-condition that forbids it
-            forbidden = forbidden_options(session.game)
+            forbidden = forbidden_options(session.game, viewer=str(d.by))  # shown as d.by may see them
             if not forbidden:
                 self.say("no option is forbidden now (`why TEXT` also says why an option is left out)")
                 return
@@ -263,7 +263,7 @@ class HumanAgent(Agent):
                     self.say(f"    because {decisive.headline()}")
             return
         # matched as an answer is: the whole text, or a unique beginning
-        self.say(explain_option(session.game, rest.strip("'\"")).to_text())
+        self.say(explain_option(session.game, rest.strip("'\""), viewer=str(d.by)).to_text())
 
     def cmd_undo(self, session, d, rest):
         try:

@@ -31,6 +31,7 @@ from attrs import define, field
 from ..runtime import builtins as B
 from ..runtime.compile import Compiler
 from ..runtime.errors import GameError
+from ..runtime.hidden import hidden_from
 from ..runtime.values import Entity, ScopedState, text_of
 from ..syntax import ast as A
 from .unparse import unparse
@@ -38,6 +39,17 @@ from .unparse import unparse
 # How deep calls into values are opened, and how many items of a list are shown.
 MAX_DEPTH = 8
 SHOWN_ITEMS = 8
+
+
+class HiddenCard:
+    """A card shown to a side that may not see it (in another side's hand or
+    draw pile): the explanation says a card is there, not which."""
+
+    def __str__(self) -> str:
+        return "a hidden card"
+
+
+HIDDEN_CARD = HiddenCard()
 
 
 def show(value: Any) -> str:
@@ -51,8 +63,8 @@ def show(value: Any) -> str:
         items = [show(v) for v in value[:SHOWN_ITEMS]]
         more = f", … {len(value) - SHOWN_ITEMS} more" if len(value) > SHOWN_ITEMS else ""
         return f"[{', '.join(items)}{more}]"
-    if isinstance(value, ScopedState):
-        return value.name
+    if isinstance(value, (ScopedState, HiddenCard)):
+        return getattr(value, "name", None) or str(value)
     if isinstance(value, Entity) or value is None:
         return text_of(value)
     return str(value)
@@ -170,15 +182,32 @@ def _is_literal(e: A.Expr) -> bool:
 class Evaluator:
     """Conditions of one position, walked as trees.  It works on a copy of
     the game: the walk binds names and counts work as play does, and the
-    game asked about is left exactly as it was."""
+    game asked about is left exactly as it was.  With a `viewer` (a side's
+    key), the values shown are that side's view of them: a card in another
+    side's hand or draw pile is shown as a hidden card."""
 
-    def __init__(self, game):
+    def __init__(self, game, viewer: str | None = None):
+        self.viewer = viewer
+        self._pile_of = None if viewer is None else \
+            {i: key for key, cards in game.s["piles"].items() for i in cards}
         self.g = game.copy()
         self.g.work_left = self.g.max_work
         self.w = game.w
         self.compiler = Compiler(self.w, None, codegen=False)
         self.values = self.w.program.decls["value"]
         self._closures: dict = {}
+
+    def seen(self, value: Any) -> Any:
+        """A value as the viewer may see it (the walk itself uses the real one)."""
+        if self._pile_of is None:
+            return value
+        if isinstance(value, list):
+            return [self.seen(v) for v in value]
+        if isinstance(value, Entity) and value.kind == "card":
+            pile = self._pile_of.get(value.index)
+            if pile is not None and hidden_from(self.viewer, pile) == "cards":
+                return HIDDEN_CARD
+        return value
 
     # ------------------------------------------------------------ leaves
     def run(self, e: A.Expr, l: dict) -> Any:
@@ -216,7 +245,7 @@ class Evaluator:
         opened = self._value_called(e, l)
         if opened is not None:
             return self._open_value(e, l, block, depth, *opened)
-        return Finding(e, self.run(e, l), block)
+        return Finding(e, self.seen(self.run(e, l)), block)
 
     def _bool_op(self, e: A.BoolOp, l, block, depth) -> Finding:
         parts = []
@@ -240,7 +269,7 @@ class Evaluator:
             opened = self._value_called(side, l)
             if opened is not None and depth < MAX_DEPTH and isinstance(opened[1], bool):
                 parts.append(self._open_value(side, l, block, depth, *opened))
-            seen.append((unparse(side), self.run(side, l)))
+            seen.append((unparse(side), self.seen(self.run(side, l))))
         return Finding(e, value, block, seen=seen, parts=parts)
 
     def _quantifier(self, e: A.Aggregate, l, block, depth) -> Finding:
@@ -256,7 +285,7 @@ class Evaluator:
                 continue
             if bool(self.run(e.item, inner)) == wanted:
                 part = self.explain(e.item, inner, block, depth)
-                return Finding(e, value, block, parts=[part], note=f"for {var} = {show(item)}")
+                return Finding(e, value, block, parts=[part], note=f"for {var} = {show(self.seen(item))}")
         return Finding(e, value, block)
 
     def _names_a_thing(self, e: A.Expr, l: dict) -> bool:
@@ -284,12 +313,12 @@ class Evaluator:
 
     def _open_value(self, e, l, block, depth, decl: A.ValueDecl, result, args) -> Finding:
         params = [p.name.text for p in decl.params]
-        seen = [(name, v) for name, v in zip(params, args)]
-        finding = Finding(e, result, block, seen=seen, opened=Block.of(decl))
+        seen = [(name, self.seen(v)) for name, v in zip(params, args)]
+        finding = Finding(e, self.seen(result), block, seen=seen, opened=Block.of(decl))
         if depth >= MAX_DEPTH:
             return finding
         inner = self.explain(decl.expr, dict(zip(params, args)), Block.of(decl), depth + 1)
-        if inner.error is None and inner.value != result:
+        if inner.error is None and inner.value != self.seen(result):
             # Its modifiers changed it: the expression alone did not decide.
             names = sorted({h[0].decl.key for h in self.w.modifiers.get(decl.key, [])})
             finding.note = f"its own expression gives {show(inner.value)}; modifiers {', '.join(names)} change it"

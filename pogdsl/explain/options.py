@@ -152,10 +152,10 @@ class _Decision:
     choice's AST (`choose` statement and declaration), its candidates, and
     the restrictions on it."""
 
-    def __init__(self, game):
+    def __init__(self, game, viewer: str | None = None):
         self.game = game
         self.p = game.s["pending"]
-        self.ev = Evaluator(game)
+        self.ev = Evaluator(game, viewer)
         self.w = game.w
         self.spec = game._pending_spec()
         self.node = _choose_nodes(self.w).get(_span_key(self.spec.span)) if self.spec is not None else None
@@ -320,15 +320,18 @@ def _choose_nodes(world) -> dict:
 
 
 # ============================================================ the API
-def explain_option(game, text: str) -> Explanation:
+def explain_option(game, text: str, viewer: str | None = None) -> Explanation:
     """Why TEXT (an option of the pending decision, matched as answers are:
     the whole text in any case, a unique beginning, or its number among the
-    legal options) is legal, forbidden or not offered."""
+    legal options) is legal, forbidden or not offered.  `viewer`: the side
+    (key) the explanation is for; the values it shows are that side's view
+    (a card in another side's hand or draw pile is a hidden card).  None:
+    the whole game, as for a save a rules lawyer reads."""
     asked = " ".join(str(text).split())
     if game.s["pending"] is None:
         return Explanation(asked, "no decision", headline="there is no decision now: the game is over"
                            if game.over else "there is no decision now")
-    d = _Decision(game)
+    d = _Decision(game, viewer)
     p = d.p
     base = dict(choice=p["choice"], by=p["by"])
     if asked.isdigit() and 1 <= int(asked) <= len(p["options"]):
@@ -360,12 +363,13 @@ def explain_option(game, text: str) -> Explanation:
     return _not_offered(d, asked, base)
 
 
-def forbidden_options(game) -> list[Explanation]:
+def forbidden_options(game, viewer: str | None = None) -> list[Explanation]:
     """Every option of the pending decision that a restriction forbids, each
-    with its reasons, in the order the choice lists its candidates."""
+    with its reasons, in the order the choice lists its candidates (`viewer`
+    as for explain_option)."""
     if game.s["pending"] is None:
         return []
-    d = _Decision(game)
+    d = _Decision(game, viewer)
     out = []
     for key, (shown, values) in d.candidates().items():
         if key in d.legal:
@@ -463,7 +467,7 @@ def _source_reason(d: _Decision, i: int, values: tuple) -> Reason:
         items = d.ev.run(source, bound)
     except GameError as err:
         items = f"(cannot be worked out: {err})"
-    said = f"{var} = {show(value)} is not in `{unparse(source)}`, which is {show(items)} here"
+    said = f"{var} = {show(value)} is not in `{unparse(source)}`, which is {show(d.ev.seen(items))} here"
     parts = []
     comprehension, scope, block = _built_list(d, source, bound)
     if comprehension is not None:

@@ -274,3 +274,16 @@ def test_explanations_agree_with_the_games_refusals(campaign_scenario):
         assert game.state_hash() == before
         d = game.choose(pick.randrange(len(d.options)) + 1)
     assert checked > 20
+
+
+def test_a_side_sees_no_card_of_the_other_hand_in_an_explanation(august):
+    """Hidden information: explained for the Allies, the Central Powers'
+    hand (the source the option is missing from) shows as hidden cards."""
+    _, session = august
+    for_allies = explain_option(session.game, "play 4 event (Pleve)", viewer="ap")
+    assert "a hidden card" in for_allies.to_text() and "cp 7" not in for_allies.to_text()
+    assert "cp 7" not in json.dumps(for_allies.to_json())
+    for_cp = explain_option(session.game, "play 4 event (Pleve)", viewer="cp")
+    assert "cp 7" in for_cp.to_text() and "a hidden card" not in for_cp.to_text()
+    forbidden = forbidden_options(session.game, viewer="ap")
+    assert all("cp 7" not in e.to_text() for e in forbidden)
