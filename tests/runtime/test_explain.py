@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import json
-from pathlib import Path
 
 import pytest
 
@@ -171,25 +170,20 @@ def test_a_where_filter_names_the_part_that_left_the_option_out(tmp_path):
     assert e.to_json()["condition"] == "n % 2 == 0"
 
 
-def test_why_in_the_play_prompt(rules_session):
+def test_why_in_the_play_prompt(at_pick):
     from pogdsl.agents import HumanAgent
 
     out = io.StringIO()
     agent = HumanAgent("ap", out=out)
-    d = rules_session.decision
-    agent.cmd_why(rules_session, d, "")
-    agent.cmd_why(rules_session, d, "pick 3")
-    agent.cmd_why(rules_session, d, "pick 1")
+    d = at_pick.decision
+    agent.cmd_why(at_pick, d, "")
+    agent.cmd_why(at_pick, d, "pick 3")
+    agent.cmd_why(at_pick, d, "pick 1")
     said = out.getvalue()
     assert "1 forbidden now" in said
     assert "because `attacked` is false — `no_three`" in said
     assert "unless: `attacked` is false" in said
     assert "'pick 1' is legal now" in said
-
-
-@pytest.fixture
-def rules_session(at_pick):
-    return at_pick
 
 
 def test_log_lines_trace_to_the_blocks_that_wrote_them():
