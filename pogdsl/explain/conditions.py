@@ -65,6 +65,9 @@ def show(value: Any) -> str:
         return f"[{', '.join(items)}{more}]"
     if isinstance(value, (ScopedState, HiddenCard)):
         return getattr(value, "name", None) or str(value)
+    if isinstance(value, Entity) and value.kind == "card":  # `cp 7 (German Reinforcements (GE 9))`
+        name = getattr(getattr(value.data, "name", None), "text", None)
+        return f"{value.key} ({name})" if name else value.key
     if isinstance(value, Entity) or value is None:
         return text_of(value)
     return str(value)

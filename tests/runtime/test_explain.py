@@ -94,7 +94,7 @@ def test_a_card_of_the_other_deck_is_not_offered(august):
     assert e.verdict == "not offered"
     reason = e.decisive()
     assert reason.kind == "source" and reason.block.name == "take_action"
-    assert "c = ap 4 is not in `cards_in(hand(player))`" in e.headline
+    assert "c = ap 4 (Pleve) is not in `cards_in(hand(player))`" in e.headline
     assert reason.span.file == "rules/08-action-phase.pog"
     assert "cards_in(hand(player))" in _source_line(reason.span.file, reason.span.line)
 
@@ -281,3 +281,14 @@ def test_a_side_sees_no_card_of_the_other_hand_in_an_explanation(august):
     assert "cp 7" in for_cp.to_text() and "a hidden card" not in for_cp.to_text()
     forbidden = forbidden_options(session.game, viewer="ap")
     assert all("cp 7" not in e.to_text() for e in forbidden)
+
+
+def test_cli_explains_an_option_of_a_save(tmp_path):
+    from pogdsl.runtime.record import write_save
+
+    save = tmp_path / "game.json"
+    write_save(load_any(OPENING, RULES), save)
+    proc = run_cli("explain", "--root", RULES, save, "--at", "3", "pick", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert "'pick 3' is forbidden by no_three (rule 3.2)" in proc.stdout
+    assert "because `attacked` is false" in proc.stdout
