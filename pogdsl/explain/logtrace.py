@@ -27,15 +27,17 @@ class Frame:
     span: A.Span | None  # the statement running
     rules: list[str]     # the statement's citations
     note: str | None     # the block's own-words note
+    title: str | None = None  # a card's name
 
     def to_text(self) -> str:
         at = f" at {self.span.location}" if self.span is not None else ""
         rules = f" (rule {', '.join(self.rules)})" if self.rules else ""
         note = f": {self.note}" if self.note else ""
-        return f"{self.kind} {self.name}{at}{rules}{note}"
+        title = f" '{self.title}'" if self.title else ""
+        return f"{self.kind} {self.name}{title}{at}{rules}{note}"
 
     def to_json(self) -> dict:
-        return {"kind": self.kind, "block": self.name, "file": self.span.file if self.span else None,
+        return {"kind": self.kind, "block": self.name, "title": self.title, "file": self.span.file if self.span else None,
                 "line": self.span.line if self.span else None, "rules": list(self.rules), "note": self.note}
 
 
@@ -109,6 +111,7 @@ def _frames(game) -> list[Frame]:
         rules = list(step.cites) if step is not None else list(code.cites)
         if not rules and decl is not None:
             rules = [c.number for c in decl.cites]
+        title = decl.name.text if kind == "card" and decl is not None else None
         out.append(Frame(kind, name, step.span if step is not None else None, rules,
-                         getattr(decl, "note", None)))
+                         getattr(decl, "note", None), title))
     return out

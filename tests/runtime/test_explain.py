@@ -220,7 +220,7 @@ def test_cli_explains_an_option_of_a_script():
 def test_cli_traces_a_log_line():
     proc = run_cli("explain", "--root", RULES, OPENING, "--log", "7")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("#7 T1 action: vp -4 → 6  [4.5]\n  written by card ap 4 at ")
+    assert proc.stdout.startswith("#7 T1 action: vp -4 → 6  [4.5]\n  written by card ap 4 'Snow' at ")
     assert "called from phase action" in proc.stdout
 
 
@@ -292,3 +292,19 @@ def test_cli_explains_an_option_of_a_save(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "'pick 3' is forbidden by no_three (rule 3.2)" in proc.stdout
     assert "because `attacked` is false" in proc.stdout
+
+
+def test_why_log_in_the_play_prompt(at_pick):
+    from pogdsl.agents import HumanAgent
+
+    out = io.StringIO()
+    agent = HumanAgent("ap", out=out)
+    d = at_pick.decision
+    for line in ("log", "log 2", "log 999", "log x"):
+        agent.cmd_why(at_pick, d, line)
+    said = out.getvalue()
+    last, second = at_pick.game.s["log"][-1], at_pick.game.s["log"][-2]
+    assert f"T1 action: {last['text']}" in said and f"T1 action: {second['text']}" in said
+    assert "written by card ap 4 'Snow' at " in said  # Snow's event shifted the VP (4.5)
+    assert f"the log has {len(at_pick.game.s['log'])} lines" in said
+    assert "why log [N]: N counts the log's lines from the last" in said
