@@ -342,7 +342,7 @@ def explain_option(game, text: str, viewer: str | None = None) -> Explanation:
         starts = sorted({k for k in set(candidates) | set(d.legal) if k.startswith(key)}) if key else []
         if len(starts) > 1:
             shown = " | ".join(candidates.get(k, (d.legal.get(k),))[0] for k in starts[:12])
-            return Explanation(asked, "unknown", headline=f"'{asked}' is the beginning of several options: {shown}",
+            return Explanation(asked, "unknown", headline=f"'{_cut(asked)}' is the beginning of several options: {shown}",
                                suggestions=[candidates.get(k, (d.legal.get(k),))[0] for k in starts], **base)
         if starts:
             key = starts[0]
@@ -380,6 +380,11 @@ def forbidden_options(game, viewer: str | None = None) -> list[Explanation]:
     return out
 
 
+def _cut(text: str, width: int = 80) -> str:
+    """A text the user typed, as messages repeat it: cut short when long."""
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
 def _is_pass(d: _Decision, key: str) -> bool:
     spec = d.spec
     return spec is not None and spec.optional and key == spec.optional_label.lower()
@@ -394,7 +399,7 @@ def _legal_headline(shown: str, reasons: list[Reason]) -> str:
 
 def _forbidden_headline(asked: str, shown: str, forbidding: list[Reason]) -> str:
     """As the game words a refusal (Game._forbidden_error): names, rules, notes."""
-    said = f"'{shown}'" if shown.lower() == asked.lower() else f"'{asked}' ({shown})"
+    said = f"'{shown}'" if shown.lower() == asked.lower() else f"'{_cut(asked)}' ({shown})"
     if not forbidding:
         return f"{said} is not legal now"
     names = ", ".join(dict.fromkeys(r.block.name for r in forbidding))
@@ -423,7 +428,7 @@ def _not_offered(d: _Decision, asked: str, base: dict) -> Explanation:
     starts = [key] if key in left_out else [k for k in left_out if k.startswith(key)] if key else []
     if len(starts) > 1:
         shown = [left_out[k][0] for k in starts]
-        return Explanation(asked, "unknown", headline=f"'{asked}' is the beginning of several options left out: "
+        return Explanation(asked, "unknown", headline=f"'{_cut(asked)}' is the beginning of several options left out: "
                            + " | ".join(shown[:12]) + (" | …" if len(shown) > 12 else ""),
                            suggestions=shown, **base)
     if starts:
@@ -437,7 +442,7 @@ def _not_offered(d: _Decision, asked: str, base: dict) -> Explanation:
             head = f"'{text}' is not offered: {reason.said}"
         return Explanation(asked, "not offered", shown=text, headline=head, reasons=[reason], **base)
     near = _nearest(asked, [t for t, _ in candidates.values()] + [t for t, _, _ in left_out.values()])
-    head = (f"'{asked}' is not an option of this decision ({d.p['choice']}), legal or forbidden, nor one its "
+    head = (f"'{_cut(asked)}' is not an option of this decision ({d.p['choice']}), legal or forbidden, nor one its "
             "domain leaves out")
     if near:
         head += "; did you mean " + " or ".join(f"'{t}'" for t in near) + "?"
