@@ -61,7 +61,7 @@ class Reason:
             if leaf is not None and leaf.block is not None and leaf.block.name != self.block.name:
                 said += f" (in `{leaf.block.name}`, {leaf.location})"
             return [f"{where} {head}: {said}"]
-        out = [f"{where} {head}:" + (f" {self.said}" if self.said else "")]
+        out = [f"{where} {head}" + (":" if self.parts else "")]  # (what a source lacks is in the headline)
         for role, finding in self.parts:
             branch = finding.lines(2)
             out.append(f"    {role}: " + branch[0].strip())
