@@ -141,7 +141,7 @@ class Finding:
     def deciding(self) -> "Finding":
         """The innermost part that decided (the leaf a reader wants first)."""
         node = self
-        while node.parts:
+        while node.parts and not isinstance(node.expr, (A.Compare, A.Member)):  # a comparison says its values
             node = node.parts[_deciding_index(node)]
         return node
 
@@ -270,8 +270,10 @@ class Evaluator:
             if _is_literal(side) or self._names_a_thing(side, l):
                 continue  # a constant (`event`, `none`, `Paris`) says itself
             opened = self._value_called(side, l)
-            if opened is not None and depth < MAX_DEPTH and isinstance(opened[1], bool):
-                parts.append(self._open_value(side, l, block, depth, *opened))
+            if opened is not None and depth < MAX_DEPTH:
+                part = self._open_value(side, l, block, depth, *opened)
+                if isinstance(opened[1], bool) or part.note:  # a number is opened when modifiers changed it
+                    parts.append(part)
             seen.append((unparse(side), self.seen(self.run(side, l))))
         return Finding(e, value, block, seen=seen, parts=parts)
 
@@ -323,8 +325,29 @@ class Evaluator:
         inner = self.explain(decl.expr, dict(zip(params, args)), Block.of(decl), depth + 1)
         if inner.error is None and inner.value != self.seen(result):
             # Its modifiers changed it: the expression alone did not decide.
-            names = sorted({h[0].decl.key for h in self.w.modifiers.get(decl.key, [])})
-            finding.note = f"its own expression gives {show(inner.value)}; modifiers {', '.join(names)} change it"
+            names = self._modifiers_applying(decl.key, args)
+            changed = (f"modifier {names[0]} changes it" if len(names) == 1
+                       else f"modifiers {', '.join(names)} change it")
+            finding.note = f"its own expression gives {show(inner.value)}; {changed}"
             return finding
         finding.parts = [inner]
         return finding
+
+    def _modifiers_applying(self, name: str, args: list) -> list[str]:
+        """The modifiers of value NAME whose condition holds for these
+        arguments (as builtins._value_of tests them), by name."""
+        found = []
+        for hooked, contribution, _, when in self.w.modifiers.get(name, []):
+            if hooked.owner is not None and not self.g.card_in_play(hooked.owner):
+                continue
+            bound = {v.text: a for v, a in zip(contribution.vars, args)}
+            if hooked.owner is not None:
+                bound["this_card"] = self.w.cards[hooked.owner]
+            try:
+                if when is not None and not when(self.g, bound):
+                    continue
+            except GameError:
+                continue
+            if hooked.decl.key not in found:
+                found.append(hooked.decl.key)
+        return found

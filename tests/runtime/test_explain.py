@@ -155,19 +155,26 @@ def test_a_where_filter_names_the_part_that_left_the_option_out(tmp_path):
     (tmp_path / "scenarios").mkdir()
     (tmp_path / "scenarios" / "where.pog").write_text(
         (RULES / "scenarios" / "toy_rules.pog").read_text(encoding="utf-8")
-        + '\nphase even_only cites 9.3 {\n  choose pick(n) by ap for n in [1, 2, 3, 4]\n'
+        + '\nphase even_only cites 9.3 {\n  choose pick(n) by ap for n in [1, 2, 3, 4, 6]\n'
           '    where n % 2 == 0 or n > vp\n  shift vp by n cites 9.3\n}\n'
+          'restriction no_bonus_four cites 9.4 {\n  forbid pick(n) when n == 4 and pick_bonus(n) > 0\n}\n'
           'sequence even_turn { even_only }\nscenario even "Even" { turns 1..1 sequence even_turn }\n',
         encoding="utf-8")
     game = open_scenario("even", tmp_path).new_game(1)
     game.run()
-    assert game.decision().options == ["pick 2", "pick 4"]
+    assert game.decision().options == ["pick 2", "pick 6"]
     e = explain_option(game, "pick 3")
     assert e.verdict == "not offered" and e.decisive().kind == "filter"
     where = e.decisive().parts[0][1]
     assert where.value is False and [p.text for p in where.parts] == ["n % 2 == 0", "n > vp"]  # `or`: every false part
     assert where.parts[1].seen == [("n", 3), ("vp", 10)]
     assert e.to_json()["condition"] == "n % 2 == 0"
+    # A value a modifier changed: its own expression gives 0, big_pick adds 1 (3.4).
+    four = explain_option(game, "pick 4")
+    assert four.verdict == "forbidden"
+    bonus = four.decisive().deciding()
+    assert bonus.text == "pick_bonus(n) > 0" and bonus.seen == [("pick_bonus(n)", 1)]
+    assert bonus.parts[0].note == "its own expression gives 0; modifier big_pick changes it"
 
 
 def test_why_in_the_play_prompt(at_pick):
