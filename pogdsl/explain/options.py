@@ -202,6 +202,7 @@ class _Decision:
                     yield decl, f, cards.get(decl.owner) if decl.owner else None
 
     def restriction_reasons(self, values: tuple) -> list[Reason]:
+        self.ev.g.work_left = self.ev.g.max_work  # each option's walk gets the work play gives one decision
         reasons = []
         for decl, f, card in self.clauses():
             if card is not None and not self.ev.g.card_in_play(card.index):
@@ -229,6 +230,7 @@ class _Decision:
         if self.node is None or self.node.where is None:
             return None
         bound = {**self.locals, **dict(zip((v.text for v in self.node.vars), values))}
+        self.ev.g.work_left = self.ev.g.max_work
         finding = self.ev.explain(self.node.where, bound, self.choice_block)
         return Reason(self.choice_block, "filter", self.node.where.span, not finding.value, [("where", finding)])
 
@@ -238,6 +240,7 @@ class _Decision:
         node, g = self.node, self.ev.g
         if node is None:
             return
+        g.work_left = g.max_work
         var_order = [v.text for v in node.vars]
         count = 0
 
