@@ -87,6 +87,7 @@ CODES: dict[str, str] = {
     "E0513": "unknown rule set",
     "E0514": "a `when option` block that cannot depend on its option",
     "W0515": "a rule set no scenario uses",
+    "W0516": "an edit that changes nothing",
     "E0560": "a decision asked of a hostile side",
     "E0561": "a card, port or supply source of a hostile side",
     "E0562": "a neutral nation of a hostile side",

@@ -9,6 +9,8 @@ citations, flags read but never written, unreachable phases and procedures.
 
 from __future__ import annotations
 
+import difflib
+
 import re
 from collections import defaultdict
 
@@ -34,6 +36,8 @@ SCOPE_KINDS = ("side", "nation", "space", "unit")
 # without a destination sends there (one box per side when kept per side).
 BOX_ROLES = frozenset({"eliminated"})
 _FLAG_KINDS = ("flag",)
+# Words a writer uses for a truth value that the language spells `true` and `false`.
+BOOLEAN_LOOKALIKES = frozenset({"yes", "no", "true", "false", "on", "off"})  # (compared lower-cased: True, FALSE)
 
 
 def _count(n: int, noun: str) -> str:
@@ -294,6 +298,9 @@ class Checker:
 
     def check_display_state(self, item: A.DisplayItem, builtins: tuple) -> None:
         name = item.name
+        if item.within is not None:
+            self.check_display_local(item)
+            return
         if item.item == "track" and name.text in builtins:
             return
         state = self.p.decls["state"].get(name.text)
@@ -316,10 +323,46 @@ class Checker:
             for who in item.only:
                 self.expect_name(who, (scope,))
 
+    def check_display_local(self, item: A.DisplayItem) -> None:
+        """`track NAME "LABEL" in PROCEDURE`: NAME is one of the procedure's
+        parameters or of the names its body binds (let, for, choose)."""
+        proc = self.p.decls["procedure"].get(item.within.text)
+        if proc is None:
+            self.unknown(item.within, "E0225", "procedure", list(self.p.decls["procedure"]))
+            return
+        if item.only:
+            self.r.error("E0225", f"'{item.name.text}' is a local of {proc.name.text}, one value: `for` picks sides or "
+                         "nations of a track kept per side or nation", item.only[0].span)
+        local = _procedure_locals(proc)
+        if item.name.text not in local:
+            self.r.error("E0225", f"procedure {proc.name.text} has no parameter or local named '{item.name.text}'",
+                         item.name.span, did_you_mean(item.name.text, sorted(local)) or
+                         (f"its names: {', '.join(sorted(local))}" if local else None))
+
     # ================================================================ names
     def unknown(self, name: A.Name, code: str, what: str, pool) -> None:
-        hint = did_you_mean(name.text, pool)
+        if name.text.lower() in BOOLEAN_LOOKALIKES:
+            hint = "a truth value is written `true` or `false`"
+        else:
+            hints = [did_you_mean(name.text, pool), self.side_meant(name.text)]
+            if what == "side" or hints[1]:
+                hints.append(("the sides are " if not any(hints) else "The sides are ")
+                             + ", ".join(self.side_list()))
+            hint = " ".join(h for h in hints if h) or None
         self.r.error(code, f"unknown {what} '{name.text}'", name.span, hint)
+
+    def side_list(self) -> list[str]:
+        return [f"{s.key} ({s.title})" if s.title else s.key for s in self.p.all("side") if not s.hostile]
+
+    def side_meant(self, text: str) -> str | None:
+        """`allies` or `central` for a side: the word is close to a word of a
+        side's title, which a writer remembers before its short name."""
+        word = text.lower().replace("_", " ")
+        for side in self.p.all("side"):
+            words = (side.title or "").lower().split()
+            if word == (side.title or "").lower() or difflib.get_close_matches(word, words, n=1, cutoff=0.75):
+                return f"did you mean the side '{side.key}'?"
+        return None
 
     def expect_name(self, name: A.Name | None, kinds: tuple[str, ...], allow_none: bool = False) -> str:
         """Resolve a bare name that must be one of `kinds`; report if not."""
@@ -1432,19 +1475,30 @@ class Checker:
                                  + (f" ({p.main_rulebook})" if p.main_rulebook else ""), entry.same_as.span,
                                  did_you_mean(entry.same_as.number, p.rule_index))
 
+    # The blocks that state a rule: how play goes, the cards (whose events are
+    # rules) and the scenarios and rule sets.  The board's and the pieces'
+    # data (sides, nations, spaces, units) may cite, but need not.
     RULE_LIKE = ("procedure", "phase", "sequence", "restriction", "modifier", "trigger", "table", "value", "display",
-                 "choice")
+                 "choice", "card", "scenario", "ruleset")
 
     def check_uncited(self) -> None:
         """Rule-like blocks should say which rule they implement (only where the
-        project has a rule index to cite from)."""
+        project has a rule index to cite from); a card's event and its
+        `playable when` are rules of their own and cite theirs."""
         if not self.p.rule_index:
             return
+        hint = "add `cites N` with the rulebook number it implements"
         for kind in self.RULE_LIKE:
             for decl in self.p.all(kind):
                 if not decl.cites:
-                    self.r.warning("W0604", f"{kind} '{decl.key}' cites no rule", decl.name.span,
-                                   "add `cites N` with the rulebook number it implements")
+                    self.r.warning("W0604", f"{kind} '{decl.key}' cites no rule", decl.name.span, hint)
+        for card in self.p.all("card"):
+            if card.event is not None and not card.event_cites:
+                self.r.warning("W0604", f"the event of card '{card.key}' cites no rule", card.event.span,
+                               "write `event cites N { ... }` with the rule the event applies")
+            if card.playable is not None and not card.playable_cites:
+                self.r.warning("W0604", f"the `playable when` of card '{card.key}' cites no rule",
+                               card.playable.span, "add `cites N` after its condition")
 
     def value_needs(self) -> dict[str, list[str]]:
         """For each value, the values its expression (or a modifier of it)
@@ -1689,3 +1743,24 @@ def check_card_events(program: Program, reporter: Reporter, own_folders: list, r
         else:
             reporter.warning("W0902", what + ": it can only be played for operations, SR or replacements",
                              decl.name.span, "write its `event cites N { ... }` block if the card has an event")
+
+
+def _procedure_locals(proc: A.ProcedureDecl) -> set[str]:
+    """The names a procedure's frame may hold: its parameters and what its
+    body binds with let, for and choose."""
+    names = {p.name.text for p in proc.params}
+    stack = [proc.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, A.Let):
+            names.add(n.var.text)
+        elif isinstance(n, A.For):
+            names.add(n.var.text)
+            stack.append(n.body)
+        elif isinstance(n, A.Choose):
+            names.update(v.text for v in n.vars)
+        elif isinstance(n, (A.Stmt, A.Block)):
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)))
+    return names

@@ -816,6 +816,9 @@ class DisplayItem:
     # `track rp_points "RP" for fr, ge`: the sides or nations whose values a
     # track kept per side or nation shows (all of them when empty).
     only: list[Name] = field(factory=list)
+    # `track left "OPS Left" in operations`: a local of that procedure, read
+    # from its innermost running frame (no value while none runs).
+    within: Name | None = None
 
 
 @node

@@ -810,6 +810,11 @@ class ToAst:
                 sc.overrides.extend(value)
             elif key == "uses":
                 sc.uses.extend(value)
+        for o in sc.overrides:
+            # A space line has no `cites` of its own: it takes its enclosing
+            # block's, here the scenario's, as in a `spaces` block.
+            if isinstance(o.decl, A.SpaceDecl) and not o.decl.cites:
+                o.decl.cites = list(sc.cites)
         return sc
 
     def ruleset_decl(self, meta, children):
@@ -874,7 +879,11 @@ class ToAst:
 
     def display_track(self, meta, c):
         line = self._display_line("track", meta, c[:2])
-        line.only = c[2] if len(c) > 2 else []
+        for extra in c[2:]:
+            if isinstance(extra, list):
+                line.only = extra
+            else:
+                line.within = self._name(extra)
         return line
 
     # ------------------------------------------------------------ statements

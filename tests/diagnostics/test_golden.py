@@ -112,6 +112,20 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
     "space_without_nation": [
         (E, "E0202", 3, 9, "space 'Nowhere' has no nation"),
     ],
+    "card_without_cites": [
+        (W, "W0604", 2, 11, "card 'cp 8' cites no rule"),
+        (W, "W0604", 5, 9, "the event of card 'cp 8' cites no rule"),
+    ],
+    "yes_for_true": [
+        (E, "E0201", 5, 33, "unknown name 'yes'"),
+        (E, "E0212", 6, 33, "unknown side 'allies'"),
+    ],
+    "equals_for_to": [
+        (E, "E0101", 6, 22, "unexpected '='"),
+    ],
+    "edit_changes_nothing": [
+        (W, "W0516", 4, 3, "this edit changes nothing: space 'Liege' already has fort 3"),
+    ],
     "unknown_side": [
         (E, "E0212", 2, 6, "unknown side 'nt'"),
     ],
