@@ -142,7 +142,12 @@ class Finding:
         """The innermost part that decided (the leaf a reader wants first)."""
         node = self
         while node.parts and not isinstance(node.expr, (A.Compare, A.Member)):  # a comparison says its values
-            node = node.parts[_deciding_index(node)]
+            following = node.parts[_deciding_index(node)]
+            if _all_parts_hold(following) and following.parts:
+                # Below the top, an `and` that holds holds by all its parts
+                # alike: what it is part of (a value's call) is the answer.
+                break
+            node = following
         return node
 
     def lines(self, indent: int = 0) -> list[str]:
@@ -176,6 +181,10 @@ def _deciding_index(node: Finding) -> int:
     if isinstance(e, A.BoolOp) and e.op == "and" and node.value:
         return len(node.parts) - 1  # every part holds: the last is the test proper
     return 0
+
+
+def _all_parts_hold(node: Finding) -> bool:
+    return isinstance(node.expr, A.BoolOp) and node.expr.op == "and" and bool(node.value) and len(node.parts) > 1
 
 
 def _is_literal(e: A.Expr) -> bool:

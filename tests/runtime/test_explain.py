@@ -315,3 +315,18 @@ def test_why_log_in_the_play_prompt(at_pick):
     assert "written by card ap 4 'Snow' at " in said  # Snow's event shifted the VP (4.5)
     assert f"the log has {len(at_pick.game.s['log'])} lines" in said
     assert "why log [N]: N counts the log's lines from the last" in said
+
+
+def test_after_august_1914_the_reinforcement_passes_the_turn_test(august, tmp_path):
+    path, _ = august  # 9.5.3.1: the August 1914 turn only; on turn 2 the card may be played as an event
+    script = tmp_path / "september.txt"
+    script.write_text(path.read_text() + "set turn 2\n", encoding="utf-8")
+    game = load_any(script, REPO).game
+    e = explain_option(game, "play 7 event")
+    assert e.verdict == "legal"
+    clause = next(r for r in e.reasons if r.block.name == "reinforcement_play")
+    assert not clause.decides
+    passed = clause.deciding()  # the value's every part holds: the value itself is the answer
+    assert passed.text == "reinforcements_allowed(p, c)" and passed.value is True
+    opened = passed.parts[0]
+    assert opened.parts[0].text == "turn > 1" and opened.parts[0].seen == [("turn", 2)]
