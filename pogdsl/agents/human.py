@@ -26,7 +26,9 @@ Commands:
   tracks [all]     the tracks the scenario declares (turn, VP, war status...)
                    (`tracks all`: every state variable)
   log [N]          the last N lines of the log (default 10), with their rules
-  why TEXT         why TEXT is not a legal option now (the rules that forbid it)
+  why [TEXT]       why TEXT is legal, forbidden or not offered now, down to the condition that
+                   decided; `why` alone lists the forbidden options with their reasons;
+                   `why log [N]`: which blocks wrote the N-th last line of the log
   undo [N]         take back your last N decisions (and the replies to them)
   save FILE        save the game to FILE (load it with `pogdsl play --load FILE`)
   help             this text
@@ -337,21 +339,46 @@ class HumanAgent(Agent):
             self.say(f"  T{e['turn']} {e['phase'] or 'set-up'}: {format_log_entry(e)}")
 
     def cmd_why(self, session, d, rest):
-        if not rest:
-            self.say("why TEXT: which option? e.g. `why " + d.options[0] + "`")
-            return
-        from ..runtime.errors import IllegalOption
+        from ..explain import explain_option, forbidden_options
 
-        text = rest.strip("'\"")
-        try:  # matched as an answer is: the whole text, or a unique beginning
-            shown, legal, _ = session.game.match_candidate(text)
-        except IllegalOption as err:
-            self.say(err.message)
+        if not rest:  # every forbidden option, each with the sub-condition that forbids it
+            forbidden = forbidden_options(session.game, viewer=str(d.by))  # shown as d.by may see them
+            if not forbidden:
+                self.say("no option is forbidden now (`why TEXT` also says why an option is left out)")
+                return
+            self.say(f"{len(forbidden)} forbidden now (`why TEXT` for the whole reasoning):")
+            for e in forbidden:
+                self.say(f"  {e.headline}")
+                decisive = e.decisive()
+                if decisive is not None and decisive.deciding() is not None:
+                    self.say(f"    because {decisive.headline()}")
             return
-        if legal:
-            self.say(f"'{shown}' is legal now")
+        words = rest.split()
+        if words[0].lower() == "log" and not any(o.lower().startswith("log") for o in d.options):
+            self._why_log(session, words[1:])
             return
-        self.say(session.game.why_not(shown).message)
+        # matched as an answer is: the whole text, or a unique beginning
+        self.say(explain_option(session.game, rest.strip("'\""), viewer=str(d.by)).to_text())
+
+    def _why_log(self, session, words):
+        """`why log [N]`: the N-th last line of the log (1, the last) with the
+        blocks that wrote it (the game is played again from its record)."""
+        from ..explain import trace_log
+        from ..runtime.errors import BadSave
+
+        if len(words) > 1 or (words and not (is_digits(words[0]) and 0 < len(words[0]) < 7 and int(words[0]) > 0)):
+            self.say("why log [N]: N counts the log's lines from the last (1, the last one)")
+            return
+        back = int(words[0]) if words else 1
+        try:
+            lines = trace_log(session)
+        except BadSave as err:
+            self.say(str(err))
+            return
+        if back > len(lines):
+            self.say(f"the log has {len(lines)} line{'s' if len(lines) != 1 else ''}")
+            return
+        self.say(lines[-back].to_text())
 
     def cmd_undo(self, session, d, rest):
         try:
