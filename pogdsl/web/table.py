@@ -375,6 +375,21 @@ class Table:
             self._advance()
             return self._view(self.check_seat(seat) if seat else str(d.by), log_from, board)
 
+    def why(self, option, seat=None) -> dict:
+        """Why an option of SEAT's pending decision is legal or forbidden,
+        down to the sub-condition that decided (pogdsl/explain), with the
+        values SEAT may see: what the terminal's `why` says."""
+        from ..explain.options import explain_option
+
+        with self.lock:
+            seat = self.check_seat(seat)
+            d = self.session.decision
+            if d is None or str(d.by) != seat:
+                raise TableError(409, f"no decision of {seat}'s is pending: only its own options are explained")
+            text = self._option_text(option)
+            found = explain_option(self.session.game, text, viewer=seat)
+            return {"option": found.shown or text, "verdict": found.verdict, "text": found.to_text()}
+
     def _option_text(self, option) -> str:
         """An option as the page names it: its index in the list the page was
         given (legal ones first, then the forbidden ones), or its text."""

@@ -137,6 +137,29 @@ def test_a_forbidden_option_is_refused_with_its_rule(hotseat):
     assert r.status_code == 422 and "11.1.7" in r.json()["rules"]
 
 
+def test_why_explains_a_forbidden_option_to_its_own_seat_only(hotseat):
+    table, client = hotseat
+    data = to_first_action(client)
+    ops = next(o for o in data["decision"]["options"] if o["label"].startswith("play") and "ops" in o["label"])
+    data = answer(client, data, ops["index"]).json()
+    for _ in range(40):
+        bad = [o for o in data["decision"]["options"] if not o["legal"]]
+        if bad:
+            break
+        data = answer(client, data, 0).json()
+    side = data["decision"]["side"]
+    r = client.get("/api/why", params={"option": bad[0]["index"], "seat": side})
+    assert r.status_code == 200
+    why = r.json()
+    assert why["verdict"] == "forbidden" and why["option"] == bad[0]["label"]
+    # the same restriction and rules the refusal names, then the condition that decided
+    assert why["text"].startswith(f"'{bad[0]['label']}' is forbidden by") and "because" in why["text"]
+    assert all(r["number"] in why["text"] for r in bad[0]["rules"])
+    other = "ap" if side == "cp" else "cp"
+    assert client.get("/api/why", params={"option": 0, "seat": other}).status_code == 409
+    assert client.get("/api/why", params={"seat": side}).status_code == 400
+
+
 @pytest.mark.parametrize("body, status, said", [
     ({"option": 0}, 400, "decision"),
     ({"decision": 5, "option": 0}, 400, "id of the decision"),

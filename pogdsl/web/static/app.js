@@ -269,10 +269,24 @@ function drawDecision(data) {
   if (MODE === "play") markTargets(d.options);
 }
 
-function choose(option) {
+async function choose(option) {
   const d = page.data && page.data.decision;
   if (!d) return;
-  act("api/decide", { decision: d.id, option: option.index, seat: page.seat });
+  await act("api/decide", { decision: d.id, option: option.index, seat: page.seat });
+  if (!option.legal) explain(option);
+}
+
+// A forbidden option clicked: under the refusal, why — down to the condition
+// that decided, with the values this seat may see (GET /api/why).
+async function explain(option) {
+  const box = $("message");
+  const refusal = box.hidden ? "" : box.textContent;
+  try {
+    const q = new URLSearchParams({ option: String(option.index), seat: page.seat });
+    const why = await api("api/why?" + q.toString());
+    say((refusal ? refusal + "\n\n" : "") + why.text, "error");
+    box.dataset.why = why.verdict;
+  } catch (err) { /* the refusal stands alone */ }
 }
 
 // ------------------------------------------------------------ the board's targets
