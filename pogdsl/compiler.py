@@ -244,8 +244,34 @@ def unknown_scenario(comp, name: str) -> "UsageError":
 
     names = sorted(comp.base.decls["scenario"])
     hint = did_you_mean(name, names)
-    return UsageError(f"unknown scenario '{name}'" + (f" ({hint})" if hint else "")
+    found = _declared_nearby(name)
+    where = (f"; {found} declares it, outside the library's scenarios/ folder: pass that path instead of the name"
+             if found else "")
+    return UsageError(f"unknown scenario '{name}'" + (f" ({hint})" if hint else "") + where
                       + (f"; known scenarios: {', '.join(names)}" if names else ""))
+
+
+def _declared_nearby(name: str) -> str | None:
+    """A `.pog` file of the current folder that declares scenario NAME, if
+    one does: a variant kept beside the library rather than in it."""
+    import re
+
+    from .safe_io import SOURCE_LIMIT, read_bytes
+
+    if not re.fullmatch(r"[A-Za-z_]\w{0,99}", name):
+        return None
+    declares = re.compile(rb"^[ \t]*(?:scenario|ruleset)[ \t]+" + re.escape(name.encode()) + rb"\b", re.MULTILINE)
+    try:
+        candidates = sorted(Path.cwd().glob("*.pog"))[:200]
+    except OSError:
+        return None
+    for path in candidates:
+        try:  # (a FIFO or a device is skipped, never waited on)
+            if path.is_file() and declares.search(read_bytes(path, SOURCE_LIMIT, "source")):
+                return path.name
+        except OSError:
+            continue
+    return None
 
 
 def _composed(comp: Compilation, spec: str) -> A.ScenarioDecl:

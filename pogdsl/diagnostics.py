@@ -87,6 +87,8 @@ CODES: dict[str, str] = {
     "E0513": "unknown rule set",
     "E0514": "a `when option` block that cannot depend on its option",
     "W0515": "a rule set no scenario uses",
+    "W0516": "an edit that changes nothing",
+    "W0517": "a set-up line that changes nothing",
     "E0560": "a decision asked of a hostile side",
     "E0561": "a card, port or supply source of a hostile side",
     "E0562": "a neutral nation of a hostile side",
@@ -98,6 +100,7 @@ CODES: dict[str, str] = {
     "E0605": "citation names an unknown rulebook",
     "E0606": "`same_as` names a rule the main rulebook does not list",
     "E0607": "an evaluation term without a citation or a note",
+    "E0608": "a rule both not applicable and approximated",
     # reachability and data flow
     "W0701": "flag read but never written",
     "W0702": "phase never reached",
@@ -111,6 +114,7 @@ CODES: dict[str, str] = {
     # cards
     "E0901": "a card of the project's own deck has no event",
     "W0902": "a card has no event",
+    "W0903": "a card value outside the printed range",
 }
 
 

@@ -54,6 +54,8 @@ def find_root(start: Path | None = None) -> Path:
     for candidate in (here, *here.parents):
         if _looks_like_root(candidate):
             return candidate
+    if _own_files(here):  # a modder's folder of cards or scenarios: it extends the library
+        return here
     return _checkout() or here
 
 
@@ -67,21 +69,21 @@ def display_path(path: Path, cwd: Path | None = None) -> str:
         return str(path)
 
 
-_RULEBOOK = re.compile(rb"^[ \t]*rulebook[ \t]+[A-Za-z_]", re.MULTILINE)
+# A game of its own declares the index its citations point into, or its own
+# sides: a modder's cards and scenarios do neither, they use the library's.
+_OWN_GAME = re.compile(rb"^[ \t]*(?:rulebook|side)[ \t]+[A-Za-z_]", re.MULTILINE)
 
 
 def is_own_game(root: Path) -> bool:
-    """Whether ROOT is a game of its own: its rules/ declare a rulebook (the
+    """Whether ROOT is a game of its own: its files declare a rulebook (the
     rule index every `cites` refers to), as this checkout does in
-    rules/index.pog and docs/examples/toy in rules/world.pog."""
-    folder = Path(root) / "rules"
-    if not folder.is_dir():
-        return False
+    rules/index.pog and docs/examples/toy in rules/world.pog, or sides of
+    their own, as a small test game in one scenario file does."""
     from .safe_io import SOURCE_LIMIT, read_bytes
 
-    for path in sorted(folder.rglob("*.pog")):
+    for path in _own_files(Path(root)):
         try:  # (a FIFO or a device there is skipped, not waited on: the check reports it)
-            if _RULEBOOK.search(read_bytes(path, SOURCE_LIMIT, "source")):
+            if _OWN_GAME.search(read_bytes(path, SOURCE_LIMIT, "source")):
                 return True
         except OSError:
             continue
@@ -90,13 +92,23 @@ def is_own_game(root: Path) -> bool:
 
 def extended_library(root: Path) -> Path | None:
     """The installed library that ROOT's files extend, if any: the shipped
-    library, unless there is none (a checkout, an editable install), ROOT is
-    that library, or ROOT is a game of its own (`is_own_game`: then ROOT's own
-    folders are the whole library, as today in a checkout)."""
-    shipped = shipped_library()
-    if shipped is None or Path(root).resolve() == shipped or is_own_game(root):
+    library (a built install), or, from a checkout or an editable install,
+    the checkout's own folders when ROOT is a modder's folder (it holds `.pog`
+    files but not the rules/ and scenarios/ of a project).  None when ROOT is
+    that library or a game of its own (`is_own_game`: then ROOT's own folders
+    are the whole library)."""
+    root = Path(root).resolve()
+    base = shipped_library()
+    if base is None:
+        # (a checkout's library is extended only by a folder that is plainly a
+        # mod: a project of its own with rules/ and scenarios/ stands alone)
+        checkout = _checkout()
+        if checkout is None or _looks_like_root(root) or not _own_files(root):
+            return None
+        base = checkout
+    if root == base or is_own_game(root):
         return None
-    return shipped
+    return base
 
 
 def _own_files(root: Path) -> list[Path]:

@@ -57,6 +57,9 @@ base -> child: 1 replaced, 1 edited, 1 added, 1 removed
 3.1  Cards
   replaced  card cp 1 'Guns'       tests/fixtures/diff/scenarios/child.pog:6
             event changed
+            event:
+              - { shift vp by 2 }
+              + { shift vp by 3 }
 no rule cited
   edited    space Sedan            tests/fixtures/diff/scenarios/child.pog:3
             terrain forest -> clear; cites 1.1 -> none
@@ -142,7 +145,7 @@ def test_json_shape(capsys):
     for c in changes:
         assert list(c) == ["kind", "name", "change", "attributes", "cites", "file", "line"]
         assert c["change"] in ("added", "removed", "edited", "replaced")
-        assert all(list(a) == ["name", "from", "to"] for a in c["attributes"])
+        assert all(list(a) in (["name", "from", "to"], ["name", "from", "to", "diff"]) for a in c["attributes"])
         assert isinstance(c["line"], int) and Path(c["file"]).exists()
         assert all(isinstance(n, str) for n in c["cites"])
     edited = [c for c in changes if c["change"] == "edited"]
@@ -281,3 +284,53 @@ def test_missing_variant_is_usage(capsys):
         main(["diff", "base"])
     assert stop.value.code == 2
     assert "VARIANT" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------ inside replaced code (issue 33)
+HARDER_FIRE = """\
+scenario harder_fire "One step less a hit" extends toy cites 4.2 {
+  "The toy war, where an attack takes one loss fewer."
+  replace procedure attack(player: side) cites 4.2 {
+    "The player picks an enemy space next to a friendly one, rolls, and the defenders lose steps."
+    choose attack_target(s) by player
+      for s in spaces
+      where s.control != player and any(t.control == player for t in adjacent(s))
+    roll die cites 4.2
+    let strength = sum(u.cf for u in units where u.side == player and connected(u.space, s))
+    let losses = fire[strength, clamp(die + attack_drm(s), 1, 6)] - 1
+    for u in units_in(s) {
+      if losses > 0 {
+        reduce u by 1
+        set losses to losses - 1
+      }
+    }
+  }
+}
+"""
+
+
+def test_a_replaced_procedure_shows_the_lines_that_changed(capsys, tmp_path):
+    variant = tmp_path / "harder.pog"
+    variant.write_text(HARDER_FIRE, encoding="utf-8")
+    status, out, err = pog(capsys, "diff", "toy", str(variant), "--root", TOY)
+    assert status == 0, err
+    lines = out.splitlines()
+    at = lines.index("            body:")
+    assert lines[at + 1:at + 3] == [
+        "              -   let losses = fire[strength, clamp(die + attack_drm(s), 1, 6)]",
+        "              +   let losses = fire[strength, clamp(die + attack_drm(s), 1, 6)] - 1",
+    ]
+    assert len(lines) == at + 3  # nothing else of the body is quoted
+    (change,) = diff_json(capsys, "toy", str(variant), root=TOY)
+    body = next(a for a in change["attributes"] if a["name"] == "body")
+    assert body["diff"] == [line.strip()[0] + line.strip()[1:] for line in lines[at + 1:at + 3]]
+
+
+def test_a_variant_beside_the_library_is_named_by_path(capsys, tmp_path, monkeypatch):
+    (tmp_path / "harder.pog").write_text(HARDER_FIRE, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    status, out, err = pog(capsys, "diff", "toy", "harder_fire", "--root", str(REPO / TOY))
+    assert status == 2
+    assert "harder.pog declares it, outside the library's scenarios/ folder: pass that path" in err
+    status, out, err = pog(capsys, "diff", "toy", "harder.pog", "--root", str(REPO / TOY))
+    assert status == 0 and "replaced  procedure attack" in out

@@ -117,6 +117,44 @@ def test_the_installed_deck_follows_the_installed_settings(tmp_path, monkeypatch
     assert not any(name == "mine.pog" for _, name in by_code)
 
 
+MOD_CARD = """\
+# A modder's card, in a folder holding only cards/.
+card ap 66 'Sacred Way' cites 9.1 {
+  "A card of the user's own, beside the installed deck."
+  deck mobilization
+  ops 2 sr 2
+}
+"""
+
+
+def test_a_mod_folder_extends_the_checkout_of_an_editable_install(tmp_path):
+    """Issue 33: the README installs pogdsl editable, so its library is the
+    checkout's; a folder holding only the user's cards/ must still be seen by
+    `check` and the other commands run from inside it."""
+    mod = tmp_path / "mymod"
+    (mod / "cards").mkdir(parents=True)
+    (mod / "cards" / "sacred-way.pog").write_text(MOD_CARD, encoding="utf-8")
+    env = {"PYTHONPATH": str(REPO)}
+    proc = _cli(sys.executable, "-m", "pogdsl.cli", "cards", "campaign", "AP 66", cwd=mod, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "Sacred Way" in proc.stdout and "cards/sacred-way.pog" in proc.stdout
+    proc = _cli(sys.executable, "-m", "pogdsl.cli", "check", "--strict", cwd=mod, env=env)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    said = proc.stdout + proc.stderr
+    checked = int(said.split("checked ")[1].split()[0])
+    assert checked == len(LIBRARY) + 1  # the whole library and the user's card
+
+
+def test_a_project_of_its_own_is_not_extended_by_the_checkout(tmp_path):
+    """A folder with rules/ and scenarios/ is a project: only its own files."""
+    root = tmp_path / "game"
+    for sub in ("rules", "scenarios"):
+        (root / sub).mkdir(parents=True)
+    (root / "scenarios" / "s.pog").write_text("# nothing yet\n", encoding="utf-8")
+    assert project.extended_library(root) is None
+    assert project.library_files(root) == [root / "scenarios" / "s.pog"]
+
+
 # ------------------------------------------------------------ check with no file
 def _cli(*args, cwd, env=None):
     full = {k: v for k, v in os.environ.items() if k not in ("POGDSL_HOME", "PYTHONPATH")}

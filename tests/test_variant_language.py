@@ -84,6 +84,7 @@ def test_edit_mistakes(monkeypatch):
         (E, "E0501", 3, 14, "`edit` names space 'Sedna', which does not exist"),
         (E, "E0511", 4, 20, "unknown attribute 'colour' of a space"),
         (E, "E0511", 5, 20, "a space has no attribute 'ops' (it is one of a card's)"),
+        (W, "W0516", 6, 3, "this edit changes nothing: space 'Verdun' already has vp"),
         (E, "E0512", 7, 24, "space 'Verdun': vp is edited twice here"),
         (E, "E0511", 8, 24, "`fort` takes one number"),
         (E, "E0214", 9, 27, "'swamp' is not a member of enum 'terrain'"),

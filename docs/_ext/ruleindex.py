@@ -53,8 +53,10 @@ def rule_index_lines(scenario: str = "campaign", root: Path = PROJECT_DIR, limit
     rules, leaves, missing = cov["rules"], set(cov["leaves"]), cov["missing"]
     tested = sum(1 for n in leaves if rules[n]["tests"])
     na = sum(1 for n in leaves if rules[n]["not_applicable"] is not None)
+    approx = sum(1 for e in rules.values() if e.get("approximated") is not None)
     out = [f"Scenario ``{scenario}``: {len(leaves)} leaf rules, {tested} named by at least one test, "
-           f"{na} marked not applicable, {len(missing)} still lacking a citing source or a test.", ""]
+           f"{na} marked not applicable, {approx} approximated, {len(missing)} still lacking a citing source "
+           "or a test.", ""]
     chapters: dict[str, list[str]] = {}
     for number in rules:
         chapters.setdefault(chapter_of(number), []).append(number)
@@ -70,6 +72,8 @@ def rule_index_lines(scenario: str = "campaign", root: Path = PROJECT_DIR, limit
             name = rst_text(e["title"]) if e["title"] else "*(not in the rule index)*"
             if e["not_applicable"] is not None:
                 name += f" — *not applicable:* {rst_text(e['not_applicable'])}"
+            if e.get("approximated") is not None:
+                name += f" — *approximated:* {rst_text(e['approximated'])}"
             out += [f"   * - {mark}", f"     - {name}"]
             cited = e["cited"]
             if cited:

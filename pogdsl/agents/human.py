@@ -16,21 +16,26 @@ from .base import AGAIN, QUIT, Agent
 HELP = """\
 Answer with an option's number or its text (a unique beginning is enough).
 Commands:
-  options          list the options again
+  options [N|all]  list the options again (a long list: its page N, or all of it)
+  more             the next page of a long list of options
   space NAME       a space (or box): its facts, control and the units in it
   hand [SIDE]      your hand; of the other side's, only its size
+  unit NAME        a unit: its nation, factors, side up and where it is
   card CARD        a card's values, text and pile, named as `AP 6` or by name
                    (a name both sides' cards bear means the side choosing's)
-  tracks [all]     the turn, the phase and the state that moved from its start
+  tracks [all]     the tracks the scenario declares (turn, VP, war status...)
                    (`tracks all`: every state variable)
   log [N]          the last N lines of the log (default 10), with their rules
-  why TEXT         why TEXT is not a legal option now (the rules that forbid it)
+  why [TEXT]       why TEXT is legal, forbidden or not offered now, down to the condition that
+                   decided; `why` alone lists the forbidden options with their reasons;
+                   `why log [N]`: which blocks wrote the N-th last line of the log
   undo [N]         take back your last N decisions (and the replies to them)
   save FILE        save the game to FILE (load it with `pogdsl play --load FILE`)
   help             this text
   quit             stop playing"""
 
-COMMANDS = ("help", "options", "space", "hand", "card", "tracks", "log", "why", "undo", "save", "quit")
+COMMANDS = ("help", "options", "more", "space", "unit", "hand", "card", "tracks", "log", "why", "undo", "save",
+            "quit")
 
 
 def format_log_entry(entry: dict) -> str:
@@ -42,10 +47,14 @@ class HumanAgent(Agent):
     human = True
     batch = False  # a person at a terminal
 
-    def __init__(self, side: str, *, input_fn=input, out=None):
+    def __init__(self, side: str, *, input_fn=input, out=None, terminal=None):
         self.side = side
         self.input_fn = input_fn
         self.out = out
+        # The prompt_toolkit prompt (agents/terminal.py) when a person is at a
+        # terminal: it reads the lines, and long option lists are paged.
+        self.terminal = terminal
+        self._page = 1
         self.human_sides: set[str] = {side}
         self.label = "human"
         self._shown = None
@@ -63,13 +72,13 @@ class HumanAgent(Agent):
             self._print_decision(session, decision)
         while True:
             try:
-                line = self.input_fn(f"{decision.by}> ")
+                line = self._read(session, decision)
             except EOFError:
                 self.say("(end of input: stopping)")
                 return QUIT
             text = " ".join(line.split())
             if not text:
-                self._print_options(decision)
+                self._print_options(decision, session)
                 continue
             lowered = [o.lower() for o in decision.options]
             if is_digits(text) or text.lower() in lowered:
@@ -97,22 +106,65 @@ class HumanAgent(Agent):
         self.say(f"── turn {s['turn']} · {s['phase'] or 'set-up'} ── {d.by} to choose: {d.choice}{rules}")
         if d.prompt:
             self.say(f"   {d.prompt}")
-        self._print_options(d)
+        self._page = 1
+        self._print_options(d, session)
         if not self._helped:
             self._helped = True
             self.say("Type a number or an option; `help` lists the commands.")
 
-    def _print_options(self, d) -> None:
-        width = len(str(len(d.options)))
-        for i, option in enumerate(d.options, 1):
-            self.say(f"  {i:>{width}}. {option}")
+    def _read(self, session, decision) -> str:
+        if self.terminal is not None:
+            return self.terminal.read(session, decision, COMMANDS)
+        return self.input_fn(f"{decision.by}> ")
+
+    def _print_options(self, d, session=None, page: int | None = None) -> None:
+        if self.terminal is None or session is None or len(d.options) <= self.terminal.page_lines:
+            width = len(str(len(d.options)))
+            for i, option in enumerate(d.options, 1):
+                self.say(f"  {i:>{width}}. {option}")
+            return
+        self._print_page(session, d, page or self._page)
+
+    def _pages(self, session, d) -> list[list[str]]:
+        """A long list's lines, grouped by space or unit, cut into pages."""
+        from .terminal import option_lines, pages
+
+        return pages(option_lines(session.game, d.options, self.terminal.width), self.terminal.page_lines)
+
+    def _print_page(self, session, d, page: int | str) -> None:
+        every = self._pages(session, d)
+        if page == "all":
+            for line in (line for one in every for line in one):
+                self.say(line)
+            return
+        self._page = min(max(1, page), len(every))
+        for line in every[self._page - 1]:
+            self.say(line)
+        if len(every) > 1:
+            nxt = "`more` for the next, " if self._page < len(every) else ""
+            self.say(f"  (page {self._page} of {len(every)}, {len(d.options)} options: {nxt}`options N` for page N, "
+                     "`options all` for every one; Tab completes an option's text)")
 
     # ------------------------------------------------------------ commands
     def cmd_help(self, session, d, rest):
         self.say(HELP)
 
     def cmd_options(self, session, d, rest):
-        self._print_options(d)
+        word = rest.strip().lower()
+        if word and word != "all" and not is_digits(word):
+            self.say("options [N|all]: N is a page number")
+            return
+        self._print_options(d, session, "all" if word == "all" else int(word) if word else None)
+
+    def cmd_more(self, session, d, rest):
+        if self.terminal is None or len(d.options) <= self.terminal.page_lines:
+            self._print_options(d, session)
+            return
+        count = len(self._pages(session, d))
+        if self._page >= count:
+            self.say(f"(no more: page {count} of {count} was the last; `options 1` shows the first again)")
+            return
+        self._print_options(d, session, self._page + 1)
 
     def cmd_quit(self, session, d, rest):
         return QUIT
@@ -200,9 +252,31 @@ class HumanAgent(Agent):
         self.say(f"  {_card_place(session, card, d)}")
 
     def cmd_tracks(self, session, d, rest):
+        from ..board.tracks import declared_tracks
+
+        every_one = rest.strip().lower() == "all"
+        if every_one or not declared_tracks(session.world.program):
+            self._print_state(session, every_one)
+        else:
+            self._print_declared_tracks(session)
+
+    def _print_declared_tracks(self, session) -> None:
+        """The tracks the scenario's display blocks declare, by their labels."""
+        from ..board.tracks import readings
+
+        found = readings(session.game)
+        width = max(len(r.label) for r in found) if found else 0
+        s = session.game.s
+        self.say(f"turn {s['turn']}, phase {s['phase'] or 'set-up'}, {s['decisions']} decisions so far")
+        for r in found:
+            self.say(f"  {r.label:<{width}}  {', '.join(r.values)}")
+        self.say("  (`tracks all`: every state variable)")
+
+    def _print_state(self, session, every_one: bool) -> None:
+        """The state variables: those that moved from their start (all of them
+        with EVERY_ONE), for a scenario that declares no tracks or a rules lawyer."""
         g, w = session.game, session.world
         s = g.s
-        every_one = rest.strip().lower() == "all"
         self.say(f"turn {s['turn']} (of {w.first_turn}..{w.last_turn}), phase {s['phase'] or 'set-up'}, "
                  f"{s['decisions']} decisions so far")
         hidden = 0
@@ -234,6 +308,24 @@ class HumanAgent(Agent):
         if hidden:
             self.say(f"  ({hidden} more at their start values: `tracks all` shows them)")
 
+    def cmd_unit(self, session, d, rest):
+        w = session.world
+        if not rest:
+            self.say("unit NAME: which unit? e.g. `unit " + (w.units[0].key if w.units else "GE 1") + "`")
+            return
+        name = " ".join(rest.strip("'\"").split())
+        found = [u for u in w.units if u.key.lower() == name.lower()]
+        if not found:
+            from ..diagnostics import did_you_mean
+
+            hint = did_you_mean(name, list(dict.fromkeys(u.key for u in w.units)))
+            self.say(f"no unit named '{name}'" + (f" ({hint})" if hint else ""))
+            return
+        for u in found:  # identical pieces share a name: each one
+            data = u.data
+            kind = text_of(data.type) if data.type is not None else "unit"
+            self.say(f"{_unit_text(session, u)}: {text_of(data.nation)} {kind}, at {_unit_place(session, u)}")
+
     def cmd_log(self, session, d, rest):
         try:
             n = int(rest) if rest else 10
@@ -247,21 +339,46 @@ class HumanAgent(Agent):
             self.say(f"  T{e['turn']} {e['phase'] or 'set-up'}: {format_log_entry(e)}")
 
     def cmd_why(self, session, d, rest):
-        if not rest:
-            self.say("why TEXT: which option? e.g. `why " + d.options[0] + "`")
-            return
-        from ..runtime.errors import IllegalOption
+        from ..explain import explain_option, forbidden_options
 
-        text = rest.strip("'\"")
-        try:  # matched as an answer is: the whole text, or a unique beginning
-            shown, legal, _ = session.game.match_candidate(text)
-        except IllegalOption as err:
-            self.say(err.message)
+        if not rest:  # every forbidden option, each with the sub-condition that forbids it
+            forbidden = forbidden_options(session.game, viewer=str(d.by))  # shown as d.by may see them
+            if not forbidden:
+                self.say("no option is forbidden now (`why TEXT` also says why an option is left out)")
+                return
+            self.say(f"{len(forbidden)} forbidden now (`why TEXT` for the whole reasoning):")
+            for e in forbidden:
+                self.say(f"  {e.headline}")
+                decisive = e.decisive()
+                if decisive is not None and decisive.deciding() is not None:
+                    self.say(f"    because {decisive.headline()}")
             return
-        if legal:
-            self.say(f"'{shown}' is legal now")
+        words = rest.split()
+        if words[0].lower() == "log" and not any(o.lower().startswith("log") for o in d.options):
+            self._why_log(session, words[1:])
             return
-        self.say(session.game.why_not(shown).message)
+        # matched as an answer is: the whole text, or a unique beginning
+        self.say(explain_option(session.game, rest.strip("'\""), viewer=str(d.by)).to_text())
+
+    def _why_log(self, session, words):
+        """`why log [N]`: the N-th last line of the log (1, the last) with the
+        blocks that wrote it (the game is played again from its record)."""
+        from ..explain import trace_log
+        from ..runtime.errors import BadSave
+
+        if len(words) > 1 or (words and not (is_digits(words[0]) and 0 < len(words[0]) < 7 and int(words[0]) > 0)):
+            self.say("why log [N]: N counts the log's lines from the last (1, the last one)")
+            return
+        back = int(words[0]) if words else 1
+        try:
+            lines = trace_log(session)
+        except BadSave as err:
+            self.say(str(err))
+            return
+        if back > len(lines):
+            self.say(f"the log has {len(lines)} line{'s' if len(lines) != 1 else ''}")
+            return
+        self.say(lines[-back].to_text())
 
     def cmd_undo(self, session, d, rest):
         try:
@@ -326,6 +443,11 @@ def _unit_text(session, u) -> str:
     reduced = session.game.s["reduced"][u.index]
     factors = u.data.reduced if reduced and u.data.reduced else u.data.full
     return f"{u.key} {'-'.join(str(f) for f in factors)}" + (" (reduced)" if reduced else "")
+
+
+def _unit_place(session, u) -> str:
+    place = session.world.place_entity(session.game.s["loc"][u.index])
+    return place.key if place is not None else "no place (not in play)"
 
 
 def _scope_label(w, decl, key: str) -> str:

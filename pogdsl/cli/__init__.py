@@ -11,13 +11,14 @@ import argparse
 import sys
 
 from .. import __version__
-from . import bid, build_native, card_value, cards, check, diff, graph, ladder, play, replay, report, rules, show, simulate
+from . import (bid, build_native, card_value, cards, check, diff, explain, graph, ladder, new, play, replay, report, rules,
+               show, simulate)
 from . import serve
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, print_diagnostics
 
 # Each command is a module with `register(subparsers)`; its parser sets `func`.
 COMMANDS = [check, graph, diff, rules, cards, show, play, simulate, report, ladder, card_value, bid, replay,
-            build_native]
+            explain, new, build_native]
 COMMANDS += [serve]  # (pogdsl/web/)
 
 

@@ -28,11 +28,50 @@ def cmd_diff(args) -> int:
         print_diagnostics(comp, False)
         return EXIT_ERRORS
     changes = diff_programs(base, variant)
+    quote_code_changes(changes, comp.sources)
     if args.json:
         print(json.dumps([c.as_json() for c in changes], indent=1))
         return EXIT_OK
     print(render(base, variant, changes))
     return EXIT_OK
+
+
+# At most this many lines of a changed piece of code are quoted.
+QUOTED_LINES = 24
+
+
+def _source_lines(sources, span) -> list[str] | None:
+    lines = []
+    for n in range(span.line, span.end_line + 1):
+        text = sources.line(span.file, n)
+        if text is None:
+            return None
+        if n == span.end_line:
+            text = text[:max(0, span.end_col - 1)]
+        if n == span.line:
+            text = text[span.col - 1:]
+        lines.append(text.rstrip())
+    # (the first line starts where the piece does; the others keep their
+    # indentation, less what they all share)
+    indent = min((len(t) - len(t.lstrip()) for t in lines[1:] if t.strip()), default=0)
+    return [t if i == 0 else t[indent:] for i, t in enumerate(lines) if t.strip()]
+
+
+def quote_code_changes(changes, sources) -> None:
+    """Each changed piece of code gets the line diff of its source, old
+    against new (`event changed` tells nothing of what changed in it)."""
+    from ..semantics.diff import line_diff
+
+    for c in changes:
+        for a in c.attributes:
+            if a.old_span is None or a.new_span is None:
+                continue
+            old, new = _source_lines(sources, a.old_span), _source_lines(sources, a.new_span)
+            if old is None or new is None:
+                continue
+            lines = line_diff(old, new)
+            a.lines = lines[:QUOTED_LINES] + ([f"… ({len(lines) - QUOTED_LINES} more lines)"]
+                                              if len(lines) > QUOTED_LINES else [])
 
 
 def render(base, variant, changes) -> str:
@@ -66,6 +105,10 @@ def render(base, variant, changes) -> str:
         lines.append(f"  {c.change:<9} {what:<{width}}  {c.location}{also}")
         if c.attributes:
             lines.append(" " * 12 + "; ".join(str(a) for a in c.attributes))
+        for a in c.attributes:
+            if a.lines:
+                lines.append(" " * 12 + f"{a.name}:")
+                lines += [" " * 14 + line for line in a.lines]
     return "\n".join(lines)
 
 

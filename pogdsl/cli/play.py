@@ -34,6 +34,25 @@ def _as_recorded(session):
             signal.signal(signal.SIGINT, previous)
 
 
+def _terminal_prompts(humans: list[str]) -> dict:
+    """The prompt_toolkit prompt of each side played by a person, when the
+    person is at a terminal (stdin and stdout both one, not a dumb one); none
+    for a pipe or a script, which keep plain `input()`.  In a hot-seat game
+    each side keeps its own history, in memory: the arrow keys never show a
+    player what the other looked up."""
+    import os
+
+    if not humans or not (sys.stdin.isatty() and sys.stdout.isatty()) or os.environ.get("TERM") == "dumb":
+        return {}
+    from ..agents.terminal import TerminalPrompt, history_path
+
+    history = history_path() if len(humans) == 1 else None
+    try:
+        return {side: TerminalPrompt(history=history) for side in humans}
+    except Exception:  # a terminal prompt_toolkit cannot drive (it says so in its own words): the plain prompt
+        return {}
+
+
 def cmd_play(args) -> int:
     from ..agents import make_agent, play
     from ..runtime.errors import BadSave, GameError
@@ -110,8 +129,11 @@ def cmd_play(args) -> int:
             return EXIT_USAGE
         specs[side] = spec
     seed = session.game.s["seed"]
+    prompts = {} if args.plain else _terminal_prompts(
+        [side for side, spec in specs.items() if spec.strip().lower() == "human"])
     try:
-        agents = {side: make_agent(spec, side, seed) for side, spec in specs.items()}
+        agents = {side: make_agent(spec, side, seed, **({"terminal": prompts[side]} if side in prompts else {}))
+                  for side, spec in specs.items()}
     except ValueError as err:
         _err(str(err))
         return EXIT_USAGE
@@ -185,7 +207,12 @@ def register(sub) -> None:
                     "`script:FILE` (the FILE's "
                     "`SIDE: OPTION` lines for that side, in order). By default the first side is human and the "
                     "others random. A human answers with an option's number or text; `help` at the prompt lists "
-                    "the commands (space, hand, tracks, log, why, undo, save, quit).",
+                    "the commands (options, more, space, unit, hand, card, tracks, log, why, undo, save, quit). At "
+                    "a terminal the prompt keeps a history (arrow keys; also between games, in "
+                    "$XDG_DATA_HOME/pogdsl/history, or $POGDSL_HISTORY, empty for none), Tab completes option texts, "
+                    "commands and space, unit and card names (any case, a word's beginning or its letters in order), "
+                    "a long list of options is grouped by space or unit and paged (`more`, `options N`), and the "
+                    "bottom line shows whose decision it is and the tracks the scenario declares.",
         epilog="Exit status: 0 the game ended or was stopped, 1 the sources, a save or a script have errors (or "
                "the game reached a dead end), 2 wrong usage.")
     p.add_argument("scenario", metavar="SCENARIO", nargs="?",
@@ -216,6 +243,9 @@ def register(sub) -> None:
                    help="before each decision, show which restrictions, modifiers, triggers and segments "
                         "applied, with their rules")
     p.add_argument("--log", action="store_true", help="print the game's log as it grows, with the rules cited")
+    p.add_argument("--plain", action="store_true",
+                   help="read a human's answers with a plain line prompt even at a terminal (no completion, status "
+                        "line or paging; a pipe or a script always gets this one)")
     p.add_argument("--max-steps", type=whole_number, default=None, metavar="N",
                    help="stop with an error after N steps without a decision (a runaway loop)")
     p.add_argument("--max-decisions", type=whole_number, default=None, metavar="N",

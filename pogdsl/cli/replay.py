@@ -82,7 +82,8 @@ def register(sub) -> None:
         "replay", help="play back a saved game or a script and check it",
         description="Play FILE back from its first decision and check it: a saved game (JSON, from `pogdsl play "
                     "--save`) must reach exactly its saved state under the rules it was saved with (a save made under other rules is refused, naming the files that changed: --under-current-rules plays its decisions again under these); a script (plain text: "
-                    "`scenario`, `seed`, `option`, `dice`, `hand`, `SIDE: OPTION` and `expect` lines) must have every "
+                    "`scenario`, `seed`, `option`, `dice`, `hand`, set-up lines `place`, `remove` and `set`, `SIDE: OPTION` and "
+                    "`expect` lines) must have every "
                     "decision legal and every `expect` hold. A file that is damaged, changed, from other rules, "
                     "or does not replay is reported with the reason (and the line, for a script). A save's seal is "
                     "a checksum, not a signature: what is verified is that its decisions replay from its seed to "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from ..numbers import rule_number_key
@@ -18,6 +19,8 @@ def cmd_rules(args) -> int:
     if comp.reporter.errors:
         print_diagnostics(comp, False)
         return EXIT_ERRORS
+    if args.rule is not None:
+        return _one_rule(args, program)
     cited_all = collect_citations(program)
     cited = {n: spans for n, spans in cited_all.items() if _book(n) is None}
     index = program.rule_index
@@ -26,6 +29,7 @@ def cmd_rules(args) -> int:
         "cited": {n: [s.location for s in spans] for n, spans in sorted(cited.items(), key=lambda kv: _rule_key(kv[0]))},
         "not_applicable": {n: e.not_applicable for n, e in sorted(index.items(), key=lambda kv: _rule_key(kv[0]))
                            if e.not_applicable is not None},
+        "approximated": approximations(program),
     }
     leaves = _leaf_rules(index)
     if args.tests:
@@ -44,12 +48,103 @@ def cmd_rules(args) -> int:
     for number, where in report["cited"].items():
         title = index[number].title if number in index and index[number].title else ""
         print(f"  {number:<12} {title:<44} {where[0]}" + (f" (+{len(where) - 1})" if len(where) > 1 else ""))
+    if report["approximated"]:
+        print("approximated (implemented, less what the index says is left out):")
+        for number, why in report["approximated"].items():
+            print(f"  {number:<12} {why}")
     if args.uncovered and uncovered:
         print("not yet covered:")
         for number in uncovered:
             print(f"  {number:<12} {index[number].title or ''}")
     for name, book in others.items():
         _print_rulebook(name, book, program.main_rulebook)
+    return EXIT_OK
+
+
+def approximations(program) -> dict[str, str]:
+    """Every rule an index of PROGRAM (the main one, and each other rulebook
+    it holds) marks `approximated`, with what is left out."""
+    out = {}
+    for book in [None, *sorted(program.rulebooks)]:
+        index = program.rulebook_index(book)
+        for number in sorted(index, key=_rule_key):
+            entry = index[number]
+            if entry.approximated is not None:
+                key = number if book is None or book == program.main_rulebook else citation_text(book, number)
+                out.setdefault(key, entry.approximated)
+    return out
+
+
+# Where a citing block lives, in the order `rules SCENARIO RULE` lists them.
+PLACE_ORDER = ("rules", "cards", "scenarios")
+
+
+def _place_of(location: str) -> str:
+    parts = Path(location.split(":")[0]).parts
+    for kind in PLACE_ORDER:
+        if kind in parts:
+            return kind
+    return "other"
+
+
+def _one_rule(args, program) -> int:
+    """`pogdsl rules SCENARIO RULE`: the rule and its sub-rules — title,
+    whether it applies or is approximated, every place citing it (rule files,
+    then cards, then scenarios), the tests naming it — with the counts the
+    docs' rule index gives for them."""
+    from ..diagnostics import did_you_mean
+    from .common import EXIT_USAGE
+
+    wanted = args.rule.strip()
+    book, number = split_citation(wanted)
+    index = program.rulebook_index(book)
+    head = number[:-2] if number.endswith(".0") else number  # (a chapter's `12.0` heads 12.1, 12.2 …)
+    if number not in index and not any(n.startswith(head + ".") for n in index):
+        known = [citation_text(book, n) if book else n for n in index]
+        hint = did_you_mean(wanted, known)
+        print(f"pogdsl rules: error: rule {wanted} is not in the rule index of {program.scenario.key}"
+              + (f" ({hint})" if hint else ""), file=sys.stderr)
+        return EXIT_USAGE
+    subtree = [n for n in sorted(index, key=_rule_key) if n == number or n.startswith(head + ".")]
+    shown = [citation_text(book, n) if book else n for n in subtree]
+    cov = rule_coverage(program, tests_folder(args))
+    leaves = set(_leaf_rules(index))
+    rules = {}
+    for n, label in zip(subtree, shown):
+        entry = index[n]
+        e = cov["rules"].get(label, {"cited": [], "tests": []})
+        places = {kind: [] for kind in (*PLACE_ORDER, "other")}
+        for location in e["cited"]:
+            places[_place_of(location)].append(location)
+        rules[label] = {"title": entry.title, "leaf": n in leaves, "not_applicable": entry.not_applicable,
+                        "approximated": entry.approximated,
+                        "cited": {k: v for k, v in places.items() if v}, "tests": list(e["tests"])}
+    leaf_rows = [r for r in rules.values() if r["leaf"]]
+    counts = {"rules": len(rules), "leaf": len(leaf_rows),
+              "tested": sum(1 for r in leaf_rows if r["tests"]),
+              "not_applicable": sum(1 for r in leaf_rows if r["not_applicable"] is not None),
+              "approximated": sum(1 for r in rules.values() if r["approximated"] is not None),
+              "lacking": sum(1 for label, r in rules.items() if r["leaf"] and label in cov["missing"])}
+    if args.json:
+        print(json.dumps({"scenario": program.scenario.key, "rule": wanted, "counts": counts, "rules": rules},
+                         indent=1))
+        return EXIT_OK
+    print(f"{wanted} in {program.scenario.key}: {counts['leaf']} leaf rule{'s' * (counts['leaf'] != 1)} of "
+          f"{counts['rules']}, "
+          f"{counts['tested']} named by at least one test, {counts['not_applicable']} marked not applicable, "
+          f"{counts['approximated']} approximated, {counts['lacking']} still lacking a citing source or a test")
+    for label, r in rules.items():
+        depth = label.count(".") - shown[0].count(".") + (number not in index)
+        print(f"{'  ' * depth}{label}  {r['title'] or ''}".rstrip())
+        pad = "  " * depth + "    "
+        if r["not_applicable"] is not None:
+            print(f"{pad}not applicable: {r['not_applicable']}")
+        if r["approximated"] is not None:
+            print(f"{pad}approximated: {r['approximated']}")
+        for kind, where in r["cited"].items():
+            print(f"{pad}{kind + ':':<11}" + ", ".join(where))
+        for test in r["tests"]:
+            print(f"{pad}{'test:':<11}{test}")
     return EXIT_OK
 
 
@@ -162,7 +257,8 @@ def rule_coverage(program, tests_dir: Path) -> dict:
     rules = {n: {"title": entry(n).title if entry(n) is not None else None,
                  "cited": cited.get(n, []),
                  "tests": [t.id for t in marked.get(n, [])],
-                 "not_applicable": entry(n).not_applicable if entry(n) is not None else None} for n in numbers}
+                 "not_applicable": entry(n).not_applicable if entry(n) is not None else None,
+                 "approximated": entry(n).approximated if entry(n) is not None else None} for n in numbers}
     leaves = _leaf_rules(index)
     missing = {}
     for n in leaves:
@@ -238,6 +334,10 @@ def register(sub) -> None:
                                    "each rule with @pytest.mark.rule(\"N\") or rule(\"soe N\") (found by reading "
                                    "the test files, not by running them).")
     p.add_argument("scenario", metavar="SCENARIO", help="a scenario name (`-` reads as `_`) or a .pog file")
+    p.add_argument("rule", metavar="RULE", nargs="?", default=None,
+                   help="only this rule and its sub-rules (12.5, soe 12.4.6): title, whether it applies or is "
+                        "approximated, every place citing it (rule files, then cards, then scenarios) and the "
+                        "tests naming it, with the rule index's counts for them")
     p.add_argument("--json", action="store_true",
                    help='print {"cited": {rule: ["file:line", ...]}, "not_applicable": {rule: reason}, '
                         '"uncovered": [...]}, the main rulebook\'s; with other rulebooks cited, also '

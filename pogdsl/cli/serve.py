@@ -167,11 +167,12 @@ def serve_app(args, table, command: str) -> int:
 
 def server_problem(args, command: str) -> int | None:
     """The exit status after saying why the server cannot start, or None."""
-    try:
-        import starlette  # noqa: F401
-        import uvicorn  # noqa: F401
-    except ImportError as err:
-        _err(command, f"the web board needs Starlette and uvicorn ({err}): pip install starlette uvicorn")
+    from importlib.util import find_spec
+
+    missing = [name for name in ("starlette", "uvicorn") if find_spec(name) is None]
+    if missing:
+        _err(command, f"the web board needs Starlette and uvicorn ({', '.join(missing)} not installed): "
+                      "pip install starlette uvicorn")
         return EXIT_ERRORS
     if not 0 < args.port < 65536:
         _err(command, "--port must be from 1 to 65535")

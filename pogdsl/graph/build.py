@@ -131,7 +131,7 @@ class GraphBuilder:
         for display in p.all("display"):
             nid = self.add_decl(display)
             for item in display.items:
-                if item.item in ("marker", "track") and item.name.text in p.decls["state"]:
+                if item.item in ("marker", "track") and item.within is None and item.name.text in p.decls["state"]:
                     self.edge(nid, node_id("state", item.name.text), "reads")
                 elif item.item == "marker" and item.name.text in p.decls["value"]:
                     self.edge(nid, node_id("value", item.name.text), "reads")

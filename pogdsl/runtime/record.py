@@ -69,11 +69,12 @@ from ..safe_io import RECORD_LIMIT, escape_controls, read_bytes, read_text, writ
 from . import builtins as B
 from .errors import BadSave, GameError, IllegalOption
 from .interpreter import Decision, Game, state_hash
+from .positions import VERBS as POSITION_VERBS, apply_setup
 from .values import Entity, decode, text_of
 from ..opening import Opened, ScenarioError, open_scenario  # opening uses nothing of this module
 
 SAVE_FORMAT = "pogdsl-save/2"
-SCRIPT_KEYWORDS = ("scenario", "seed", "option", "dice", "hand", "expect")
+SCRIPT_KEYWORDS = ("scenario", "seed", "option", "dice", "hand", "expect", "place", "remove", "set")
 
 
 # ================================================================ seeds, digests
@@ -89,11 +90,11 @@ def derive_seed(seed: int, *parts) -> int:
 class Event:
     """One line of a record: a decision, an input (dice, hand) or a check."""
 
-    kind: str              # "decision" | "dice" | "hand" | "expect"
+    kind: str              # "decision" | "dice" | "hand" | "setup" | "expect"
     line: int = 0          # line number in a script (0 when from a save)
     by: str | None = None  # decision: the side;  hand: the side
-    text: str = ""         # decision: the option;  expect: what is checked
-    values: list = field(factory=list)  # dice: numbers;  hand: card names;  expect: its arguments
+    text: str = ""         # decision: the option;  setup: its verb;  expect: what is checked
+    values: list = field(factory=list)  # dice: numbers;  hand: card names;  setup, expect: its arguments
 
     def to_json(self) -> dict:
         if self.kind == "decision":
@@ -102,6 +103,8 @@ class Event:
             return {"dice": list(self.values)}
         if self.kind == "hand":
             return {"hand": self.by, "cards": list(self.values)}
+        if self.kind == "setup":
+            return {"setup": self.text, "args": list(self.values)}
         raise ValueError("expectations are not saved")
 
     def to_line(self) -> str:
@@ -111,6 +114,8 @@ class Event:
             return "dice " + " ".join(str(v) for v in self.values)
         if self.kind == "hand":
             return f"hand {self.by} " + ", ".join(_quote(c) for c in self.values)
+        if self.kind == "setup":
+            return self.text + "".join(" " + _quote(v) for v in self.values)
         if self.text == "options":
             return "expect options " + " | ".join(self.values)
         if self.text in ("legal", "illegal"):
@@ -165,7 +170,7 @@ def _tokens(text: str) -> list[str]:
 
 def _quote(text) -> str:
     text = str(text)
-    if text and re.fullmatch(r"[\w.+-]+", text):
+    if text and re.fullmatch(r"[\w.+\-\[\]]+", text):
         return text
     return f"'{text}'" if "'" not in text else f'"{text}"'
 
@@ -241,6 +246,12 @@ def parse_script(text: str, path: str = "<script>") -> Script:
             if not side or not names:
                 raise ScriptError(path, number, "`hand` needs a side and cards, e.g. `hand ap 'Guns of August'`")
             script.events.append(Event("hand", number, side, values=names))
+        elif word in POSITION_VERBS:
+            if not rest:
+                raise ScriptError(path, number, f"`{word}` needs what to {word}, e.g. "
+                                                + {"place": "`place 'GE 1' at Liege`", "remove": "`remove 'RU 2'`",
+                                                   "set": "`set trench[Verdun] 2`"}[word])
+            script.events.append(Event("setup", number, text=word, values=_tokens(rest)))
         elif word == "expect":
             what, _, args = rest.partition(" ")
             if not what:
@@ -347,6 +358,10 @@ class Session:
                     g.move_card(card, f"hand:{side.key}")
             if started and g.s["pending"] is not None:
                 refresh_decision(g)
+        elif event.kind == "setup":
+            apply_setup(g, event.text, [str(v) for v in event.values])
+            if started and g.s["pending"] is not None:
+                refresh_decision(g)  # (the options of the pending decision may have changed)
         else:
             raise ValueError(f"{event.kind} is not an input")
         values = [self.card_text(c) for c in wanted] if event.kind == "hand" else list(event.values)
@@ -396,6 +411,9 @@ class Session:
             parts.append(f"forced dice: {shown_dice}")
         if hands:
             parts.append(f"hand{'s' * (len(hands) > 1)} set by hand: {', '.join(dict.fromkeys(hands))}")
+        placed = sum(1 for e in self.events if e.kind == "setup")
+        if placed:
+            parts.append(f"position set by hand: {placed} line{'s' * (placed > 1)}")
         return escape_controls("; ".join(parts), keep_lines=False)
 
     def at_rest(self) -> bool:
@@ -658,7 +676,7 @@ def run_event(session: Session, e: Event, path: str) -> None:
                 d = session.decision
                 shown = "; legal: " + " | ".join(d.options) if d and len(d.options) <= 12 else ""
                 raise ScriptError(path, e.line, f"{err.message}{shown}") from None
-        elif e.kind in ("dice", "hand"):
+        elif e.kind in ("dice", "hand", "setup"):
             session.apply_input(e)
         else:
             problem = session.check(e)
@@ -878,6 +896,9 @@ def _events_from_save(data: dict, path) -> list[Event]:
         elif ok and isinstance(item.get("hand"), str) and isinstance(item.get("cards"), list) and all(
                 isinstance(c, str) for c in item["cards"]):
             events.append(Event("hand", 0, item["hand"], values=list(item["cards"])))
+        elif ok and item.get("setup") in POSITION_VERBS and isinstance(item.get("args"), list) and all(
+                isinstance(a, str) for a in item["args"]) and len(item["args"]) <= 8:
+            events.append(Event("setup", 0, text=item["setup"], values=list(item["args"])))
         else:
             raise BadSave(f"{path} is damaged: entry {i} of \"decisions\" is not a decision or an input")
     return events

@@ -9,6 +9,8 @@ citations, flags read but never written, unreachable phases and procedures.
 
 from __future__ import annotations
 
+import difflib
+
 import re
 from collections import defaultdict
 
@@ -18,7 +20,7 @@ from ..diagnostics import Reporter, did_you_mean
 from ..syntax import ast as A
 from ..syntax.template import template_parts
 from .citations import collect_citations
-from .model import EVALUATION_SCALE, Global, Program, state_value_kind
+from .model import EVALUATION_SCALE, PRINTED_RANGES, Global, Program, state_value_kind
 from .vocabulary import (
     ANY, ATTRIBUTES, EVENTS, FUNCTIONS, TYPE_NAMES, VERBS, WRITABLE_ATTRIBUTES, Scope, element_kind, list_of,
 )
@@ -34,6 +36,26 @@ SCOPE_KINDS = ("side", "nation", "space", "unit")
 # without a destination sends there (one box per side when kept per side).
 BOX_ROLES = frozenset({"eliminated"})
 _FLAG_KINDS = ("flag",)
+# Words a writer uses for a truth value that the language spells `true` and `false`.
+BOOLEAN_LOOKALIKES = frozenset({"yes", "no", "true", "false", "on", "off"})  # (compared lower-cased: True, FALSE)
+
+
+_NO_LITERAL = object()
+
+
+def _state_written(stmt) -> str | None:
+    """The state a `set` or `shift` statement writes (`trench[Verdun]`,
+    `Verdun.trench`: trench), or None."""
+    if not isinstance(stmt, A.Effect) or stmt.verb not in ("set", "shift"):
+        return None
+    target = stmt.obj
+    if isinstance(target, A.Ref):
+        return target.name.text
+    if isinstance(target, A.Index) and isinstance(target.obj, A.Ref):
+        return target.obj.name.text
+    if isinstance(target, A.Attr):
+        return target.attr.text
+    return None
 
 
 def _count(n: int, noun: str) -> str:
@@ -234,6 +256,7 @@ class Checker:
         for decl in p.all("term"):
             self.check_term(decl)
         self.check_evaluation_scale()
+        self.check_printed_ranges()
         for decl in p.all("choice"):
             self.check_params(decl.params)
             self.check_template(decl)
@@ -259,6 +282,7 @@ class Checker:
             self.check_card(decl)
         for decl in p.all("scenario") + p.all("ruleset"):
             self.check_scenario_body(decl)
+            self.check_setup_changes(decl)
         for decl in p.all("display"):
             self.check_display(decl)
         self.collect_citations()
@@ -294,6 +318,9 @@ class Checker:
 
     def check_display_state(self, item: A.DisplayItem, builtins: tuple) -> None:
         name = item.name
+        if item.within is not None:
+            self.check_display_local(item)
+            return
         if item.item == "track" and name.text in builtins:
             return
         state = self.p.decls["state"].get(name.text)
@@ -328,10 +355,46 @@ class Checker:
             for who in item.only:
                 self.expect_name(who, (scope,))
 
+    def check_display_local(self, item: A.DisplayItem) -> None:
+        """`track NAME "LABEL" in PROCEDURE`: NAME is one of the procedure's
+        parameters or of the names its body binds (let, for, choose)."""
+        proc = self.p.decls["procedure"].get(item.within.text)
+        if proc is None:
+            self.unknown(item.within, "E0225", "procedure", list(self.p.decls["procedure"]))
+            return
+        if item.only:
+            self.r.error("E0225", f"'{item.name.text}' is a local of {proc.name.text}, one value: `for` picks sides or "
+                         "nations of a track kept per side or nation", item.only[0].span)
+        local = _procedure_locals(proc)
+        if item.name.text not in local:
+            self.r.error("E0225", f"procedure {proc.name.text} has no parameter or local named '{item.name.text}'",
+                         item.name.span, did_you_mean(item.name.text, sorted(local)) or
+                         (f"its names: {', '.join(sorted(local))}" if local else None))
+
     # ================================================================ names
     def unknown(self, name: A.Name, code: str, what: str, pool) -> None:
-        hint = did_you_mean(name.text, pool)
+        if name.text.lower() in BOOLEAN_LOOKALIKES:
+            hint = "a truth value is written `true` or `false`"
+        else:
+            hints = [did_you_mean(name.text, pool), self.side_meant(name.text)]
+            if what == "side" or hints[1]:
+                hints.append(("the sides are " if not any(hints) else "The sides are ")
+                             + ", ".join(self.side_list()))
+            hint = " ".join(h for h in hints if h) or None
         self.r.error(code, f"unknown {what} '{name.text}'", name.span, hint)
+
+    def side_list(self) -> list[str]:
+        return [f"{s.key} ({s.title})" if s.title else s.key for s in self.p.all("side") if not s.hostile]
+
+    def side_meant(self, text: str) -> str | None:
+        """`allies` or `central` for a side: the word is close to a word of a
+        side's title, which a writer remembers before its short name."""
+        word = text.lower().replace("_", " ")
+        for side in self.p.all("side"):
+            words = (side.title or "").lower().split()
+            if word == (side.title or "").lower() or difflib.get_close_matches(word, words, n=1, cutoff=0.75):
+                return f"did you mean the side '{side.key}'?"
+        return None
 
     def expect_name(self, name: A.Name | None, kinds: tuple[str, ...], allow_none: bool = False) -> str:
         """Resolve a bare name that must be one of `kinds`; report if not."""
@@ -563,6 +626,34 @@ class Checker:
         elif scale.params:
             self.r.error("E0306", f"value '{EVALUATION_SCALE}' takes no parameters", scale.name.span)
 
+    def check_printed_ranges(self) -> None:
+        """A card value outside the range the game declares for it (`value
+        printed_ops = 2..5`): warned, as a typo is likelier than a new kind of
+        card.  Each such value must be a plain range."""
+        ranges = {}
+        for field_name, value_name in PRINTED_RANGES.items():
+            decl = self.p.decls["value"].get(value_name)
+            if decl is None:
+                continue
+            if decl.params or not isinstance(decl.expr, A.RangeLit):
+                self.r.error("E0306", f"value '{value_name}' is the range of a card's {field_name}: write it as "
+                             "LOW..HIGH", decl.name.span, f"value {value_name} cites N = 2..5")
+                continue
+            ranges[field_name] = (decl.expr.low, decl.expr.high, value_name)
+        if not ranges:
+            return
+        for card in self.p.all("card"):
+            values = [(f, getattr(card, f)) for f in ("ops", "sr", "war_status")]
+            values += [("rp", n) for _, n in card.rp]
+            for field_name, n in values:
+                bounds = ranges.get(field_name)
+                if bounds is not None and not bounds[0] <= n <= bounds[1]:
+                    low, high, value_name = bounds
+                    self.r.warning("W0903", f"card '{card.key}': {field_name} {n} is outside the printed range "
+                                            f"{low}..{high}", card.name.span,
+                                   f"the game's cards have {field_name} {low} to {high} ({value_name}); "
+                                   "check the value, or widen the range in a variant")
+
     # ================================================================ params
     def check_type(self, name: A.Name | None) -> None:
         if name is None:
@@ -739,6 +830,48 @@ class Checker:
             self.check_expr(c.playable, scope)
         if c.event is not None:
             self.check_block(c.event, scope.child())
+
+    def _start_literal(self, decl: A.StateDecl):
+        """A state's start value when it is a plain literal (or the default
+        the interpreter gives), else _NO_LITERAL."""
+        e = decl.start
+        if e is None:
+            if decl.state_kind in ("track", "counter"):
+                return decl.low if decl.low is not None else 0
+            if decl.state_kind == "flag" or (decl.state_kind == "marker" and decl.low is None):
+                return False
+            return decl.low if decl.state_kind == "marker" else None
+        if isinstance(e, (A.IntLit, A.BoolLit)):
+            return e.value
+        if isinstance(e, A.NoneLit):
+            return None
+        return _NO_LITERAL
+
+    def check_setup_changes(self, s: A.ScenarioDecl) -> None:
+        """A set-up line that sets a state to the value it starts with, and
+        that nothing set before it (an earlier line, a parent scenario's
+        set-up), changes nothing: W0517."""
+        written: set[str] = set()
+        parent = self.p.decls["scenario"].get(s.extends.text) if s.extends is not None else None
+        seen = {s.key}
+        while parent is not None and parent.key not in seen:
+            seen.add(parent.key)
+            for block in parent.setup:
+                written |= {_state_written(stmt) for stmt in block.body}
+            parent = self.p.decls["scenario"].get(parent.extends.text) if parent.extends is not None else None
+        for block in s.setup:
+            for stmt in block.body:
+                name = _state_written(stmt)
+                value = stmt.arg("to") if isinstance(stmt, A.Effect) and stmt.verb == "set" else None
+                decl = self.p.decls["state"].get(name) if name else None
+                if decl is not None and name not in written and isinstance(value, (A.IntLit, A.BoolLit, A.NoneLit)):
+                    start = self._start_literal(decl)
+                    literal = None if isinstance(value, A.NoneLit) else value.value
+                    if start is not _NO_LITERAL and start == literal and type(start) is type(literal):
+                        shown = "none" if literal is None else str(literal).lower()
+                        self.r.warning("W0517", f"this set-up line changes nothing: '{name}' starts at {shown}",
+                                       stmt.span, "remove it, or set the value the scenario needs")
+                written.add(name)
 
     def check_scenario_body(self, s: A.ScenarioDecl) -> None:
         if s.turns is not None and s.turns[0] > s.turns[1]:
@@ -1434,6 +1567,12 @@ class Checker:
                 self.r.error("E0602", f"rule {text} is cited here but {where} says it does not apply "
                              f"({entry.not_applicable})", spans[0], notes=[("marked not applicable here", entry.span)],
                              hint="remove the not_applicable mark or cite another rule")
+        for index in [p.rule_index, *p.rulebooks.values()]:
+            for entry in index.values():
+                if entry.approximated is not None and entry.not_applicable is not None:
+                    self.r.error("E0608", f"rule {entry.number} is marked both not applicable and approximated",
+                                 entry.span, "a rule the game leaves out is not applicable; one it implements "
+                                 "less some detail is approximated: keep the one that holds")
         for book, index in p.rulebooks.items():
             for entry in index.values():
                 if entry.same_as is None:
@@ -1444,19 +1583,30 @@ class Checker:
                                  + (f" ({p.main_rulebook})" if p.main_rulebook else ""), entry.same_as.span,
                                  did_you_mean(entry.same_as.number, p.rule_index))
 
+    # The blocks that state a rule: how play goes, the cards (whose events are
+    # rules) and the scenarios and rule sets.  The board's and the pieces'
+    # data (sides, nations, spaces, units) may cite, but need not.
     RULE_LIKE = ("procedure", "phase", "sequence", "restriction", "modifier", "trigger", "table", "value", "display",
-                 "choice")
+                 "choice", "card", "scenario", "ruleset")
 
     def check_uncited(self) -> None:
         """Rule-like blocks should say which rule they implement (only where the
-        project has a rule index to cite from)."""
+        project has a rule index to cite from); a card's event and its
+        `playable when` are rules of their own and cite theirs."""
         if not self.p.rule_index:
             return
+        hint = "add `cites N` with the rulebook number it implements"
         for kind in self.RULE_LIKE:
             for decl in self.p.all(kind):
                 if not decl.cites:
-                    self.r.warning("W0604", f"{kind} '{decl.key}' cites no rule", decl.name.span,
-                                   "add `cites N` with the rulebook number it implements")
+                    self.r.warning("W0604", f"{kind} '{decl.key}' cites no rule", decl.name.span, hint)
+        for card in self.p.all("card"):
+            if card.event is not None and not card.event_cites:
+                self.r.warning("W0604", f"the event of card '{card.key}' cites no rule", card.event.span,
+                               "write `event cites N { ... }` with the rule the event applies")
+            if card.playable is not None and not card.playable_cites:
+                self.r.warning("W0604", f"the `playable when` of card '{card.key}' cites no rule",
+                               card.playable.span, "add `cites N` after its condition")
 
     def value_needs(self) -> dict[str, list[str]]:
         """For each value, the values its expression (or a modifier of it)
@@ -1701,3 +1851,24 @@ def check_card_events(program: Program, reporter: Reporter, own_folders: list, r
         else:
             reporter.warning("W0902", what + ": it can only be played for operations, SR or replacements",
                              decl.name.span, "write its `event cites N { ... }` block if the card has an event")
+
+
+def _procedure_locals(proc: A.ProcedureDecl) -> set[str]:
+    """The names a procedure's frame may hold: its parameters and what its
+    body binds with let, for and choose."""
+    names = {p.name.text for p in proc.params}
+    stack = [proc.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, A.Let):
+            names.add(n.var.text)
+        elif isinstance(n, A.For):
+            names.add(n.var.text)
+            stack.append(n.body)
+        elif isinstance(n, A.Choose):
+            names.update(v.text for v in n.vars)
+        elif isinstance(n, (A.Stmt, A.Block)):
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)))
+    return names

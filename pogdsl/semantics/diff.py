@@ -53,6 +53,11 @@ class AttributeChange:
     name: str
     old: str
     new: str
+    # Where a changed piece of code was written, before and after: the CLI
+    # quotes both and shows their line diff ("13 -> 12" inside a body).
+    old_span: Any = field(default=None, eq=False, repr=False)
+    new_span: Any = field(default=None, eq=False, repr=False)
+    lines: list = field(factory=list, eq=False, repr=False)  # that diff, once quoted
 
     def __str__(self) -> str:
         if self.old == "…" and self.new == "…":
@@ -60,7 +65,10 @@ class AttributeChange:
         return f"{self.name} {self.old} -> {self.new}"
 
     def as_json(self) -> dict:
-        return {"name": self.name, "from": self.old, "to": self.new}
+        out = {"name": self.name, "from": self.old, "to": self.new}
+        if self.lines:
+            out["diff"] = list(self.lines)
+        return out
 
 
 @define
@@ -157,10 +165,37 @@ def _field_changes(old: Any, new: Any, skip: set[str] = frozenset()) -> tuple[li
             out.append(AttributeChange(f.name, _shown_field(f.name, a), _shown_field(f.name, b)))
         else:
             code = True
-            out.append(AttributeChange(f.name, "…", "…"))
+            out.append(AttributeChange(f.name, "…", "…", span_of(a), span_of(b)))
     # What the thing is first; its citations and note after.
     out.sort(key=lambda a: a.name in ("cites", "note"))
     return out, code
+
+
+def span_of(value: Any):
+    """The source span a value was written at: a node's, or from the first to
+    the last of a list of nodes; None when it has none (a number, a name)."""
+    if isinstance(value, (list, tuple)):
+        spans = [span_of(v) for v in value]
+        spans = [sp for sp in spans if sp is not None]
+        if not spans or any(sp.file != spans[0].file for sp in spans):
+            return None
+        return A.Span(spans[0].file, spans[0].line, spans[0].col, spans[-1].end_line, spans[-1].end_col)
+    return getattr(value, "span", None) if not isinstance(value, A.Span) else value
+
+
+def line_diff(old_lines: list[str], new_lines: list[str]) -> list[str]:
+    """The lines that differ between two pieces of code, `- old` and `+ new`
+    with the lines around them left out; indentation compared as written
+    relative to the piece's own first line."""
+    import difflib
+
+    out = []
+    for group in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
+        tag, i1, i2, j1, j2 = group
+        if tag == "equal":
+            continue
+        out += ["- " + line for line in old_lines[i1:i2]] + ["+ " + line for line in new_lines[j1:j2]]
+    return out
 
 
 def _cite_numbers(cites) -> list[str]:

@@ -27,6 +27,10 @@ DECL_KINDS = (
 # The value that turns a lead in weighted terms of the evaluation (`term`)
 # into a win expectation (agents/evaluation.py).
 EVALUATION_SCALE = "evaluation_scale"
+# Values a game may declare as ranges (`value printed_ops cites 9.1 = 2..5`):
+# the card fields they bound, for the check of a card's values.
+PRINTED_RANGES = {"ops": "printed_ops", "sr": "printed_sr", "war_status": "printed_war_status",
+                  "rp": "printed_rp"}
 # Aliases users naturally write after `remove`.
 KIND_ALIASES = {"track": "state", "counter": "state", "flag": "state", "marker": "state", "var": "state"}
 

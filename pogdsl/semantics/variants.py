@@ -227,6 +227,19 @@ def _find(program: Program, kind: str, target: str):
     return None
 
 
+def _edited_part(decl, field: str, takes: str):
+    return (decl.supply, decl.supply_for) if takes == "supply" else getattr(decl, field)
+
+
+def _plain(value):
+    """A declaration's attribute without its source places, to compare two."""
+    if isinstance(value, A.Name):
+        return value.text
+    if isinstance(value, (list, tuple)):
+        return tuple(_plain(v) for v in value)
+    return value
+
+
 def apply_edit(program: Program, o: A.Override, reporter: Reporter, changes: list,
                edited: dict) -> None:
     """`edit KIND TARGET [no] ATTRIBUTE VALUE*`: the declaration again with one
@@ -311,6 +324,12 @@ def apply_edit(program: Program, o: A.Override, reporter: Reporter, changes: lis
         decl.supply, decl.supply_for = True, value
     else:
         setattr(decl, field, value)
+    before = program.decls[kind][key]
+    if _plain(_edited_part(before, field, takes)) == _plain(_edited_part(decl, field, takes)):
+        now = _plain(getattr(decl, field))
+        shown = "no " + attr if o.negated or now is False else attr if now is True else f"{attr} {now}"
+        reporter.warning("W0516", f"this edit changes nothing: {kind} '{key}' already has {shown}", o.span,
+                         "remove the edit, or check which declaration it was meant for")
     program.decls[kind][key] = decl
     program.edited_at[(kind, key)] = (o.span, o.cites)
     changes.append(("edit", kind, key, o.span))

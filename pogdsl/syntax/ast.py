@@ -792,6 +792,8 @@ class RuleEntry:
     # `same_as N`: this rulebook's rule is the main rulebook's rule N (renumbered
     # or restated), so covering N covers it.
     same_as: Citation | None = None
+    # `approximated "why"`: implemented, but not in every detail (what is left out).
+    approximated: str | None = None
 
 
 @node
@@ -816,6 +818,9 @@ class DisplayItem:
     # `track rp_points "RP" for fr, ge`: the sides or nations whose values a
     # track kept per side or nation shows (all of them when empty).
     only: list[Name] = field(factory=list)
+    # `track left "OPS Left" in operations`: a local of that procedure, read
+    # from its innermost running frame (no value while none runs).
+    within: Name | None = None
 
 
 @node

@@ -153,8 +153,25 @@ def _readable(terminal: str) -> str:
     return terminal
 
 
-def _expected_hint(expected) -> str | None:
+# A token written where the language wants another one it resembles: what
+# the writer most likely meant, said before the list of what may come.
+# (unexpected token, a terminal that must be expected there, the advice)
+_MISTAKEN = (
+    ("=", "TO", "an effect takes its value after 'to': `set NAME to VALUE`, not '='"),
+    ("=", "LESSTHAN", "a comparison is written '==' (one '=' only gives a `let` or a value its definition)"),
+)
+
+
+def _mistaken_hint(token: str, expected) -> str | None:
+    for written, wanted, advice in _MISTAKEN:
+        if token == written and wanted in expected:
+            return advice
+    return None
+
+
+def _expected_hint(expected, token: str | None = None) -> str | None:
     expected = {t for t in expected if not t.startswith("__")}
+    first = _mistaken_hint(token, expected) if token is not None else None
     parts = []
     starts = _expression_start()
     if starts and starts <= expected:
@@ -163,11 +180,13 @@ def _expected_hint(expected) -> str | None:
         words = sorted(_readable(t) for t in starts if t.isalpha() and t.isupper() and t not in _READABLE)
         parts.append("an expression (a number, a name, a \"text\", '(', '[', '-', " + ", ".join(words) + ")")
         expected -= starts
-    names = sorted({_readable(t) for t in expected})
+    # Words before punctuation: a forgotten keyword is the likelier mistake.
+    names = sorted({_readable(t) for t in expected}, key=lambda n: (not (n[:1].isalpha() or n[1:2].isalpha()), n))
     if len(names) > 8:
         names = names[:8] + ["…"]
     parts.extend(names)
-    return "expected " + ", ".join(parts) if parts else None
+    listed = "expected " + ", ".join(parts) if parts else None
+    return "; ".join(h for h in (first, listed) if h) or None
 
 
 def _expression_start() -> frozenset:
@@ -211,7 +230,7 @@ def _diagnose(err, path: str, block_line: int, block_head: str, has_brace: bool,
         shown = tok.value if len(tok.value) < 40 else tok.value[:37] + "…"
         expected = exact if exact is not None else err.expected
         return Diagnostic(ERROR, "E0101", f"unexpected {shown!r}",
-                          _span_at(path, tok.line, tok.column, len(tok.value)), _expected_hint(expected))
+                          _span_at(path, tok.line, tok.column, len(tok.value)), _expected_hint(expected, tok.value))
     return Diagnostic(ERROR, "E0101", "syntax error", _span_at(path, block_line, 1))
 
 

@@ -810,6 +810,11 @@ class ToAst:
                 sc.overrides.extend(value)
             elif key == "uses":
                 sc.uses.extend(value)
+        for o in sc.overrides:
+            # A space line has no `cites` of its own: it takes its enclosing
+            # block's, here the scenario's, as in a `spaces` block.
+            if isinstance(o.decl, A.SpaceDecl) and not o.decl.cites:
+                o.decl.cites = list(sc.cites)
         return sc
 
     def ruleset_decl(self, meta, children):
@@ -827,17 +832,22 @@ class ToAst:
     def rule_same(self, meta, c):
         return ("same", A.Citation(c[0].value, self._tok_span(c[0])))
 
+    def rule_approx(self, meta, c):
+        return ("approx", _unquote(c[0].value))
+
     def rule_entry(self, meta, c):
-        title = na = same = None
+        title = na = same = approx = None
         for item in c[1:]:
             if isinstance(item, tuple):
                 if item[0] == "na":
                     na = item[1]
+                elif item[0] == "approx":
+                    approx = item[1]
                 else:
                     same = item[1]
             else:
                 title = _unquote(item.value)
-        return A.RuleEntry(self._span(meta), c[0].value, title, na, same)
+        return A.RuleEntry(self._span(meta), c[0].value, title, na, same, approx)
 
     def rulebook_decl(self, meta, children):
         rest, cites, note = self._extras(children)
@@ -874,7 +884,11 @@ class ToAst:
 
     def display_track(self, meta, c):
         line = self._display_line("track", meta, c[:2])
-        line.only = c[2] if len(c) > 2 else []
+        for extra in c[2:]:
+            if isinstance(extra, list):
+                line.only = extra
+            else:
+                line.within = self._name(extra)
         return line
 
     # ------------------------------------------------------------ statements

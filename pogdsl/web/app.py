@@ -25,7 +25,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .table import Table, TableError
+from .table import TableError
 
 BODY_LIMIT = 64 * 1024  # no request of the page comes near it
 TOKEN_COOKIE = "pogdsl_token"
@@ -178,6 +178,15 @@ def make_app(table, *, token: str | None = None, loopback: bool = True) -> Starl
                         headers={"Content-Disposition": f'attachment; filename="{name}"',
                                  "Cache-Control": "no-store"})
 
+    async def why(request: Request):
+        q = request.query_params
+        unknown = sorted(set(q) - {"seat", "option", "token"})
+        if unknown or "option" not in q:
+            raise TableError(400, "/api/why takes option (an index or a text) and seat")
+        option = q["option"]
+        option = int(option) if option.isdigit() and len(option) < 6 else option
+        return JSONResponse(await run_in_threadpool(table.why, option, q.get("seat")))
+
     async def scenarios(request: Request):
         return JSONResponse({"scenarios": table.scenario_list()})
 
@@ -207,6 +216,7 @@ def make_app(table, *, token: str | None = None, loopback: bool = True) -> Starl
             Route("/api/undo", _guarded(undo), methods=["POST"]),
             Route("/api/new", _guarded(new), methods=["POST"]),
             Route("/api/save", _guarded(save)),
+            Route("/api/why", _guarded(why)),
             Route("/api/scenarios", _guarded(scenarios)),
         ]
     else:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 
 from ..runtime.errors import BadSave, GameError, IllegalOption
 from ..runtime.interpreter import Game, copy_state
@@ -38,6 +39,7 @@ class Replay:
         decisions = [i for i, e in enumerate(self.events) if e.kind == "decision"]
         self.starts = decisions + [len(self.events)]
         self.chosen = [self.events[i].text for i in decisions]  # the option taken at step K
+        self.lock = threading.Lock()
         self.checkpoints: dict[int, dict] = {}
         self.log_sizes: list[int] = []  # the log's length at each step
         self._boards: dict[tuple, tuple[str, str]] = {}
@@ -83,6 +85,10 @@ class Replay:
 
     # ------------------------------------------------------------ what the page gets
     def view(self, step=None, seat=None, log_from=None, board=None) -> dict:
+        with self.lock:  # one position built at a time (the drawing's caches are shared)
+            return self._view(step, seat, log_from, board)
+
+    def _view(self, step, seat, log_from, board) -> dict:
         step = self.steps if step is None or step == "" else _whole(step, "step")
         if not 0 <= step <= self.steps:
             raise TableError(400, f"\"step\" must be from 0 to {self.steps}")

@@ -288,6 +288,10 @@ class Table:
             return self.default_seat()
         if not isinstance(seat, str) or seat not in self.sides:
             raise TableError(400, f"no seat {str(seat)[:40]!r}: the seats are {', '.join(self.sides)}")
+        if seat not in self.humans and self.humans:
+            # Nobody sits there: its view would show the computer's hand to the person playing against it.
+            raise TableError(403, f"{seat} is played by the computer: its view (its hand) is not shown; the "
+                                  f"seats here are {', '.join(self.humans)}")
         return seat
 
     # ------------------------------------------------------------ reading
@@ -297,7 +301,7 @@ class Table:
             return self._view(seat, log_from, board)
 
     def _view(self, seat: str, log_from, have_board) -> dict:
-        s, g, w = self.session, self.session.game, self.session.world
+        g, w = self.session.game, self.session.world
         total = len(g.s["log"])
         start = max(0, total - LOG_FIRST) if log_from is None else max(0, min(_whole(log_from, "log_from"), total))
         board_id, svg = self.board(seat)
@@ -392,6 +396,21 @@ class Table:
             self._advance()
             return self._view(self.check_seat(seat) if seat else str(d.by), log_from, board)
 
+    def why(self, option, seat=None) -> dict:
+        """Why an option of SEAT's pending decision is legal or forbidden,
+        down to the sub-condition that decided (pogdsl/explain), with the
+        values SEAT may see: what the terminal's `why` says."""
+        from ..explain.options import explain_option
+
+        with self.lock:
+            seat = self.check_seat(seat)
+            d = self.session.decision
+            if d is None or str(d.by) != seat:
+                raise TableError(409, f"no decision of {seat}'s is pending: only its own options are explained")
+            text = self._option_text(option)
+            found = explain_option(self.session.game, text, viewer=seat)
+            return {"option": found.shown or text, "verdict": found.verdict, "text": found.to_text()}
+
     def _option_text(self, option) -> str:
         """An option as the page names it: its index in the list the page was
         given (legal ones first, then the forbidden ones), or its text."""
@@ -440,6 +459,7 @@ class Table:
             return self._view(seat, log_from, board)
 
     def new_game(self, scenario, seed) -> dict:
+        from ..errors import UsageError
         from ..opening import ScenarioError, open_scenario
         from ..runtime.record import Session
 
@@ -455,6 +475,8 @@ class Table:
                 session = Session.new(opened, seed)
             except ScenarioError as err:
                 raise TableError(422, err.message) from None
+            except UsageError as err:  # (a listed scenario whose file went away since)
+                raise TableError(422, str(err)) from None
             except GameError as err:
                 raise TableError(422, f"the game cannot start: {err}") from None
             keep = {side: spec for side, spec in self.specs.items()}

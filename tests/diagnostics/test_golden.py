@@ -112,6 +112,30 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str]]] = {
     "space_without_nation": [
         (E, "E0202", 3, 9, "space 'Nowhere' has no nation"),
     ],
+    "card_without_cites": [
+        (W, "W0604", 2, 11, "card 'cp 8' cites no rule"),
+        (W, "W0604", 5, 9, "the event of card 'cp 8' cites no rule"),
+    ],
+    "yes_for_true": [
+        (E, "E0201", 5, 33, "unknown name 'yes'"),
+        (E, "E0212", 6, 33, "unknown side 'allies'"),
+    ],
+    "equals_for_to": [
+        (E, "E0101", 6, 22, "unexpected '='"),
+    ],
+    "edit_changes_nothing": [
+        (W, "W0516", 4, 3, "this edit changes nothing: space 'Liege' already has fort 3"),
+    ],
+    "card_value_out_of_range": [
+        (E, "E0306", 3, 7, "value 'printed_sr' is the range of a card's sr: write it as LOW..HIGH"),
+        (W, "W0903", 4, 12, "card 'cp 11': ops 9 is outside the printed range 1..4"),
+    ],
+    "approximated_and_not_applicable": [
+        (E, "E0608", 4, 3, "rule 4.3 is marked both not applicable and approximated"),
+    ],
+    "setup_changes_nothing": [
+        (W, "W0517", 5, 5, "this set-up line changes nothing: 'liege_fallen' starts at false"),
+    ],
     "unknown_side": [
         (E, "E0212", 2, 6, "unknown side 'nt'"),
     ],

@@ -137,6 +137,29 @@ def test_a_forbidden_option_is_refused_with_its_rule(hotseat):
     assert r.status_code == 422 and "11.1.7" in r.json()["rules"]
 
 
+def test_why_explains_a_forbidden_option_to_its_own_seat_only(hotseat):
+    table, client = hotseat
+    data = to_first_action(client)
+    ops = next(o for o in data["decision"]["options"] if o["label"].startswith("play") and "ops" in o["label"])
+    data = answer(client, data, ops["index"]).json()
+    for _ in range(40):
+        bad = [o for o in data["decision"]["options"] if not o["legal"]]
+        if bad:
+            break
+        data = answer(client, data, 0).json()
+    side = data["decision"]["side"]
+    r = client.get("/api/why", params={"option": bad[0]["index"], "seat": side})
+    assert r.status_code == 200
+    why = r.json()
+    assert why["verdict"] == "forbidden" and why["option"] == bad[0]["label"]
+    # the same restriction and rules the refusal names, then the condition that decided
+    assert why["text"].startswith(f"'{bad[0]['label']}' is forbidden by") and "because" in why["text"]
+    assert all(r["number"] in why["text"] for r in bad[0]["rules"])
+    other = "ap" if side == "cp" else "cp"
+    assert client.get("/api/why", params={"option": 0, "seat": other}).status_code == 409
+    assert client.get("/api/why", params={"seat": side}).status_code == 400
+
+
 @pytest.mark.parametrize("body, status, said", [
     ({"option": 0}, 400, "decision"),
     ({"decision": 5, "option": 0}, 400, "id of the decision"),
@@ -334,9 +357,10 @@ def test_a_seat_never_receives_another_hand_or_a_deck(players):
     table = table_of(players)
     client = client_of(table)
     data = client.get("/api/game").json()
+    seats = [side for side, who in players.items() if who == "human"]
     for step in range(12):
         logs = []
-        for seat in ("ap", "cp"):
+        for seat in seats:
             raw = client.get("/api/game", params={"seat": seat, "log_from": 0}).text
             for word in ('"rng"', '"seed"', "draw:", '"dice"', '"piles"'):
                 assert word not in raw
@@ -348,7 +372,7 @@ def test_a_seat_never_receives_another_hand_or_a_deck(players):
             assert hidden, "the test needs hidden cards"
             leaked = sorted(n for n in hidden if n in text)
             assert not leaked, (seat, step, leaked)
-        assert logs[0] == logs[1]
+        assert all(log == logs[0] for log in logs)
         d = data["decision"]
         if d is None:
             break
@@ -356,8 +380,14 @@ def test_a_seat_never_receives_another_hand_or_a_deck(players):
     # another side's decision is shown without its options (they would name its cards)
     d = table.session.decision
     other = "ap" if str(d.by) == "cp" else "cp"
-    seen = client.get("/api/game", params={"seat": other}).json()["decision"]
-    assert seen["side"] == str(d.by) and seen["options"] is None and not seen["yours"]
+    if other in seats:
+        seen = client.get("/api/game", params={"seat": other}).json()["decision"]
+        assert seen["side"] == str(d.by) and seen["options"] is None and not seen["yours"]
+    # and the computer's seat is no seat: its view would show its hand to the person facing it
+    for side in set(players) - set(seats):
+        r = client.get("/api/game", params={"seat": side})
+        assert r.status_code == 403 and "played by the computer" in r.json()["error"]
+        assert client.post("/api/undo", json={"seat": side}).status_code == 403
 
 
 def test_the_hand_and_the_board_are_the_seats_own():
@@ -409,3 +439,24 @@ def test_any_request_body_is_answered_in_json_and_never_corrupts_the_game():
 
     post()
     assert client.get("/api/game").status_code == 200
+
+
+@pytest.mark.parametrize("spec", ["suicide_of_europe", "illusions", "limited_war"])
+def test_every_scenario_plays_in_the_page(spec):
+    """Nothing in the web board knows a scenario: a variant's spaces (Suicide
+    of Europe's Holland), tracks and options come from its own declarations."""
+    table = table_of({"ap": "human", "cp": "human"}, spec=spec)
+    client = client_of(table)
+    data = client.get("/api/game").json()
+    assert data["scenario"]["key"] == spec
+    spaces = {sp.key for sp in table.session.world.spaces}
+    assert all(f'data-space="{name}"' in data["board"]["svg"] for name in spaces)
+    declared = [t["track"] for t in data["status"]["tracks"]]
+    assert declared and "turn" in declared
+    for _ in range(6):
+        d = data["decision"]
+        seat = client.get("/api/game", params={"seat": d["side"]}).json()
+        r = answer(client, seat, next(o["index"] for o in seat["decision"]["options"] if o["legal"]))
+        assert r.status_code == 200, r.text
+        data = r.json()
+    assert table.session.decisions_made == 6

@@ -166,7 +166,7 @@ function drawStatus(data) {
 
 function drawSeats(data) {
   const select = $("seat");
-  const wanted = data.players.length + (MODE === "view" ? 1 : 0);
+  const wanted = MODE === "view" ? data.players.length + 1 : data.players.filter((p) => p.human).length;
   if (select.options.length !== wanted) {
     select.textContent = "";
     if (MODE === "view") {
@@ -176,6 +176,7 @@ function drawSeats(data) {
       select.append(o);
     }
     for (const p of data.players) {
+      if (MODE === "play" && !p.human) continue;  // the server shows no computer's seat
       const o = document.createElement("option");
       o.value = p.side;
       o.textContent = `${p.side} (${p.player})`;
@@ -287,10 +288,24 @@ function drawDecision(data) {
   if (MODE === "play") markTargets(d.options);
 }
 
-function choose(option) {
+async function choose(option) {
   const d = page.data && page.data.decision;
   if (!d) return;
-  act("api/decide", { decision: d.id, option: option.index, seat: page.seat });
+  await act("api/decide", { decision: d.id, option: option.index, seat: page.seat });
+  if (!option.legal) explain(option);
+}
+
+// A forbidden option clicked: under the refusal, why — down to the condition
+// that decided, with the values this seat may see (GET /api/why).
+async function explain(option) {
+  const box = $("message");
+  const refusal = box.hidden ? "" : box.textContent;
+  try {
+    const q = new URLSearchParams({ option: String(option.index), seat: page.seat });
+    const why = await api("api/why?" + q.toString());
+    say((refusal ? refusal + "\n\n" : "") + why.text, "error");
+    box.dataset.why = why.verdict;
+  } catch (err) { /* the refusal stands alone */ }
 }
 
 // ------------------------------------------------------------ the board's targets
@@ -310,12 +325,14 @@ function markTargets(options) {
   for (const o of options) {
     for (const s of o.spaces) for (const el of boardEls("space", s)) el.classList.add(o.legal ? "target" : "forbidden-target");
     for (const u of o.units) for (const el of boardEls("unit", u)) if (o.legal) el.classList.add("target");
+    for (const b of o.boxes) for (const el of boardEls("box", b)) if (o.legal) el.classList.add("target");
   }
 }
 
 function hoverOption(o, on) {
   for (const s of o.spaces) for (const el of boardEls("space", s)) el.classList.toggle("hover", on);
   for (const u of o.units) for (const el of boardEls("unit", u)) el.classList.toggle("hover", on);
+  for (const b of o.boxes || []) for (const el of boardEls("box", b)) el.classList.toggle("hover", on);
 }
 
 function optionsNaming(kind, name) {
@@ -330,9 +347,11 @@ function optionsNaming(kind, name) {
 function boardClick(target) {
   const unit = target.closest("g.unit[data-unit]");
   const space = target.closest("g.space[data-space]");
+  const box = target.closest("g.box[data-box]");
   const candidates = [];
   if (unit) candidates.push(["unit", unit.dataset.unit]);
   if (space) candidates.push(["space", space.dataset.space]);
+  if (box) candidates.push(["box", box.dataset.box]);
   for (const [kind, name] of candidates) {
     const named = optionsNaming(kind, name);
     if (!named.length) continue;
