@@ -500,7 +500,7 @@ def _value_of(g, name: str, args: tuple):
     for hooked, contribution, fn, when in entries:
         if hooked.owner is not None and not g.card_in_play(hooked.owner):
             continue
-        bound = {v.text: a for v, a in zip(contribution.vars, args)}
+        bound = dict(zip(hooked.var_names, args))
         if hooked.owner is not None:
             bound["this_card"] = w.cards[hooked.owner]
         if when is not None and not when(g, bound):

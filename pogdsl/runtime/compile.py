@@ -75,6 +75,9 @@ class Hooked:
     owner: int | None  # card index; active only while that card is in play
     compiled: object = None
     code: Code | None = None
+    # A modifier's or trigger's variables, named in order (bound to the
+    # arguments at each use: written out once here).
+    var_names: tuple = ()
 
 
 # Expressions that are a single node gain nothing from generated code.
@@ -113,7 +116,8 @@ class Compiler:
         for decl in p.all("modifier"):
             for c in decl.contributions:
                 names = {v.text for v in c.vars} | owned(decl)
-                entry = (Hooked(decl, owner_of(decl)), c, self.expr(c.expr, names),
+                entry = (Hooked(decl, owner_of(decl), var_names=tuple(v.text for v in c.vars)), c,
+                         self.expr(c.expr, names),
                          self.expr(c.when, names) if c.when is not None else None)
                 w.modifiers.setdefault(c.value.text, []).append(entry)
         for name, entries in w.modifiers.items():
@@ -137,7 +141,8 @@ class Compiler:
         for decl in p.all("trigger"):
             names = [v.text for v in decl.vars] + sorted(owned(decl))
             hooked = Hooked(decl, owner_of(decl), self.expr(decl.when, set(names)) if decl.when else None,
-                            self.code(f"trigger:{decl.key}", "body", names))
+                            self.code(f"trigger:{decl.key}", "body", names),
+                            tuple(v.text for v in decl.vars))
             w.codes[f"trigger:{decl.key}"] = hooked.code
             w.triggers.setdefault(decl.event.text, []).append(hooked)
         for card in w.cards:
