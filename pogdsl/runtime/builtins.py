@@ -651,6 +651,17 @@ def adjacent(g, span, s):
     return list(g.w.neighbours[s.index])
 
 
+def adjacent_walk(g, span, s):
+    """`for x in adjacent(s)` in generated code: the neighbours as the world
+    keeps them (a tuple, no list copied to be walked once), counted against
+    the game's work as `iterate` counts a list."""
+    items = g.w.neighbours[s.index]
+    left = g.work_left = g.work_left - len(items)
+    if left < 0:
+        raise out_of_work(g)
+    return items
+
+
 def adjacent_for(g, span, s, u):
     spaces = g.w.spaces
     nation = u.data.nation.key if u.data.nation else None

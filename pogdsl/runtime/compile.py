@@ -200,8 +200,14 @@ class Compiler:
             packed = "(" + "".join(a + ", " for a in args) + ")"
             head = f"def V_{name}(g{''.join(', ' + a for a in args)}):\n"
             if name in w.static_values:
+                # The result of earlier games, looked up here (as static_value
+                # looks it up) without a call in between.
                 self.ns.env["_static_value"] = B.static_value
-                source = head + f"    return _static_value(g, {name!r}, {packed})\n"
+                results = self.ns.const(w.static_results)
+                source = (head + "    if g._cache_values and g._trace is None:\n"
+                          f"        try:\n            return {results}[({name!r}, {packed})]\n"
+                          "        except (KeyError, TypeError):\n            pass\n"
+                          f"    return _static_value(g, {name!r}, {packed})\n")
             elif name in w.value_areas:
                 # The common cases inline: a result already checked at this
                 # revision, or one whose every area (its own and those of all
