@@ -43,9 +43,8 @@ def sample(count: int, weights: list[int] | None, legal: Callable[[int], bool],
     if weights is None:
         positive, zero = list(range(count)), []
     else:
-        positive, zero = [], []
-        for i in range(count):
-            (positive if weights[i] > 0 else zero).append(i)
+        positive = [i for i in range(count) if weights[i] > 0]
+        zero = [i for i in range(count) if weights[i] <= 0]
     state, picked = _draw_until_legal(positive, weights, legal, state)
     if picked is None:
         state, picked = _draw_until_legal(zero, None, legal, state)
