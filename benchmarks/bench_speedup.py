@@ -23,8 +23,9 @@ different games is no comparison).
 
 By default both trees run from their Python source (POGDSL_PURE=1).  With
 `--compiled`, each tree is copied to a scratch folder and its runtime
-modules are compiled there with Cython (`python setup.py build_ext
---inplace`, about a minute and a half each on two cores; Cython must be
+modules are compiled there with Cython (the tree's `pogdsl build-native`, or
+`python setup.py build_ext --inplace` in a tree older than that command;
+about a minute and a half each on two quiet cores, Cython must be
 installed); the working tree is left as it is.
 
 Timings are printed, never asserted.
@@ -85,10 +86,15 @@ def git(*args: str, cwd: Path = ROOT) -> str:
 
 
 def build_compiled(tree: Path) -> None:
-    """Compile the tree's runtime modules with Cython, in place."""
+    """Compile the tree's runtime modules with Cython, in place: with the
+    tree's own `pogdsl build-native`, or, in a tree older than that command
+    (such as 7de5adf), with `setup.py build_ext --inplace`."""
     env = {k: v for k, v in os.environ.items() if k != "POGDSL_PURE"}
-    done = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=tree, env=env,
-                          capture_output=True, text=True)
+    if (tree / "pogdsl" / "cli" / "build_native.py").is_file():
+        command = [sys.executable, "-m", "pogdsl.cli", "build-native"]
+    else:
+        command = [sys.executable, "setup.py", "-q", "build_ext", "--inplace"]
+    done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"error: building {tree} failed:\n{done.stderr[-2000:]}")
 

@@ -500,7 +500,7 @@ def _value_of(g, name: str, args: tuple):
     for hooked, contribution, fn, when in entries:
         if hooked.owner is not None and not g.card_in_play(hooked.owner):
             continue
-        bound = {v.text: a for v, a in zip(contribution.vars, args)}
+        bound = dict(zip(hooked.var_names, args))
         if hooked.owner is not None:
             bound["this_card"] = w.cards[hooked.owner]
         if when is not None and not when(g, bound):
@@ -547,7 +547,10 @@ def _space_indexes(region: list) -> frozenset:
         return region._indexes
     except AttributeError:
         pass
-    allowed = frozenset(s.index for s in region if getattr(s, "kind", None) == "space")
+    try:
+        allowed = frozenset([s.index for s in region if s.kind == "space"])
+    except AttributeError:  # none, or not an entity, among the items
+        allowed = frozenset(s.index for s in region if getattr(s, "kind", None) == "space")
     if isinstance(region, Found):
         region._indexes = allowed
     return allowed
@@ -575,6 +578,17 @@ def _spread(g, order: Found, seen: set, allowed: frozenset | None = None, keys: 
     tests are written inline: supply and SR search with `allowed` and `keys`,
     and a call per line crossed would cost more than the test."""
     spaces, adjacency = g.w.spaces, g.w.adjacency
+    if allowed is not None and admit is None:
+        # The searches of supply and SR: one set of the spaces still to be
+        # found, so a line is judged by one lookup (the same order found).
+        left = set(allowed)
+        left -= seen
+        for here in order:
+            for j, only in adjacency[here.index]:
+                if j in left and (only is None or keys is None or not keys.isdisjoint(only)):
+                    left.discard(j)
+                    order.append(spaces[j])
+        return order
     for here in order:  # (a list's iterator goes on through the items appended meanwhile)
         for j, only in adjacency[here.index]:
             if j in seen or (allowed is not None and j not in allowed):
@@ -649,6 +663,17 @@ def units_at(g, span, where, owner):
 
 def adjacent(g, span, s):
     return list(g.w.neighbours[s.index])
+
+
+def adjacent_walk(g, span, s):
+    """`for x in adjacent(s)` in generated code: the neighbours as the world
+    keeps them (a tuple, no list copied to be walked once), counted against
+    the game's work as `iterate` counts a list."""
+    items = g.w.neighbours[s.index]
+    left = g.work_left = g.work_left - len(items)
+    if left < 0:
+        raise out_of_work(g)
+    return items
 
 
 def adjacent_for(g, span, s, u):

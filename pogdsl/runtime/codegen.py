@@ -570,6 +570,10 @@ class Generator:
         cond = f" if {self.gen(e.where, names, inner)}" if e.where is not None else ""
         if isinstance(e.source, (A.ListLit, A.ListComp)):  # a Python list as written: walked as it is
             return item, f"for {py} in {source}{cond}"
+        if isinstance(e.source, A.Call) and e.source.func.text == "adjacent" and len(e.source.args) == 1:
+            # the neighbours walked as kept, one call instead of a list built and then walked
+            space = self.gen(e.source.args[0], names, cvars)
+            return item, f"for {py} in {self.const(B.adjacent_walk)}(g, {self.const(e.source.span)}, {space}){cond}"
         return item, f"for {py} in iterate(g, {source}){cond}"
 
     def g_ListComp(self, e: A.ListComp, names, cvars):

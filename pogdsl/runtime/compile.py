@@ -75,6 +75,9 @@ class Hooked:
     owner: int | None  # card index; active only while that card is in play
     compiled: object = None
     code: Code | None = None
+    # A modifier's or trigger's variables, named in order (bound to the
+    # arguments at each use: written out once here).
+    var_names: tuple = ()
 
 
 # Expressions that are a single node gain nothing from generated code.
@@ -113,7 +116,8 @@ class Compiler:
         for decl in p.all("modifier"):
             for c in decl.contributions:
                 names = {v.text for v in c.vars} | owned(decl)
-                entry = (Hooked(decl, owner_of(decl)), c, self.expr(c.expr, names),
+                entry = (Hooked(decl, owner_of(decl), var_names=tuple(v.text for v in c.vars)), c,
+                         self.expr(c.expr, names),
                          self.expr(c.when, names) if c.when is not None else None)
                 w.modifiers.setdefault(c.value.text, []).append(entry)
         for name, entries in w.modifiers.items():
@@ -137,7 +141,8 @@ class Compiler:
         for decl in p.all("trigger"):
             names = [v.text for v in decl.vars] + sorted(owned(decl))
             hooked = Hooked(decl, owner_of(decl), self.expr(decl.when, set(names)) if decl.when else None,
-                            self.code(f"trigger:{decl.key}", "body", names))
+                            self.code(f"trigger:{decl.key}", "body", names),
+                            tuple(v.text for v in decl.vars))
             w.codes[f"trigger:{decl.key}"] = hooked.code
             w.triggers.setdefault(decl.event.text, []).append(hooked)
         for card in w.cards:
@@ -195,8 +200,14 @@ class Compiler:
             packed = "(" + "".join(a + ", " for a in args) + ")"
             head = f"def V_{name}(g{''.join(', ' + a for a in args)}):\n"
             if name in w.static_values:
+                # The result of earlier games, looked up here (as static_value
+                # looks it up) without a call in between.
                 self.ns.env["_static_value"] = B.static_value
-                source = head + f"    return _static_value(g, {name!r}, {packed})\n"
+                results = self.ns.const(w.static_results)
+                source = (head + "    if g._cache_values and g._trace is None:\n"
+                          f"        try:\n            return {results}[({name!r}, {packed})]\n"
+                          "        except (KeyError, TypeError):\n            pass\n"
+                          f"    return _static_value(g, {name!r}, {packed})\n")
             elif name in w.value_areas:
                 # The common cases inline: a result already checked at this
                 # revision, or one whose every area (its own and those of all

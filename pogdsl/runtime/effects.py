@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..syntax import ast as A
 from . import builtins as B
+from .deps import UNCACHEABLE, Dependencies
 from .errors import GameError
 from .values import Entity, Pool, text_of
 
@@ -329,9 +330,19 @@ def make_emit(compiler, step, node, names):
 
 def make_log(compiler, step, node, names):
     text = compiler.expr(node.obj, names)
+    deps = compiler.__dict__.get("log_deps")
+    if deps is None:
+        deps = compiler.log_deps = Dependencies(compiler.w)
+    if UNCACHEABLE in deps.of_expression(node.obj, names):
+        # A line that draws on chance draws whether the log is kept or not:
+        # the same game either way.
+        def run_always(g, frame):
+            g.log(text_of(text(g, frame["l"])), step.cites)
+        return run_always
 
     def run(g, frame):
-        g.log(text_of(text(g, frame["l"])), step.cites)
+        if g.log_enabled:  # (a game played without a log writes no line)
+            g.log(text_of(text(g, frame["l"])), step.cites)
     return run
 
 

@@ -598,7 +598,7 @@ class Game:
             if spec.weights is None:  # a weight reading the state: worked out for each candidate
                 out = self._weights_now(spec, groups.values)
             else:
-                out = [self._known_weight(spec, known, values) for values in groups.values]
+                out = self._known_weights(spec, known, groups.values)
             if groups.done is not None:
                 out.append(1)
             return out
@@ -626,6 +626,20 @@ class Game:
                 continue
             weight = int(weigh(self, *values))
             out.append(weight if weight > 0 else 0)
+        return out
+
+    def _known_weights(self, spec: ChoiceSpec, known: dict, candidates: list[tuple]) -> list[int]:
+        """The weight of each candidate, for a weight reading only the values:
+        looked up all at once (most are known after a few decisions), the
+        others worked out (None is never a weight)."""
+        try:
+            out = list(map(known.get, candidates))
+        except TypeError:  # a list among the values: no key
+            return [self._known_weight(spec, known, values) for values in candidates]
+        if None in out:
+            for i, weight in enumerate(out):
+                if weight is None:
+                    out[i] = self._weight_of(spec, candidates[i])
         return out
 
     def _known_weight(self, spec: ChoiceSpec, known: dict, values: tuple) -> int:
@@ -864,14 +878,14 @@ class Game:
         for h in hooked:
             if h.owner is not None and not self.card_in_play(h.owner):
                 continue
-            bound = {v.text: a for v, a in zip(h.decl.vars, args)}
+            bound = dict(zip(h.var_names, args))
             if h.owner is not None:
                 bound["this_card"] = self.w.cards[h.owner]
             if h.compiled is not None and not h.compiled(self, bound):
                 continue
             ready.append((h, bound))
         for h, bound in reversed(ready):  # the first declared runs first
-            self.push_frame(f"trigger:{h.decl.key}", bound)
+            self.push_frame(h.code.key, bound)
             if self.trace is not None:
                 self.trace.append(("trigger", h.decl.key, [c.number for c in h.decl.cites]))
 
@@ -939,7 +953,13 @@ class Game:
 
     def card_in_play(self, card_index: int) -> bool:
         piles = self.s["piles"]
-        return any(card_index in piles[f"in_play:{side.key}"] for side in self.w.sides)
+        keys = self.w.in_play_piles
+        if keys is None:
+            keys = self.w.in_play_piles = tuple(f"in_play:{side.key}" for side in self.w.sides)
+        for key in keys:
+            if card_index in piles[key]:
+                return True
+        return False
 
     def move_card(self, card: Entity, pile: str) -> None:
         for key, cards in self.s["piles"].items():

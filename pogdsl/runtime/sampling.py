@@ -52,14 +52,17 @@ def sample(count: int, weights: list[int] | None, legal: Callable[[int], bool],
         return state, None, None
     if sure is not None and sure != picked:
         return state, picked, sure
-    other = next((i for i in positive + zero if legal(i)), None)
-    return state, picked, other
+    for pool in (positive, zero):  # the groups not drawn, in the order the draws left them
+        for i in pool:
+            if legal(i):
+                return state, picked, i
+    return state, picked, None
 
 
 def _draw_until_legal(pool: list[int], weights: list[int] | None, legal, state: int) -> tuple[int, int | None]:
     """Draw groups out of `pool` (by weight, or uniformly) until one is legal;
     the groups drawn are taken out of `pool`."""
-    total = sum(weights[i] for i in pool) if weights is not None else 0
+    total = sum(map(weights.__getitem__, pool)) if weights is not None else 0
     while pool:
         if weights is None:
             state, k = rng.below(state, len(pool))
