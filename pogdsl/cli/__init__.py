@@ -12,11 +12,12 @@ import sys
 
 from .. import __version__
 from . import bid, build_native, card_value, cards, check, diff, graph, ladder, new, play, replay, report, rules, show, simulate
+from . import lsp
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, print_diagnostics
 
 # Each command is a module with `register(subparsers)`; its parser sets `func`.
 COMMANDS = [check, graph, diff, rules, cards, show, play, simulate, report, ladder, card_value, bid, replay,
-            new, build_native]
+            new, build_native, lsp]
 
 
 class _Parser(argparse.ArgumentParser):
