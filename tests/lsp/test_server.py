@@ -275,3 +275,30 @@ async def test_rename_refuses_a_name_already_declared_and_a_rule_number(client: 
     assert await client.text_document_rename_async(
         T.RenameParams(doc(play), position(play, "cites 4.3", 7), "4.9")) is None
     await close_document(client, play)
+
+
+# ------------------------------------------------------- hostile buffers
+HOSTILE = {
+    "huge": "flag a cites 1.1\n" + "x" * (5 * 1024 * 1024),
+    "deep": "value v = " + "(" * 50_000 + "1" + ")" * 50_000 + " cites 4.2\n",
+    "binary": "flag \x00\x01\x02\xff\ufffe\udcff cites 4.2 {\n",
+    "garbage": "}}}} {{{{ ' \" cites cites 4..2 procedure ( [ \n" * 200,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE))
+async def test_a_hostile_buffer_gets_diagnostics_and_the_server_lives_on(kind, capfd):
+    client = await ClientServerConfig(server_command=SERVER).start()
+    try:
+        await client.initialize_session(T.InitializeParams(capabilities=T.ClientCapabilities()))
+        play = TOY / "rules" / "play.pog"
+        diagnostics = await open_document(client, play, HOSTILE[kind])
+        assert diagnostics and all(d.severity == T.DiagnosticSeverity.Error for d in diagnostics)
+        # the session goes on: a request is answered, and the buffer mended is checked clean
+        hover = await client.text_document_hover_async(T.HoverParams(doc(play), T.Position(0, 0)))
+        assert hover is None or hover.contents.value
+        assert await change_document(client, play, play.read_text(), 2) == []
+        await client.shutdown_session()
+    finally:
+        await client.stop()
+    assert "Traceback" not in capfd.readouterr().err
