@@ -208,8 +208,17 @@ async def did_save(ls: PogServer, params: T.DidSaveTextDocumentParams):
 
 @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
 @guarded
-def did_close(ls: PogServer, params: T.DidCloseTextDocumentParams):
-    ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+async def did_close(ls: PogServer, params: T.DidCloseTextDocumentParams):
+    uri = params.text_document.uri
+    ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+    root = root_of(uri)
+    # The closed buffer's unsaved text is gone: the project's other open
+    # files are checked against what is saved now.
+    others = [u for u in list(ls.workspace.text_documents) if u != uri and root_of(u) == root]
+    if others:
+        await recheck(ls, others[0], DEBOUNCE_SECONDS)
+    else:
+        ls.analyses.pop(root, None)
 
 
 # ------------------------------------------------------------ requests

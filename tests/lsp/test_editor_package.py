@@ -74,3 +74,10 @@ def test_the_package_declares_the_language_and_starts_pogdsl_lsp():
     json.loads((PACKAGE / "language-configuration.json").read_text())
     shown = subprocess.run([sys.executable, "-m", "pogdsl.cli", "lsp", "--help"], capture_output=True, text=True)
     assert shown.returncode == 0 and "language server" in shown.stdout.lower()
+
+
+def test_the_compiler_never_imports_the_language_server():
+    importers = [str(p.relative_to(ROOT)) for p in (ROOT / "pogdsl").rglob("*.py")
+                 if "lsp" not in p.relative_to(ROOT / "pogdsl").parts[:1] and p.name != "lsp.py"
+                 and re.search(r"^\s*(from|import)\s+(pogdsl\.lsp|\.+lsp)\b", p.read_text(), re.MULTILINE)]
+    assert importers == []

@@ -302,3 +302,18 @@ async def test_a_hostile_buffer_gets_diagnostics_and_the_server_lives_on(kind, c
     finally:
         await client.stop()
     assert "Traceback" not in capfd.readouterr().err
+
+
+async def test_a_modders_card_outside_the_library_is_checked_with_the_library(client: LanguageClient, tmp_path):
+    card = tmp_path / "mymod" / "cards" / "ap" / "66-sacred-way.pog"
+    card.parent.mkdir(parents=True)
+    card.write_text("")
+    text = ("card ap 66 'Sacred Way' cites 9.1 {\n  \"A road kept open.\"\n  deck mobilization\n  ops 2 sr 2\n"
+            "  event cites 9.5.1.1 {\n    \"The road holds.\"\n    call destroy_fort(Verdunn)\n  }\n}\n")
+    diagnostics = await open_document(client, card, text)
+    assert [(d.code, d.range.start.line) for d in diagnostics] == [("E0203", 6)]
+    assert "did you mean 'Verdun'?" in diagnostics[0].message
+    found = await client.text_document_definition_async(T.DefinitionParams(doc(card), position(card, "destroy_fort", 2, text)))
+    assert found and found[0].uri.endswith("rules/15-forts.pog")
+    await close_document(client, card)
+
