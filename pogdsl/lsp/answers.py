@@ -157,11 +157,15 @@ def _symbol(decl: A.Decl, to_range) -> T.DocumentSymbol:
 
 
 # --------------------------------------------------------------- rename
+def renameable(analysis: Analysis, occ: Occurrence) -> bool:
+    """A declared name (not a citation, an attribute, a local or the vocabulary)."""
+    return not occ.is_citation and not occ.is_attribute and bool(analysis.declared(occ.text))
+
+
 def rename_edits(analysis: Analysis, occ: Occurrence, new_name: str) -> list[tuple[A.Span, str]] | None:
     """Every place naming a declared name, renamed; None for what cannot be
-    renamed (a citation, an attribute, a local, the vocabulary) or a new
-    name that could not be written."""
-    if occ.is_citation or occ.is_attribute or not analysis.declared(occ.text):
+    renamed (`renameable`) or a new name that could not be written."""
+    if not renameable(analysis, occ):
         return None
     new_name = new_name.strip()
     if not (_IDENTIFIER.fullmatch(new_name) or _QUOTABLE.fullmatch(new_name)) or analysis.declared(new_name):

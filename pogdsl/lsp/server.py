@@ -25,7 +25,7 @@ from .. import __version__
 from ..diagnostics import ERROR
 from ..syntax import ast as A
 from .analysis import Analysis, analyse
-from .answers import completions, document_symbols, hover_text, rename_edits
+from .answers import completions, document_symbols, hover_text, rename_edits, renameable
 
 # The pause after the last change before the project is checked again: a
 # check of the whole project takes about a second (docs/editors.rst).
@@ -326,6 +326,20 @@ async def complete(ls: PogServer, params: T.CompletionParams):
     line = lines[params.position.line] if params.position.line < len(lines) else ""
     before = line[: params.position.character]
     return T.CompletionList(is_incomplete=False, items=completions(analysis, before))
+
+
+@server.feature(T.TEXT_DOCUMENT_PREPARE_RENAME)
+@guarded
+async def prepare_rename(ls: PogServer, params: T.PrepareRenameParams):
+    """The name under the cursor, if it is one that can be renamed (the editor says so before asking)."""
+    analysis = await _analysis(ls, params)
+    if analysis is None:
+        return None
+    shown, line, col = _where(ls, analysis, params)
+    occ = analysis.at(shown, line, col) if shown else None
+    if occ is None or not renameable(analysis, occ):
+        return None
+    return T.PrepareRenamePlaceholder(to_range(occ.span), occ.text)
 
 
 @server.feature(T.TEXT_DOCUMENT_RENAME)

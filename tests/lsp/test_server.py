@@ -270,6 +270,12 @@ async def test_rename_changes_every_use_and_the_game_still_checks(client: Langua
 async def test_rename_refuses_a_name_already_declared_and_a_rule_number(client: LanguageClient):
     play = TOY / "rules" / "play.pog"
     await open_document(client, play)
+    ready = await client.text_document_prepare_rename_async(
+        T.PrepareRenameParams(doc(play), position(play, "attack_drm(s:", 3)))
+    assert ready.placeholder == "attack_drm" and ready.range.start == position(play, "attack_drm(s:")
+    for needle, offset in (("cites 4.3", 7), ("s.trench when", 3), ("units_in(s)", 2)):
+        assert await client.text_document_prepare_rename_async(
+            T.PrepareRenameParams(doc(play), position(play, needle, offset))) is None
     assert await client.text_document_rename_async(
         T.RenameParams(doc(play), position(play, "attack_drm(s:", 3), "fire")) is None
     assert await client.text_document_rename_async(
