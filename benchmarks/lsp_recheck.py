@@ -7,15 +7,19 @@ process, the parse cache warm (as it is after the first check): each run
 edits one card's text (a new comment, so its parse is not cached), then
 compiles and analyses.  Printed: the median and the best, split into the
 compilation and the analysis, and the CPU time (what a busy machine's wall
-clock hides).
+clock hides).  With --server, also what an editor waits: `python -m
+pogdsl.cli lsp` started, the card opened, then each run's change sent and
+the time until its diagnostics arrive (the 0.3 s pause included).
 
-    python benchmarks/lsp_recheck.py [--runs N]
+    python benchmarks/lsp_recheck.py [--runs N] [--server]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,6 +34,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--server", action="store_true", help="also time each change through `pogdsl lsp`")
     args = parser.parse_args()
     card = (ROOT / "cards" / "cp" / "01-guns-of-august.pog").resolve()
     text = card.read_text()
@@ -50,6 +55,50 @@ def main() -> None:
     for name, times in (("recheck (compile + analyse)", total), ("  compile", compiled), ("  analyse", analysed),
                         ("recheck, CPU time", cpu)):
         print(f"{name:28} median {statistics.median(times):.2f} s, best {min(times):.2f} s")
+    if args.server:
+        times = through_server(card, text, args.runs)
+        print(f"{'change → diagnostics (server)':28} median {statistics.median(times):.2f} s, best {min(times):.2f} s")
+
+
+def through_server(card: Path, text: str, runs: int) -> list[float]:
+    """Seconds from each didChange to its publishDiagnostics, over stdio."""
+    server = subprocess.Popen([sys.executable, "-m", "pogdsl.cli", "lsp"], cwd=ROOT, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE)
+    uri = card.as_uri()
+
+    def send(message: dict) -> None:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        server.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        server.stdin.flush()
+
+    def until_diagnostics() -> None:
+        while True:
+            length = 0
+            while (line := server.stdout.readline().strip()):
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            message = json.loads(server.stdout.read(length))
+            if message.get("method") == "textDocument/publishDiagnostics" and message["params"]["uri"] == uri:
+                return
+
+    try:
+        send({"id": 1, "method": "initialize", "params": {"capabilities": {}, "processId": None}})
+        send({"method": "initialized", "params": {}})
+        send({"method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "pog", "version": 1, "text": text}}})
+        until_diagnostics()
+        times = []
+        for run in range(runs):
+            started = time.perf_counter()
+            send({"method": "textDocument/didChange", "params": {
+                "textDocument": {"uri": uri, "version": run + 2},
+                "contentChanges": [{"text": text + f"\n# edit {run}\n"}]}})
+            until_diagnostics()
+            times.append(time.perf_counter() - started)
+        return times
+    finally:
+        server.kill()
+        server.wait()
 
 
 if __name__ == "__main__":
