@@ -119,7 +119,7 @@ def completions(analysis: Analysis, before: str) -> list[T.CompletionItem]:
     for name, c in CONSTANTS.items():
         items.append(T.CompletionItem(name, kind=T.CompletionItemKind.Constant, detail=c.kind,
                                       documentation=c.doc))
-    quoting = before.endswith("'")
+    quoting = before.count("'") % 2 == 1  # (inside a quote already opened: the bare name goes in)
     for name, found in analysis.declarations.items():
         d = found[0]
         if d.kind not in COMPLETION_KINDS and not d.kind.startswith("member of"):

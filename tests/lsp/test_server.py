@@ -243,6 +243,21 @@ async def test_completion_offers_rule_numbers_attributes_names_and_the_vocabular
     await close_document(client, play)
 
 
+async def test_completion_quotes_a_name_with_spaces_unless_a_quote_is_open(client: LanguageClient):
+    card = ROOT / "cards" / "cp" / "01-guns-of-august.pog"
+    text = card.read_text().replace("    call resolve_attacks(cp)\n", "    call resolve_attacks(cp)\n    if played(Rac\n"
+                                                                      "    if played('Rac\n")
+    await open_document(client, card, text)
+    line = position(card, "if played(Rac", 0, text).line
+    items = await client.text_document_completion_async(T.CompletionParams(doc(card), T.Position(line, 17)))
+    race, = [i for i in items.items if i.label == "Race to the Sea"]
+    assert race.insert_text == "'Race to the Sea'" and race.detail == "card"
+    items = await client.text_document_completion_async(T.CompletionParams(doc(card), T.Position(line + 1, 18)))
+    race, = [i for i in items.items if i.label == "Race to the Sea"]
+    assert race.insert_text == "Race to the Sea"
+    await close_document(client, card)
+
+
 # ------------------------------------------------------------- rename
 async def test_rename_changes_every_use_and_the_game_still_checks(client: LanguageClient, toy: Path):
     play = toy / "rules" / "play.pog"
