@@ -148,6 +148,11 @@ def _collect(root, owner: A.Decl | None, out: list[Occurrence]) -> None:
             continue
         if isinstance(node, A.Attr):
             attributes.add(id(node.attr))
+        if isinstance(node, A.TextLit) and node.raw is not None:  # `log "{u} retreats"`: the names it shows
+            from ..syntax.template import template_parts
+
+            stack.extend(part for part in template_parts(node)[0] if not isinstance(part, str))
+            continue
         if isinstance(node, A.Override) and node.target and node.target_span and _names_a_declaration(node):
             out.append(Occurrence(node.target, node.target_span, False, owner))
         if isinstance(node, A.Citation):

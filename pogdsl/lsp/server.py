@@ -163,28 +163,51 @@ def to_lsp_diagnostic(diag, analysis: Analysis) -> T.Diagnostic:
     for note, span in diag.notes:
         if span is not None and span.line:
             related.append(T.DiagnosticRelatedInformation(
-                T.Location(from_fs_path(str(analysis.path_of(span.file))), to_range(span)), note))
+                to_location(analysis, span), note))
         else:
             message += f"\nnote: {note}"
     if diag.hint:
         message += f"\nhint: {diag.hint}"
     severity = T.DiagnosticSeverity.Error if diag.severity == ERROR else T.DiagnosticSeverity.Warning
-    return T.Diagnostic(to_range(diag.span), message, severity=severity, code=diag.code, source="pogdsl",
-                        related_information=related or None)
+    return T.Diagnostic(to_range(diag.span, analysis.compilation.sources), message, severity=severity,
+                        code=diag.code, source="pogdsl", related_information=related or None)
 
 
-def to_range(span: A.Span) -> T.Range:
+def to_range(span: A.Span, sources=None) -> T.Range:
+    """A compiler span as the protocol's range: lines and columns from 0,
+    columns in UTF-16 units (the protocol's default) when the line's text is
+    known (`sources`), the compiler counting characters."""
     if not span.line:  # (the whole file: reading it failed)
         return T.Range(T.Position(0, 0), T.Position(0, 0))
-    start = T.Position(span.line - 1, max(span.col - 1, 0))
-    end = T.Position(max(span.end_line - 1, start.line), max(span.end_col - 1, 0))
+    start = T.Position(span.line - 1, _units(sources, span.file, span.line, max(span.col - 1, 0)))
+    end = T.Position(max(span.end_line - 1, start.line),
+                     _units(sources, span.file, span.end_line, max(span.end_col - 1, 0)))
     if (end.line, end.character) < (start.line, start.character):
         end = start
     return T.Range(start, end)
 
 
+def _units(sources, file: str, line: int, col: int) -> int:
+    text = sources.line(file, line) if sources is not None else None
+    if text is None or text.isascii():
+        return col
+    return len(text[:col].encode("utf-16-le")) // 2
+
+
+def _characters(text: str, units: int) -> int:
+    """The character index of a UTF-16 offset into TEXT."""
+    if text.isascii():
+        return units
+    count = 0
+    for index, char in enumerate(text):
+        if count >= units:
+            return index
+        count += 2 if ord(char) > 0xFFFF else 1
+    return len(text)
+
+
 def to_location(analysis: Analysis, span: A.Span) -> T.Location:
-    return T.Location(from_fs_path(str(analysis.path_of(span.file))), to_range(span))
+    return T.Location(from_fs_path(str(analysis.path_of(span.file))), to_range(span, analysis.compilation.sources))
 
 
 # ------------------------------------------------------------ documents
@@ -235,7 +258,9 @@ def _where(ls: PogServer, analysis: Analysis, params) -> tuple[str | None, int, 
     """The compiler's file name and its 1-based line and column at the request's position."""
     path = to_fs_path(params.text_document.uri)
     shown = analysis.shown(Path(path).resolve()) if path else None
-    return shown, params.position.line + 1, params.position.character + 1
+    lines = ls.workspace.get_text_document(params.text_document.uri).lines
+    line = lines[params.position.line] if params.position.line < len(lines) else ""
+    return shown, params.position.line + 1, _characters(line, params.position.character) + 1
 
 
 def _word(ls: PogServer, params) -> str:
@@ -245,7 +270,7 @@ def _word(ls: PogServer, params) -> str:
     if params.position.line >= len(lines):
         return ""
     line = lines[params.position.line]
-    col = min(params.position.character, len(line))
+    col = _characters(line, params.position.character)
     start = col
     while start > 0 and (line[start - 1].isalnum() or line[start - 1] == "_"):
         start -= 1
@@ -266,7 +291,7 @@ async def hover(ls: PogServer, params: T.HoverParams):
     text = hover_text(analysis, occ, _word(ls, params))
     if text is None:
         return None
-    return T.Hover(T.MarkupContent(T.MarkupKind.Markdown, text), to_range(occ.span) if occ else None)
+    return T.Hover(T.MarkupContent(T.MarkupKind.Markdown, text), to_range(occ.span, analysis.compilation.sources) if occ else None)
 
 
 @server.feature(T.TEXT_DOCUMENT_DEFINITION)
@@ -312,7 +337,7 @@ async def symbols(ls: PogServer, params: T.DocumentSymbolParams):
     shown = analysis.shown(Path(path).resolve()) if path else None
     if shown is None:
         return []
-    return document_symbols(analysis.modules[shown], to_range)
+    return document_symbols(analysis.modules[shown], lambda span: to_range(span, analysis.compilation.sources))
 
 
 @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[".", " "]))
@@ -324,7 +349,7 @@ async def complete(ls: PogServer, params: T.CompletionParams):
     doc = ls.workspace.get_text_document(params.text_document.uri)
     lines = doc.lines
     line = lines[params.position.line] if params.position.line < len(lines) else ""
-    before = line[: params.position.character]
+    before = line[: _characters(line, params.position.character)]
     return T.CompletionList(is_incomplete=False, items=completions(analysis, before))
 
 
@@ -339,7 +364,7 @@ async def prepare_rename(ls: PogServer, params: T.PrepareRenameParams):
     occ = analysis.at(shown, line, col) if shown else None
     if occ is None or not renameable(analysis, occ):
         return None
-    return T.PrepareRenamePlaceholder(to_range(occ.span), occ.text)
+    return T.PrepareRenamePlaceholder(to_range(occ.span, analysis.compilation.sources), occ.text)
 
 
 @server.feature(T.TEXT_DOCUMENT_RENAME)
@@ -356,7 +381,7 @@ async def rename(ls: PogServer, params: T.RenameParams):
     changes = {}
     for span, text in edits:
         uri = from_fs_path(str(analysis.path_of(span.file)))
-        changes.setdefault(uri, []).append(T.TextEdit(to_range(span), text))
+        changes.setdefault(uri, []).append(T.TextEdit(to_range(span, analysis.compilation.sources), text))
     return T.WorkspaceEdit(changes=changes)
 
 

@@ -125,6 +125,23 @@ async def test_unsaved_text_is_checked_with_the_same_code_and_message_as_check(c
     await close_document(client, play)
 
 
+async def test_columns_are_counted_in_utf16_units_as_the_protocol_says(client: LanguageClient):
+    play = TOY / "rules" / "play.pog"
+    text = play.read_text().replace('reduce u by 1', 'log "\U0001F4A5 {Pariss}"\n      log "\U0001F4A5 {Paris}"\n'
+                                                     '      reduce u by 1')
+    diagnostics = await open_document(client, play, text)
+    unknown, = [d for d in diagnostics if "Pariss" in d.message]
+    line = text.split("\n")[unknown.range.start.line]
+    # the emoji is two UTF-16 units: the name starts two units after its opening brace
+    assert line.encode("utf-16-le")[2 * unknown.range.start.character:2 * unknown.range.end.character].decode(
+        "utf-16-le") == "Pariss"
+    at = T.Position(unknown.range.start.line + 1, unknown.range.start.character + 1)
+    hover = await client.text_document_hover_async(T.HoverParams(doc(play), at))
+    assert "**space** `Paris`" in hover.contents.value
+    assert hover.range.start == T.Position(at.line, at.character - 1)
+    await close_document(client, play)
+
+
 async def test_a_syntax_error_as_you_type(client: LanguageClient):
     play = TOY / "rules" / "play.pog"
     diagnostics = await open_document(client, play, play.read_text() + "\nprocedure broken( {\n")
