@@ -355,3 +355,27 @@ async def test_a_modders_card_outside_the_library_is_checked_with_the_library(cl
     assert found and found[0].uri.endswith("rules/15-forts.pog")
     await close_document(client, card)
 
+
+
+@pytest.mark.parametrize("needle, offset, name, declared_in", [
+    ("'GE 1'", 2, "GE 1", "rules/units/ge.pog"),
+    ("if played('Race", 12, "Race to the Sea", "cards/cp/08-race-to-the-sea.pog"),
+])
+async def test_references_of_a_unit_and_a_card_are_every_place_naming_them(client: LanguageClient, needle, offset,
+                                                                            name, declared_in):
+    card = ROOT / "cards" / "cp" / "01-guns-of-august.pog"
+    text = card.read_text().replace("    call resolve_attacks(cp)\n",
+                                    "    call resolve_attacks(cp)\n    if played('Race to the Sea') { log \"x\" }\n")
+    await open_document(client, card, text)
+    found = await client.text_document_references_async(T.ReferenceParams(
+        text_document=doc(card), position=position(card, needle, offset, text),
+        context=T.ReferenceContext(include_declaration=True)))
+    written = re.compile(r"'" + re.escape(name) + r"'")
+    expected = {(p.resolve(), n) for p in ROOT.glob("[rcs]*/**/*.pog")
+                for n, line in enumerate(text.split("\n") if p == card else p.read_text().split("\n"))
+                if written.search(line.split("#")[0])}
+    assert {(Path(f.uri.removeprefix("file://")), f.range.start.line) for f in found} == expected
+    declared = await client.text_document_definition_async(T.DefinitionParams(
+        doc(card), position(card, needle, offset, text)))
+    assert [(d.uri, text_at(d)) for d in declared] == [(from_fs_path(str(ROOT / declared_in)), f"'{name}'")]
+    await close_document(client, card)
