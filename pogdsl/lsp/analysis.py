@@ -45,6 +45,8 @@ class Occurrence:
     defines: Declaration | None = None
     # `u.space`: an attribute of the vocabulary, never a declared name.
     is_attribute: bool = False
+    # `let x`, `for u in`, a parameter: where a local name is bound.
+    binds: bool = False
 
 
 @define
@@ -87,6 +89,20 @@ class Analysis:
         return [o for occs in self.by_file.values() for o in occs
                 if o.is_citation == occ.is_citation and o.is_attribute == occ.is_attribute and o.text == occ.text]
 
+    def binding(self, occ: Occurrence) -> Occurrence | None:
+        """Where the local OCC names is bound: the nearest binding of its
+        name before it in the same declaration, else one later on its line
+        (`[u.space for u in xs]` binds after the use)."""
+        if occ.binds:
+            return occ
+        bindings = [o for o in self.by_file.get(occ.span.file, ()) if o.binds and o.owner is occ.owner
+                    and o.text == occ.text]
+        here = (occ.span.line, occ.span.col)
+        before = [o for o in bindings if (o.span.line, o.span.col) <= here]
+        if before:
+            return max(before, key=lambda o: (o.span.line, o.span.col))
+        return min((o for o in bindings if o.span.line == occ.span.line), key=lambda o: o.span.col, default=None)
+
     def citing(self, number: str) -> list[Occurrence]:
         return [o for occs in self.by_file.values() for o in occs if o.is_citation and o.text == number]
 
@@ -121,6 +137,21 @@ def _declare(analysis: Analysis, decl: A.Decl, path: str, occurrences: list[Occu
             occurrences.append(Occurrence(member.text, member.span, False, decl, member_declaration))
 
 
+# The fields that bind a local name (a Name, or a list of them).
+_BINDING_FIELDS = {A.Let: ("var",), A.For: ("var",), A.Repeat: ("var",), A.ListComp: ("var",),
+                   A.Aggregate: ("var",), A.Reach: ("var",), A.Choose: ("vars",), A.Binding: ("var",),
+                   A.Param: ("name",), A.Forbid: ("vars",), A.Contribution: ("vars",), A.TriggerDecl: ("vars",),
+                   A.Roll: ("var",)}
+
+
+def _bound_names(node) -> list[A.Name]:
+    names = []
+    for f in _BINDING_FIELDS.get(type(node), ()):
+        value = getattr(node, f)
+        names.extend(v for v in (value if isinstance(value, list) else [value]) if isinstance(v, A.Name))
+    return names
+
+
 def _names_a_declaration(override: A.Override) -> bool:
     """`remove procedure X`, `insert into procedure X`: X is a declared name
     (a card is named by its key there, `remove card ap 14`)."""
@@ -137,6 +168,7 @@ def _collect(root, owner: A.Decl | None, out: list[Occurrence]) -> None:
     stack = [root]
     seen: set[int] = set()
     attributes: set[int] = set()
+    binders: set[int] = set()
     while stack:
         node = stack.pop()
         if isinstance(node, _LEAVES) or id(node) in seen:
@@ -144,10 +176,12 @@ def _collect(root, owner: A.Decl | None, out: list[Occurrence]) -> None:
         seen.add(id(node))
         if isinstance(node, A.Name):
             if id(node) not in skip and node.span is not A.NO_SPAN:
-                out.append(Occurrence(node.text, node.span, False, owner, is_attribute=id(node) in attributes))
+                out.append(Occurrence(node.text, node.span, False, owner, is_attribute=id(node) in attributes,
+                                      binds=id(node) in binders))
             continue
         if isinstance(node, A.Attr):
             attributes.add(id(node.attr))
+        binders.update(id(name) for name in _bound_names(node))
         if isinstance(node, A.TextLit) and node.raw is not None:  # `log "{u} retreats"`: the names it shows
             from ..syntax.template import template_parts
 

@@ -41,6 +41,10 @@ def hover_text(analysis: Analysis, occ: Occurrence | None, word: str) -> str | N
     if occ is not None and occ.is_citation:
         return _rule_text(analysis, occ)
     if occ is not None and not occ.is_attribute:
+        bound = analysis.binding(occ)
+        if bound is not None:
+            where = f"{occ.owner.kind} `{occ.owner.name.text}`" if occ.owner is not None else "this block"
+            return f"**local** `{occ.text}`, bound at line {bound.span.line} in {where}"
         found = analysis.declared(occ.text)
         if found:
             return "\n\n---\n\n".join(_declaration_text(d) for d in found)
@@ -159,7 +163,8 @@ def _symbol(decl: A.Decl, to_range) -> T.DocumentSymbol:
 # --------------------------------------------------------------- rename
 def renameable(analysis: Analysis, occ: Occurrence) -> bool:
     """A declared name (not a citation, an attribute, a local or the vocabulary)."""
-    return not occ.is_citation and not occ.is_attribute and bool(analysis.declared(occ.text))
+    return (not occ.is_citation and not occ.is_attribute and analysis.binding(occ) is None
+            and bool(analysis.declared(occ.text)))
 
 
 def rename_edits(analysis: Analysis, occ: Occurrence, new_name: str) -> list[tuple[A.Span, str]] | None:

@@ -307,6 +307,9 @@ async def definition(ls: PogServer, params: T.DefinitionParams):
     if occ.is_citation:
         entry = analysis.compilation.base.rule_entry(occ.text)
         return [to_location(analysis, entry.span)] if entry is not None else None
+    bound = analysis.binding(occ)
+    if bound is not None:
+        return [to_location(analysis, bound.span)]
     found = [to_location(analysis, d.name.span) for d in analysis.declared(occ.text)]
     return found or None
 
@@ -322,6 +325,9 @@ async def references(ls: PogServer, params: T.ReferenceParams):
     if occ is None:
         return None
     found = analysis.references(occ)
+    if analysis.binding(occ) is not None:  # a local: the uses of that binding only
+        bound = analysis.binding(occ)
+        found = [o for o in found if o.owner is occ.owner and analysis.binding(o) is bound]
     if not params.context.include_declaration:
         found = [o for o in found if o.defines is None]
     return [to_location(analysis, o.span) for o in found]

@@ -185,6 +185,28 @@ async def test_hover_on_the_vocabulary_gives_its_documentation(client: LanguageC
     await close_document(client, card)
 
 
+async def test_hover_and_definition_of_a_local_name_reach_where_it_is_bound(client: LanguageClient):
+    card = ROOT / "cards" / "cp" / "01-guns-of-august.pog"
+    await open_document(client, card)
+    use = position(card, "for s in fronts", 10)
+    hover = await client.text_document_hover_async(T.HoverParams(doc(card), use))
+    bound = position(card, "let fronts", 4)
+    assert f"**local** `fronts`, bound at line {bound.line + 1}" in hover.contents.value
+    found = await client.text_document_definition_async(T.DefinitionParams(doc(card), use))
+    assert [(f.range.start.line, f.range.start.character) for f in found] == [(bound.line, bound.character)]
+    # a comprehension binds after the use, on the same line
+    found = await client.text_document_definition_async(T.DefinitionParams(doc(card), position(card, "[u.space", 1)))
+    assert [(f.range.start.line, f.range.start.character) for f in found] == [
+        (position(card, "for u in").line, position(card, "for u in", 4).character)]
+    assert await client.text_document_prepare_rename_async(T.PrepareRenameParams(doc(card), use)) is None
+    found = await client.text_document_references_async(T.ReferenceParams(
+        text_document=doc(card), position=use, context=T.ReferenceContext(include_declaration=True)))
+    lines = card.read_text().split("\n")
+    assert sorted(f.range.start.line for f in found) == [n for n, line in enumerate(lines)
+                                                         if re.search(r"\bfronts\b", line.split("#")[0])]
+    await close_document(client, card)
+
+
 # ------------------------------------------------- definition, references
 async def test_definition_of_a_procedure_a_space_and_a_rule_number(client: LanguageClient):
     card = ROOT / "cards" / "cp" / "01-guns-of-august.pog"
