@@ -127,6 +127,7 @@ async def recheck(ls: PogServer, uri: str, delay: float) -> None:
         analysis = await asyncio.get_running_loop().run_in_executor(None, _analyse_safely, root, documents)
         ls.last_check_seconds = time.perf_counter() - started
         if analysis is None:
+            ls._say(f"pogdsl lsp: the project in {root} could not be checked; its diagnostics are unchanged")
             return
         ls.analyses[root] = analysis
         ls._say(f"pogdsl lsp: checked {len(analysis.modules)} files in {ls.last_check_seconds:.2f} s")
