@@ -62,6 +62,9 @@ def compile_paths(paths: list[Path] | None = None, root: Path | None = None, lib
     files: list[Path] = library_files(root) if library else []
     if paths:
         found, missing = expand(paths)
+        if unsaved:  # (a buffer never saved yet is read from the editor, not the disk)
+            found += [m for m in missing if m.resolve() in unsaved]
+            missing = [m for m in missing if m.resolve() not in unsaved]
         if missing:
             raise UsageError("no such file or directory: " + ", ".join(str(m) for m in missing))
         files.extend(found)

@@ -96,7 +96,7 @@ def compile_with_buffers(root: Path, documents: dict[Path, str]):
     from ..project import library_files
 
     library = {p.resolve() for p in library_files(root)}
-    extra = [p for p in documents if p not in library and p.is_file()]
+    extra = [p for p in documents if p not in library]
     return compile_paths(extra or None, root=root, unsaved=documents)
 
 

@@ -142,6 +142,19 @@ async def test_columns_are_counted_in_utf16_units_as_the_protocol_says(client: L
     await close_document(client, play)
 
 
+async def test_a_file_not_saved_yet_is_checked_from_its_buffer(client: LanguageClient, tmp_path):
+    new = tmp_path / "mymod" / "cards" / "cp" / "99-never-saved.pog"
+    new.parent.mkdir(parents=True)
+    text = "modifier never_saved cites 4.3 {\n  \"A note.\"\n  attack_drm(s) -= 1 when s == Pariss\n}\n"
+    uri = from_fs_path(str(new))
+    client.diagnostics.pop(uri, None)
+    client.text_document_did_open(T.DidOpenTextDocumentParams(T.TextDocumentItem(uri, "pog", 1, text)))
+    diagnostics = await diagnostics_of(client, uri)
+    assert "unknown value 'attack_drm'" in [d.message.split("\n")[0] for d in diagnostics]
+    assert not new.exists()
+    await close_document(client, new)
+
+
 async def test_a_syntax_error_as_you_type(client: LanguageClient):
     play = TOY / "rules" / "play.pog"
     diagnostics = await open_document(client, play, play.read_text() + "\nprocedure broken( {\n")
