@@ -54,17 +54,21 @@ MAX_SCENARIOS = 200
 
 
 def compile_paths(paths: list[Path] | None = None, root: Path | None = None, library: bool = True,
-                  check_scenarios: bool = True) -> Compilation:
+                  check_scenarios: bool = True, unsaved: dict[Path, str] | None = None) -> Compilation:
     """Load the library (unless `library=False`) plus `paths`, check them, and
-    check each scenario's variant changes."""
+    check each scenario's variant changes.  `unsaved`: an editor's text for
+    some of those files (by resolved path), read in place of what is saved."""
     root = (root or find_root()).resolve()
     files: list[Path] = library_files(root) if library else []
     if paths:
         found, missing = expand(paths)
+        if unsaved:  # (a buffer never saved yet is read from the editor, not the disk)
+            found += [m for m in missing if m.resolve() in unsaved]
+            missing = [m for m in missing if m.resolve() not in unsaved]
         if missing:
             raise UsageError("no such file or directory: " + ", ".join(str(m) for m in missing))
         files.extend(found)
-    loaded = load(files)
+    loaded = load(files, unsaved=unsaved)
     base = build_program(loaded.modules, loaded.reporter)
     check(base, loaded.reporter)
     # (the deck's folders with their settings; on its own, ROOT's deck only)

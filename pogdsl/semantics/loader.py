@@ -28,9 +28,16 @@ class Loaded:
     files: list[str] = field(factory=list)
 
 
-def read_source(path: Path, shown: str, reporter: Reporter) -> str | None:
+def read_source(path: Path, shown: str, reporter: Reporter, unsaved: str | None = None) -> str | None:
+    """The file's text; `unsaved`: an editor's buffer read in its place (the
+    language server), held to the same limits as the file."""
     try:
-        data = read_bytes(path, SOURCE_LIMIT, "source")
+        if unsaved is not None:
+            data = unsaved.encode("utf-8", "replace")
+            if len(data) > SOURCE_LIMIT:
+                raise OSError(f"the text is larger than a source may be ({SOURCE_LIMIT // (1024 * 1024)} MiB)")
+        else:
+            data = read_bytes(path, SOURCE_LIMIT, "source")
     except OSError as err:
         reporter.error("E0001", f"cannot read the file: {err.strerror or err}", A.Span(shown, 0, 0, 0, 0))
         return None
@@ -48,8 +55,9 @@ def read_source(path: Path, shown: str, reporter: Reporter) -> str | None:
     return normalise_line_ends(text)
 
 
-def load(paths: list[Path], loaded: Loaded | None = None) -> Loaded:
-    """Parse files (each once), collecting their modules and diagnostics."""
+def load(paths: list[Path], loaded: Loaded | None = None, unsaved: dict[Path, str] | None = None) -> Loaded:
+    """Parse files (each once), collecting their modules and diagnostics.
+    `unsaved`: text to read instead of a file's, by the file's resolved path."""
     loaded = loaded or Loaded()
     seen = set(loaded.files)
     cwd = Path.cwd().resolve()
@@ -61,7 +69,7 @@ def load(paths: list[Path], loaded: Loaded | None = None) -> Loaded:
             continue
         seen.add(shown)
         loaded.files.append(shown)
-        text = read_source(path, shown, loaded.reporter)
+        text = read_source(path, shown, loaded.reporter, unsaved.get(path.resolve()) if unsaved else None)
         if text is None:
             continue
         loaded.sources.add(shown, text)
