@@ -2,8 +2,28 @@
 observer ISMCTS, after Cowling, Powley & Whitehouse, 2012) over the
 engine's own legal options, for either side of any scenario.
 
-It knows nothing of any game beyond what the sources declare.  At each
-decision with more than one option it runs N iterations (`ismcts:N`); each:
+It knows nothing of any game beyond what the sources declare.
+
+`ismcts:N` spends its search where it can change the answer.  At each
+decision with more than one option it first asks the heuristic player
+(agents/greedy.py, its own generator: the `Screen`) and reads its
+look-ahead scores.  Where they tell the best option clearly apart (by more
+than MARGIN), or tell the options apart by nothing at all (the first step
+of an operation, answered by the choice's weight), it takes the heuristic
+player's answer: no search.  Else it searches the heuristic player's choice
+and the options it scored within MARGIN of the best, WIDTH at most, in
+rounds: each round deals one game from its side's view and plays every
+one of those options from it, with the same dice and the same state of
+the playout policy, so the options are compared on the same luck; the deal
+inherits the values the game remembers (`determinize(remember=True)`) and
+every option of the round starts from it (Game.mark/restore), so what they
+share is worked out once.  Below the root the tree grows by progressive
+widening: a node's first child is the playout policy's own option, another
+only when 1 + WIDEN × √visits allows.  N iterations in all, in whole
+rounds; playouts of at most H = 10 decisions (`ismcts:N:H`).
+
+`IsmctsAgent` without a screen (its Python default) searches every option
+of every decision as plain ISMCTS.  Each iteration:
 
 1. draws a game consistent with what its side may see (runtime/hidden.py:
    the other sides' hands and every draw pile dealt afresh, the dice
@@ -18,9 +38,10 @@ decision with more than one option it runs N iterations (`ismcts:N`); each:
    upper confidence bound, counted over the times the option was
    *available* (legal) rather than over the node's visits;
 3. adds one node: an option legal here that the tree has not tried;
-4. plays on with the playout policy — by default the interpreter's weighted
-   random players, as `simulate` plays (runtime/sampling.py) — for at most H
-   decisions (`ismcts:N:H`, default 30) or to the end of the game;
+4. plays on with the playout policy — without one the interpreter's
+   weighted random players, as `simulate` plays (runtime/sampling.py);
+   `ismcts:N` plays the heuristic player — for at most H decisions
+   (default 30) or to the end of the game;
 5. scores the result for each side (agents/mcts.py `score`: 1 a win, 0 a
    loss, ½ a game ended with no winner, and the scenario's declared
    `evaluation` for a playout cut short) and adds it to every node on the
