@@ -55,15 +55,17 @@ def seat_runs(scenario: str, player: str, opponent: str, games: int, seed: int, 
     return runs
 
 
-def speed(runs: list[tuple], seat: int) -> tuple[int, float]:
-    """(searched decisions, seconds) of the player in seat 0 (ours) or 1 (the opponent)."""
-    decisions, seconds = 0, 0.0
+def speed(runs: list[tuple], seat: int, decisions: str = "decisions", seconds: str = "seconds") -> tuple[int, float]:
+    """(decisions, seconds) of the player in seat 0 (ours) or 1 (the
+    opponent): those it answered, or with "searched", "search_seconds"
+    those it searched (a player that searches only some)."""
+    n, secs = 0, 0.0
     for side, other, summary in runs:
         st = (summary.get("agent_speed") or {}).get((side, other)[seat])
         if st:
-            decisions += st["decisions"]
-            seconds += st["seconds"]
-    return decisions, seconds
+            n += st.get(decisions, 0)
+            secs += st.get(seconds, 0.0)
+    return n, secs
 
 
 def report(scenario: str, player: str, opponent: str, runs: list[tuple], seconds: float) -> None:
@@ -89,7 +91,13 @@ def report(scenario: str, player: str, opponent: str, runs: list[tuple], seconds
     print("  endings: " + ", ".join(f"{reason} {n}" for reason, n in sorted(endings.items(), key=lambda x: -x[1])))
     for seat, name in ((0, player), (1, opponent)):
         n, secs = speed(runs, seat)
-        if n:
+        if not n:
+            continue
+        searched, search_secs = speed(runs, seat, "searched", "search_seconds")
+        if searched:  # it searched only some: what a search costs, and a decision on average
+            print(f"  {name}: {searched / search_secs:.2f} searched decisions a second ({searched} searched in "
+                  f"{search_secs:.0f} s, of {n} decisions with a choice in {secs:.0f} s: {n / secs:.1f} a second)")
+        else:
             print(f"  {name}: {n / secs:.2f} searched decisions a second ({n} decisions in {secs:.0f} s)")
 
 

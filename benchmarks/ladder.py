@@ -7,11 +7,12 @@ scale, the first player 0) with their intervals, and the seat bias.  Strength
 claims about the players (docs/players.rst, docs/balance.rst) are made from
 its output, never from timed tests.
 
-    python benchmarks/ladder.py [--scenario historical] [--players random,mcts:8] [--games N]
+    python benchmarks/ladder.py [--scenario historical] [--players random,greedy,ismcts:4:4] [--games N]
                                 [--seed S] [--workers W] [--out ladder.json]
 
 Cost: (players)² × N games; a random Historical game takes about a second on
-one core, an mcts:8 side about a hundred times more.
+one core, a greedy one a few seconds, an ismcts:4:4 side about 12 CPU
+seconds, an mcts:8 side about a hundred times a random one.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import time
 from pogdsl.cli.ladder import print_ladder
 from pogdsl.sim.ladder import play_ladder
 
-DEFAULT_PLAYERS = "random,mcts:8"  # (with `greedy` and `ismcts:N` once they are there)
+DEFAULT_PLAYERS = "random,greedy,ismcts:4:4"
 
 
 def main(argv=None) -> int:

@@ -124,6 +124,142 @@ def test_a_campaign_choice_does_not_depend_on_the_other_hand():
     assert 0 <= picks[0] < len(game.legal_options())
 
 
+# ------------------------------------------------------------------ the screened search (ismcts:N)
+
+class _Seen:
+    """A playout policy that passes every decision to the heuristic one and
+    notes the hidden piles of each game it is asked about: the games the
+    search dealt itself."""
+
+    def __init__(self, inner, piles):
+        self.inner, self.piles, self.seen = inner, piles, []
+
+    @property
+    def player(self):  # (the search marks and restores the heuristic player's generator)
+        return self.inner.player
+
+    def pick(self, game, side: str) -> int:
+        self.seen.append(tuple(tuple(game.s["piles"][p]) for p in self.piles))
+        return self.inner.pick(game, side)
+
+
+def _spec_agent(spec: str, seed: int) -> IsmctsAgent:
+    from pogdsl.agents.ismcts import parse_spec
+
+    return parse_spec(spec.removeprefix("ismcts:"), seed)
+
+
+def _contested(opened, side: str, spec: str, seed: int, first_game: int = 0):
+    """(a game at a decision of SIDE that `ismcts:N` of SEED searches, the
+    agent that searched it)."""
+    for g in range(first_game, first_game + 40):
+        game = opened.new_game(game_seed(3, g), log=False)
+        picker = RandomAgent(g)
+        d = game.run()
+        while d is not None:
+            if str(d.by) == side and len(d.options) > 1:
+                agent = _spec_agent(spec, seed)
+                before = game.copy()
+                agent.pick(game, side)
+                if agent.stats["searched"]:
+                    return before, agent
+            d = game.choose(picker.pick(d.options) + 1)
+    raise AssertionError("no contested decision found")
+
+
+def test_the_screened_search_deals_worlds_without_the_real_hidden_cards(duel):
+    """The worlds the search plays out are dealt from the side's view: two
+    games the side cannot tell apart give the search the very same worlds
+    (so it never read where the other hand's cards really are), and those
+    worlds hold other hands than the real one."""
+    hidden = ("hand:cp", "draw:cp", "draw:ap")
+    for k in range(3):
+        game, _ = _contested(duel, "ap", "ismcts:12", seed=k, first_game=10 * k)
+        twin = _twin(game, "ap", 300 + k)
+        assert view(twin, "ap") == view(game, "ap") and twin.s["piles"]["hand:cp"] != game.s["piles"]["hand:cp"]
+        seen = []
+        for g in (game, twin):
+            agent = _spec_agent("ismcts:12", k)
+            agent.policy = _Seen(agent.policy, hidden)
+            seen.append((agent.pick(g, "ap"), agent.policy.seen, _tree(agent.root)))
+        assert seen[0] == seen[1] and seen[0][1]
+        real = tuple(game.s["piles"]["hand:cp"])
+        assert any(piles[0] != real for piles in seen[0][1])
+
+
+def test_a_campaign_search_does_not_depend_on_the_other_hand():
+    opened = open_scenario("campaign")
+    game = _at_decision(opened, 5, "cp", skip=6)
+    twin = _twin(game, "cp", 78)
+    assert twin.s["piles"]["hand:ap"] != game.s["piles"]["hand:ap"]
+    agents = [_spec_agent("ismcts:4:2", 9) for _ in range(2)]
+    for _ in range(3):  # three decisions in a row, whoever searches them
+        picks = [a.pick(g, "cp") for a, g in zip(agents, (game, twin))]
+        assert picks[0] == picks[1] and _same_but_time(agents)
+        if game.choose(picks[0] + 1) is None or str(game.s["pending"]["by"]) != "cp":
+            break
+        twin.choose(picks[0] + 1)
+
+
+def _same_but_time(agents) -> bool:
+    strip = [{k: v for k, v in a.stats.items() if "seconds" not in k} for a in agents]
+    return strip[0] == strip[1]
+
+
+def test_a_clear_decision_takes_the_heuristic_players_answer(duel):
+    """Where the heuristic player's look-ahead tells the options clearly
+    apart (or cannot tell them apart at all), `ismcts:N` takes its answer
+    without a search: the same option as `greedy` of the same seed."""
+    from pogdsl.agents.greedy import GreedyAgent
+    from pogdsl.runtime.record import derive_seed
+
+    checked = 0
+    for g in range(6):
+        game = duel.new_game(game_seed(5, g), log=False)
+        agent, greedy = _spec_agent("ismcts:6", g), GreedyAgent(derive_seed(g, "screen"))
+        picker = RandomAgent(g)
+        d = game.run()
+        while d is not None:
+            if str(d.by) == "ap" and len(d.options) > 1:
+                searched = agent.stats["searched"]
+                mine, its = agent.pick(game, "ap"), greedy.pick(game, "ap")
+                if agent.stats["searched"] == searched:
+                    assert mine == its
+                    checked += 1
+                d = game.choose(mine + 1)
+            else:
+                d = game.choose(picker.pick(d.options) + 1)
+    assert checked >= 20
+    assert agent.stats["searched"] < agent.stats["decisions"]
+
+
+def test_a_contested_decision_plays_each_candidate_on_the_same_deals(duel):
+    """A searched decision weighs at most WIDTH options, each played from
+    every round's deal: the same number of iterations each."""
+    from pogdsl.agents.ismcts import WIDTH
+
+    game, agent = _contested(duel, "cp", "ismcts:10", seed=4)
+    agent = _spec_agent("ismcts:10", 4)
+    index = agent.pick(game, "cp")
+    children = agent.root.children
+    assert 2 <= len(children) <= WIDTH
+    assert ("cp", game.legal_options()[index]) in children
+    rounds = -(-10 // len(children))
+    assert {c.visits for c in children.values()} == {rounds}
+    assert agent.stats["iterations"] == rounds * len(children)
+
+
+def test_a_short_ladder_with_the_search_player(capsys):
+    """`pogdsl ladder` plays ismcts:N against the others on both sides."""
+    code = main(["ladder", "duel", "--root", str(DUEL), "--players", "random,greedy,ismcts:4", "--games", "2",
+                 "--workers", "1", "--json"])
+    assert code == 0
+    s = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert s["players"] == ["random", "greedy", "ismcts:4"] and s["games"] == 18 and s["finished"] == 18
+    assert s["matrix"]["ismcts:4"]["greedy"]["games"] == 4
+    assert set(s["ratings"]["players"]) == {"random", "greedy", "ismcts:4"}
+
+
 # ------------------------------------------------------------------ the tree
 
 def test_the_tree_is_keyed_by_option_texts_across_determinizations(duel):
@@ -256,7 +392,11 @@ def test_the_agent_picks_only_legal_options(duel):
         agents = {"ap": make_agent("ismcts:6", "ap", seed), "cp": make_agent("ismcts:4:3", "cp", seed)}
         assert play(session, agents, out=io.StringIO()) == "over"  # an illegal answer would raise
         for agent in agents.values():
-            assert agent.stats["decisions"] == 12 and agent.stats["iterations"] == 12 * agent.iterations
+            # every decision with a choice answered, the contested ones searched
+            # (each round plays its 2 or 3 options: N rounded up to a whole round)
+            stats = agent.stats
+            assert stats["decisions"] == 12 and stats["searched"] <= 12
+            assert 2 * stats["searched"] <= stats["iterations"] <= stats["searched"] * (agent.iterations + 2)
 
 
 def test_the_agent_is_deterministic_for_a_seed(duel):

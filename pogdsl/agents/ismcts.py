@@ -2,8 +2,28 @@
 observer ISMCTS, after Cowling, Powley & Whitehouse, 2012) over the
 engine's own legal options, for either side of any scenario.
 
-It knows nothing of any game beyond what the sources declare.  At each
-decision with more than one option it runs N iterations (`ismcts:N`); each:
+It knows nothing of any game beyond what the sources declare.
+
+`ismcts:N` spends its search where it can change the answer.  At each
+decision with more than one option it first asks the heuristic player
+(agents/greedy.py, its own generator: the `Screen`) and reads its
+look-ahead scores.  Where they tell the best option clearly apart (by more
+than MARGIN), or tell the options apart by nothing at all (the first step
+of an operation, answered by the choice's weight), it takes the heuristic
+player's answer: no search.  Else it searches the heuristic player's choice
+and the options it scored within MARGIN of the best, WIDTH at most, in
+rounds: each round deals one game from its side's view and plays every
+one of those options from it, with the same dice and the same state of
+the playout policy, so the options are compared on the same luck; the deal
+inherits the values the game remembers (`determinize(remember=True)`) and
+every option of the round starts from it (Game.mark/restore), so what they
+share is worked out once.  Below the root the tree grows by progressive
+widening: a node's first child is the playout policy's own option, another
+only when 1 + WIDEN × √visits allows.  N iterations in all, in whole
+rounds; playouts of at most H = 10 decisions (`ismcts:N:H`).
+
+`IsmctsAgent` without a screen (its Python default) searches every option
+of every decision as plain ISMCTS.  Each iteration:
 
 1. draws a game consistent with what its side may see (runtime/hidden.py:
    the other sides' hands and every draw pile dealt afresh, the dice
@@ -18,9 +38,10 @@ decision with more than one option it runs N iterations (`ismcts:N`); each:
    upper confidence bound, counted over the times the option was
    *available* (legal) rather than over the node's visits;
 3. adds one node: an option legal here that the tree has not tried;
-4. plays on with the playout policy — by default the interpreter's weighted
-   random players, as `simulate` plays (runtime/sampling.py) — for at most H
-   decisions (`ismcts:N:H`, default 30) or to the end of the game;
+4. plays on with the playout policy — without one the interpreter's
+   weighted random players, as `simulate` plays (runtime/sampling.py);
+   `ismcts:N` plays the heuristic player — for at most H decisions
+   (default 30) or to the end of the game;
 5. scores the result for each side (agents/mcts.py `score`: 1 a win, 0 a
    loss, ½ a game ended with no winner, and the scenario's declared
    `evaluation` for a playout cut short) and adds it to every node on the
@@ -57,6 +78,10 @@ from .base import LookAhead, random_samplers
 from .evaluation import score
 
 DEFAULT_HORIZON = 30  # decisions a playout plays after the tree before it is scored
+SPEC_HORIZON = 10  # `ismcts:N`'s: the evaluation judges sooner, and more iterations fit the time
+WIDTH = 3  # a screened search weighs the heuristic player's best few options, no more …
+MARGIN = 0.05  # … those it scored within this of its best; a clearer best is taken without a search
+WIDEN = 0.5  # under a screened search a tree node may have 1 + WIDEN * sqrt(visits) children
 EXPLORATION = 0.7  # the UCB constant, for scores between 0 and 1
 UNDECIDED = 0.5  # the score of a playout the rules could not finish (a dead end): it tells nothing
 
@@ -90,6 +115,43 @@ def playout_policy(seed: int):
     return GreedyPolicy(derive_seed(seed, "playout policy"))
 
 
+class Screen:
+    """The heuristic player, asked first at each decision: its look-ahead
+    scores say whether the decision is worth a search, and which options
+    are.  (A hook kept in this module, not in agents/greedy.py: it keeps the
+    scores the heuristic player hands its own `_note`.)"""
+
+    def __init__(self, seed: int):
+        from .greedy import GreedyAgent
+
+        screen = self
+
+        class Scoring(GreedyAgent):
+            def _note(self, choice, scored):
+                screen.scored = list(scored)
+                super()._note(choice, scored)
+
+        self.player = Scoring(seed)
+        self.scored: list | None = None
+
+    def contested(self, game, side: str, width: int, margin: float) -> tuple[int, list[int]]:
+        """(the heuristic player's choice, the options worth a search: its
+        choice first, then the others its look-ahead scored within MARGIN of
+        the best, at most WIDTH in all).  A list of one: the choice is
+        clear, or the heuristic player answered by weight alone."""
+        self.scored = None
+        choice = self.player.pick(game, side)
+        scored = self.scored or []
+        valid = sorted(((v, i) for v, i, draw, _ in scored if draw is not None), key=lambda t: -t[0])
+        if len(valid) < 2 or valid[0][0] == valid[-1][0]:
+            # all alike: the look-ahead read no difference (the first step of
+            # an operation, mostly), and the choice's weight decides
+            return choice, [choice]
+        best = valid[0][0]
+        rivals = [i for v, i in valid if i != choice and v >= best - margin]
+        return choice, [choice] + rivals[:width - 1]
+
+
 class Node:
     """A node of the search tree: the options taken to reach it, by side and
     text, are its key in its parent's `children`.  `visits` and `total` are
@@ -111,7 +173,8 @@ class Node:
 
 class IsmctsAgent(LookAhead):
     def __init__(self, iterations: int, seed: int = 0, horizon: int = DEFAULT_HORIZON, *,
-                 policy=None, evaluate=DEFAULT_EVALUATE):
+                 policy=None, evaluate=DEFAULT_EVALUATE, screen: Screen | None = None,
+                 width: int = WIDTH, margin: float = MARGIN):
         if iterations < 1:
             raise ValueError("ismcts:N needs at least 1 iteration")
         if horizon < 1:
@@ -120,62 +183,139 @@ class IsmctsAgent(LookAhead):
         self.horizon = horizon
         self.policy = policy
         self.evaluate = evaluate
+        self.screen = screen
+        self.width = width
+        self.margin = margin
         self.seed = seed
         self.state = rng.seed_state(seed)
-        self.label = f"ismcts:{iterations}" + (f":{horizon}" if horizon != DEFAULT_HORIZON else "")
-        # decisions it searched, iterations run, seconds spent: its speed; and
-        # how many of those searches started from the subtree kept from the last
+        plain = SPEC_HORIZON if screen is not None else DEFAULT_HORIZON
+        self.label = f"ismcts:{iterations}" + (f":{horizon}" if horizon != plain else "")
+        # decisions it answered (more than one option), iterations run and
+        # seconds spent: its speed; how many searches started from the
+        # subtree kept from the last; with a screen, the decisions it
+        # searched and their seconds (the others took the screen's answer)
         self.stats: dict[str, float] = {"decisions": 0, "iterations": 0, "seconds": 0.0, "kept": 0}
+        if screen is not None:
+            self.stats.update(searched=0, search_seconds=0.0)
         # The subtree kept for the next decision: (side, the game's decision
         # count it is for, its root), when that decision follows our choice at once.
         self._kept: tuple[str, int, Node] | None = None
+        self._at: tuple[str, int] = ("", 0)  # (side, decision count) of the decision being searched
         self.root: Node | None = None  # the tree of the last decision searched
 
     def pick(self, game, side: str) -> int:
         """The 0-based index of the option to take at GAME's pending decision
         for SIDE."""
         start = time.perf_counter()
+        if self.screen is not None:
+            best = self._screened_pick(game, side, start)
+        else:
+            best = self._full_pick(game, side)
+        self.stats["decisions"] += 1
+        self.stats["seconds"] += time.perf_counter() - start
+        return best
+
+    def _full_pick(self, game, side: str) -> int:
+        """Every option searched, the root's by UCB, each iteration a fresh deal."""
         pending = game.s["pending"]
-        by, options = pending["by"], pending["options"]
         root = self._reused_root(game, side)
         for _ in range(self.iterations):
             self.iterate(game, side, root)
-        best = max(range(len(options)), key=lambda i: self._rank(root, by, options, i))
+        return self._chosen(root, pending["by"], pending["options"], range(len(pending["options"])))
+
+    def _screened_pick(self, game, side: str, start: float) -> int:
+        """The heuristic player's answer where its look-ahead tells the
+        options clearly apart; else a search of its few best options, in
+        rounds: one deal a round, every option played from it with the same
+        dice and the same state of the playout policy, so the options are
+        compared on the same luck."""
+        choice, candidates = self.screen.contested(game, side, self.width, self.margin)
+        if len(candidates) < 2:
+            self._kept = None
+            return choice
+        pending = game.s["pending"]
+        root = self._reused_root(game, side)
+        rounds = max(1, -(-self.iterations // len(candidates)))
+        for _ in range(rounds):
+            # the deal inherits the values the game remembers, and every
+            # option of the round is played from it: what they share is
+            # worked out once (Game.mark/restore keep what was learnt)
+            self.state, dealt = determinize(game, side, self.state, remember=True)
+            dealt.log_enabled = False
+            dealt_mark, policy_mark = dealt.mark(), self._policy_mark()
+            for k, option in enumerate(candidates):
+                if k:
+                    dealt.restore(dealt_mark)
+                    self._policy_restore(policy_mark)
+                self.iterate(game, side, root, dealt=dealt, first=option)
+        self.stats["searched"] += 1
+        self.stats["search_seconds"] += time.perf_counter() - start
+        return self._chosen(root, pending["by"], pending["options"], candidates)
+
+    def _policy_mark(self):
+        """What a playout changes in the heuristic playout policy (its
+        generator, its memory of dull choices), to play every option of a
+        round with the same; None for another policy."""
+        player = getattr(self.policy, "player", None)
+        if player is None or not hasattr(player, "dull"):
+            return None
+        return player.state, dict(player.dull)
+
+    def _policy_restore(self, mark) -> None:
+        if mark is not None:
+            player = self.policy.player
+            player.state, player.dull = mark[0], dict(mark[1])
+
+    def _chosen(self, root: Node, by: str, options: list[str], among) -> int:
+        """The option of AMONG tried most often (ties: the better mean, then
+        the first in AMONG's order), its subtree kept for the next decision."""
+        among = list(among)
+        order = {i: k for k, i in enumerate(among)}
+        best = max(among, key=lambda i: self._rank(root, by, options, i) + (-order[i],))
         chosen = root.children.get((by, options[best]))
-        self._kept = (side, game.s["decisions"] + 1, chosen) if chosen is not None else None
+        side, decision = self._at
+        self._kept = (side, decision + 1, chosen) if chosen is not None else None
         self.root = root
-        self.stats["decisions"] += 1
-        self.stats["iterations"] += self.iterations
-        self.stats["seconds"] += time.perf_counter() - start
+        self.stats["iterations"] += sum(c.visits for c in root.children.values()) - self._visits_before
         return best
 
     @staticmethod
     def _rank(root: Node, by: str, options: list[str], i: int) -> tuple:
         child = root.children.get((by, options[i]))
         if child is None:
-            return (0, 0.0, -i)
-        return (child.visits, child.mean(), -i)
+            return (0, 0.0)
+        return (child.visits, child.mean())
 
     def _reused_root(self, game, side: str) -> Node:
         """The subtree under our last choice when this decision is the very
         next one, ours again; else a new tree.  (The decision count is in
         every side's view: no hidden part is read.)"""
         kept, self._kept = self._kept, None
+        self._at = (side, game.s["decisions"])
+        root = Node()
         if kept is not None and kept[0] == side and kept[1] == game.s["decisions"]:
             self.stats["kept"] += 1
-            return kept[2]
-        return Node()
+            root = kept[2]
+        self._visits_before = sum(c.visits for c in root.children.values())
+        return root
 
     # ------------------------------------------------------------ one iteration
-    def iterate(self, game, side: str, root: Node) -> None:
-        """One determinization, descent, expansion, playout and backup."""
-        self.state, other = determinize(game, side, self.state)
-        other.log_enabled = False
+    def iterate(self, game, side: str, root: Node, dealt=None, first: int | None = None) -> None:
+        """One determinization (DEALT, when the caller dealt it), descent (by
+        option FIRST at the root, when given), expansion, playout and backup."""
+        if dealt is None:
+            self.state, dealt = determinize(game, side, self.state)
+            dealt.log_enabled = False
+        other = dealt
         path: list[tuple[str, Node]] = []  # (who chose, the node chosen) from the root down
         node = root
         try:
             while other.s["result"] is None and other.s["pending"] is not None:
-                by, option, child = self._select(other, node)
+                if first is not None:
+                    by, option, child = self._forced(other, node, first)
+                    first = None
+                else:
+                    by, option, child = self._select(other, node)
                 if child is None:  # expansion: a new node, then the playout from it
                     child = node.children[(by, other.s["pending"]["options"][option])] = Node()
                     child.available = 1
@@ -192,10 +332,22 @@ class IsmctsAgent(LookAhead):
             return
         self._back_up(path, other)
 
+    @staticmethod
+    def _forced(game, node: Node, option: int) -> tuple[str, int, Node | None]:
+        """OPTION at the root, its node (None: new) counted as available."""
+        pending = game.s["pending"]
+        child = node.children.get((pending["by"], pending["options"][option]))
+        if child is not None:
+            child.available += 1
+        return pending["by"], option, child
+
     def _select(self, game, node: Node) -> tuple[str, int, Node | None]:
         """(who chooses, the option to take, its node or None to expand it) at
-        GAME's pending decision: an untried legal option at random if there is
-        one, else the legal option with the best availability-counted UCB."""
+        GAME's pending decision: an untried legal option if there is one (under
+        a screened search only while the node has fewer than 1 + WIDEN ×
+        √visits children legal here: the policy's own option first, then
+        others at random), else the legal option with the best
+        availability-counted UCB."""
         pending = game.s["pending"]
         by = pending["by"]
         children = node.children
@@ -208,7 +360,9 @@ class IsmctsAgent(LookAhead):
             else:
                 child.available += 1
                 tried.append((i, child))
-        if untried:
+        if untried and (self.screen is None or len(tried) < 1 + WIDEN * math.sqrt(node.visits)):
+            if not tried and self.screen is not None and self.policy is not None:
+                return by, self.policy.pick(game, str(by)), None
             self.state, j = rng.below(self.state, len(untried))
             return by, untried[j], None
         best_i, best_child, best_bound = 0, None, -1.0
@@ -260,8 +414,11 @@ def parse_spec(arg: str, seed: int) -> IsmctsAgent:
                          f"playout), not 'ismcts:{arg}'")
     try:
         iterations = parse_whole(count)
-        horizon_n = parse_whole(horizon) if horizon else DEFAULT_HORIZON
+        horizon_n = parse_whole(horizon) if horizon else SPEC_HORIZON
     except NumberError as err:
         raise ValueError(f"ismcts:N[:H] needs whole numbers (N iterations a decision, H decisions a playout): "
                          f"{err}") from None
-    return IsmctsAgent(iterations, seed, horizon_n, policy=playout_policy(seed))
+    if iterations < 1:
+        raise ValueError("ismcts:N needs at least 1 iteration")
+    return IsmctsAgent(iterations, seed, horizon_n, policy=playout_policy(seed),
+                       screen=Screen(derive_seed(seed, "screen")))

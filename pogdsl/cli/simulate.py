@@ -549,8 +549,9 @@ def register(sub) -> None:
                    help=f"player for side ap (default {DEFAULT_PLAYER}): any computer player `play` takes (not "
                         "human or script): random | random:SEED | mcts:N (N random playouts a decision: stronger, and about N "
                         "times slower a decision) | mcts:N:D (each playout cut after D decisions, default 30) | ismcts:N "
-                        "(information-set tree search over both sides' options, N iterations a decision) | ismcts:N:H "
-                        "(each playout at most H decisions after the tree, default 30); "
+                        "(information-set tree search over both sides' options where greedy finds its best options close, "
+                        "N iterations a decision) | ismcts:N:H (each playout at most H decisions after the tree, "
+                        "default 10); "
                         "seeded from each game's seed and the side, as `play --seed` is; the summary and the "
                         "records name each side's player")
     p.add_argument("--cp", metavar="AGENT", help="player for side cp (same choices as --ap)")

@@ -50,6 +50,9 @@ BACKENDS = ("local", "ray", "dask")
 # the heuristic player, so that balance is measured with players that play
 # the war (docs/balance.rst); every balance figure names its players.
 DEFAULT_PLAYER = "greedy"
+# A look-ahead player's `stats` summed over a run: the decisions it answered
+# and their seconds; a player that searches only some of them counts those too.
+SPEED_STATS = ("decisions", "seconds", "searched", "search_seconds")
 # The player of a side play_random is given none for: the fast baseline.
 RANDOM_PLAYER = "random"
 EXTRAS = {"ray": ("ray", "ray"), "dask": ("dask.distributed", "dask")}
@@ -153,7 +156,8 @@ def play_random(opened, seed: int, *, max_steps: int | None = None,
     looked = {k: a.stats for k, a in players.items()
               if isinstance(getattr(a, "stats", None), dict) and {"decisions", "seconds"} <= a.stats.keys()}
     if looked:  # the look-ahead players' decisions and the seconds they took
-        result["agent_stats"] = {k: {"decisions": v["decisions"], "seconds": round(v["seconds"], 3)}
+        # (a player that searches only some decisions also counts those: `searched`, `search_seconds`)
+        result["agent_stats"] = {k: {name: round(v[name], 3) for name in SPEED_STATS if name in v}
                                  for k, v in looked.items()}
     result["events"] = dict(game.events_played)
     result["turn"] = game.s["turn"]
@@ -345,8 +349,8 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
         tally.add(result)
         for side, st in (result.get("agent_stats") or {}).items():
             total = agent_speed.setdefault(side, {"decisions": 0, "seconds": 0.0})
-            total["decisions"] += st["decisions"]
-            total["seconds"] += st["seconds"]
+            for name, v in st.items():
+                total[name] = total.get(name, 0) + v
         if on_results:
             on_results([result])
         if progress:
@@ -389,7 +393,7 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
     if agent_speed:
         speed = agent_speed
         # each look-ahead player's own speed: the decisions it searched (more than one option) a second
-        summary["agent_speed"] = {side: {**v, "seconds": round(v["seconds"], 3),
+        summary["agent_speed"] = {side: {**{k: round(x, 3) for k, x in v.items()},
                                          "decisions_per_second": round(v["decisions"] / v["seconds"], 2)
                                          if v["seconds"] > 0 else None} for side, v in speed.items()}
     return summary
