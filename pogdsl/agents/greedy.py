@@ -16,7 +16,13 @@ with more than one option (`greedy`, or `greedy:K` to look at K options):
    the game run on to the next real decision, whoever makes it: the dice,
    draws and decisions with a single option on the way are played (the same
    dice for every option, so options are compared on the same luck), and
-   scores the result;
+   scores the result — except at a decision that opens its action (its
+   first since another side decided: which card to play and how, an
+   answer to the other side), where it plays on through its own next F
+   decisions (default 6, `greedy:K:F`), drawn at random by the choices'
+   weights with the same draws for every option, or until another side
+   must decide: what a card sets going (the operations it pays for, the
+   attacks its event opens) shows in the score, not only its first step;
 4. it takes the best; equal scores go to the heavier option.  Options whose
    look-ahead cannot change the evaluation (the first step of an operation,
    say) all score alike, and the weight decides among them.
