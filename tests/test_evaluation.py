@@ -192,3 +192,25 @@ def test_an_open_vp_space_next_to_the_enemy_weighs_more_than_a_held_one():
         assert _term(game, side, "vp_spaces_threatened") == before - 1
         checked += 1
     assert checked >= 1
+
+
+def test_a_card_spent_is_a_card_drawn_at_the_end_of_the_turn():
+    """6.0.G: each side draws up to a full hand when the turn ends, so a card
+    still held then takes a fresh card's place.  The term counts only how
+    many cards a hand holds, which the other player sees."""
+    game = _campaign_started()
+    game.choose("start with Guns of August in hand: yes")  # the hands are dealt (4.3)
+    for side in ("ap", "cp"):
+        held = len(game.s["piles"]["hand:" + side])
+        assert held >= 6 and _term(game, side, "cards_held") == -held
+    game.s["piles"]["hand:cp"].pop()
+    game.invalidate()
+    assert _term(game, "cp", "cards_held") == -(len(game.s["piles"]["hand:cp"]))
+    # the Allies' view of the game, the Central Powers' hand dealt afresh:
+    # other cards, the same count, the same evaluation
+    from pogdsl.runtime import rng
+    from pogdsl.runtime.hidden import determinize
+
+    _, twin = determinize(game, "ap", rng.seed_state(4))
+    assert sorted(twin.s["piles"]["hand:cp"]) != sorted(game.s["piles"]["hand:cp"])
+    assert evaluation(twin, "ap") == evaluation(game, "ap")
