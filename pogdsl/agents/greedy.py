@@ -133,10 +133,12 @@ class GreedyAgent(LookAhead):
         candidates = self._candidates(n, pending.get("weights"))
         choice_name = pending["choice"]
         self._follow_seed = None
-        if not in_place and self._opens_action(game):
+        opens = not in_place and self._opens_action(game)
+        if opens:
             self.state, self._follow_seed = rng.next32(self.state)
         self._answered_at = game.s["decisions"]
-        if self._skip(choice_name):
+        # a decision that opens an action is few and weighty: never answered unlooked
+        if not opens and self._skip(choice_name):
             self.stats["decisions"] += 1
             self.stats["seconds"] += time.perf_counter() - start
             self.last = Judgement(candidates[0], -1.0) if self.explain else None
