@@ -16,7 +16,7 @@ seeds `pogdsl simulate SCENARIO --games N --seed S` uses, and prints:
   its think time at the 50th and 95th percentiles and the slowest: what a
   person playing against it waits for (`pogdsl play … --cp greedy`).
 
-    python benchmarks/greedy.py [--scenario campaign] [--games N] [--seed S] [--workers W] [--progress]
+    python benchmarks/greedy.py [--scenario campaign] [--games N] [--seed S] [--workers W] [--progress] [--minutes M]
 
 Strength and speed are measured here, never asserted in tests.  About 2-3
 CPU seconds a game against random, twice that greedy against greedy.
@@ -96,6 +96,9 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=max(1, min(2, os.cpu_count() or 1)))
     parser.add_argument("--progress", action="store_true", help="a line for each game as it ends")
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="stop after this many minutes of wall time and print the figures of the games "
+                             "finished (the games are taken seed by seed, the three pairings together)")
     args = parser.parse_args(argv)
     seeds = [game_seed(args.seed, i) for i in range(args.games)]
     tasks = [(args.scenario, s, ap, cp) for s in seeds for ap, cp in PAIRINGS]  # a stopped run has all three
@@ -108,14 +111,26 @@ def main(argv=None) -> int:
             print(f"  game {len(results)}/{len(tasks)}: {r['ap']} v {r['cp']}, seed {r['seed']}: "
                   f"{r['winner'] or 'draw'} ({r['reason']}, turn {r['turn']}), {r['cpu']:.1f} CPU s", flush=True)
 
+    deadline = None if args.minutes is None else start + 60 * args.minutes
+
+    def out_of_time() -> bool:
+        if deadline is None or time.perf_counter() < deadline:
+            return False
+        print(f"  out of time: {len(results)} of {len(tasks)} games finished", flush=True)
+        return True
+
     try:
         if args.workers > 1:
-            with get_context("fork").Pool(args.workers) as pool:
+            with get_context("fork").Pool(args.workers) as pool:  # leaving it stops the games still running
                 for r in pool.imap_unordered(play_one, tasks, chunksize=1):
                     done(r)
+                    if out_of_time():
+                        break
         else:
             for t in tasks:
                 done(play_one(t))
+                if out_of_time():
+                    break
     except KeyboardInterrupt:  # Ctrl-C (or kill -INT): the figures of the games finished so far
         print(f"  stopped: {len(results)} of {len(tasks)} games finished", flush=True)
     wall = time.perf_counter() - start

@@ -121,3 +121,96 @@ def test_the_illusions_variant_weighs_national_will():
         game.s["vars"]["national_will"][n] = 4
     game.invalidate()
     assert score(game, "cp") < before
+
+
+# ------------------------------------------------------------ the Campaign's terms
+
+def _campaign_started(seed: int = 5):
+    """A Campaign game at its first decision, after the set-up."""
+    game = open_scenario("campaign").new_game(seed, log=False)
+    game.run()
+    return game
+
+
+def _term(game, side: str, name: str) -> int:
+    return next(v for n, _, v in term_values(game, side) if n == name)
+
+
+def test_a_destroyed_fort_is_lost_to_its_side_s_forts_term():
+    """15.1.9-15.1.10: a standing fort keeps its space for its side; once
+    destroyed it no longer does.  Liege (a Belgian fort of strength 3 at the
+    start) counts for the Allies until it falls."""
+    game = _campaign_started()
+    liege = game.w.entity("space", "Liege")
+    before = _term(game, "ap", "forts_standing")
+    assert liege.data.fort == 3 and before >= 3
+    game.s["fort_destroyed"][liege.index] = True
+    game.invalidate()
+    assert _term(game, "ap", "forts_standing") == before - 3
+    assert _term(game, "cp", "forts_standing") == _term(_campaign_started(), "cp", "forts_standing")
+
+
+def test_a_unit_that_cannot_trace_supply_counts_as_cut_off():
+    """14.1.2, 14.3.5: a unit with no line of friendly spaces to a supply
+    source is lost in attrition.  A German army set down in Moscow, among
+    Allied spaces, counts its combat factors against its side."""
+    game = _campaign_started()
+    assert _term(game, "cp", "units_cut_off") == 0 and _term(game, "ap", "units_cut_off") == 0
+    army = next(u for u in game.w.units if u.data.name == "GE 1")
+    game.move_unit(army, game.w.location(game.w.entity("space", "Moscow")))
+    game.invalidate()
+    cf = next(v for n, _, v in term_values(game, "cp") if n == "strength_on_map")
+    assert _term(game, "cp", "units_cut_off") < 0
+    assert -_term(game, "cp", "units_cut_off") <= cf
+    assert _term(game, "ap", "units_cut_off") == 0
+
+
+def test_an_open_vp_space_next_to_the_enemy_weighs_more_than_a_held_one():
+    """5.1.2, 11.1.14: a VP space changes hands, and the VP marker moves, when
+    an enemy unit enters it; one with none of its side's units and no
+    standing fort can be taken by walking in, so it counts twice."""
+    game = _campaign_started()
+    w, loc = game.w, game.s["loc"]
+
+    def units_in(s):
+        return [u for u in w.units if loc[u.index] == s.index]
+
+    def enemy_next_door(s, side):
+        return any(game.s["control"][x.index] not in (None, side) and units_in(x) for x in w.neighbours[s.index])
+
+    checked = 0
+    for s in w.spaces:
+        side = game.s["control"][s.index]
+        if not s.data.vp or side is None or not units_in(s) or s.data.fort:
+            continue
+        if not enemy_next_door(s, side):
+            continue
+        before = _term(game, side, "vp_spaces_threatened")
+        for u in units_in(s):
+            game.move_unit(u, w.eliminated_box[side])
+        game.invalidate()
+        assert _term(game, side, "vp_spaces_threatened") == before - 1
+        checked += 1
+    assert checked >= 1
+
+
+def test_a_card_spent_is_a_card_drawn_at_the_end_of_the_turn():
+    """6.0.G: each side draws up to a full hand when the turn ends, so a card
+    still held then takes a fresh card's place.  The term counts only how
+    many cards a hand holds, which the other player sees."""
+    game = _campaign_started()
+    game.choose("start with Guns of August in hand: yes")  # the hands are dealt (4.3)
+    for side in ("ap", "cp"):
+        held = len(game.s["piles"]["hand:" + side])
+        assert held >= 6 and _term(game, side, "cards_held") == -held
+    game.s["piles"]["hand:cp"].pop()
+    game.invalidate()
+    assert _term(game, "cp", "cards_held") == -(len(game.s["piles"]["hand:cp"]))
+    # the Allies' view of the game, the Central Powers' hand dealt afresh:
+    # other cards, the same count, the same evaluation
+    from pogdsl.runtime import rng
+    from pogdsl.runtime.hidden import determinize
+
+    _, twin = determinize(game, "ap", rng.seed_state(4))
+    assert sorted(twin.s["piles"]["hand:cp"]) != sorted(game.s["piles"]["hand:cp"])
+    assert evaluation(twin, "ap") == evaluation(game, "ap")

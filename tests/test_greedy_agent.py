@@ -24,6 +24,7 @@ from pogdsl.runtime.record import Session
 from pogdsl.sim import game_seed, play_random
 
 DUEL = Path(__file__).parent / "fixtures" / "duel"
+MUSTER = Path(__file__).parent / "fixtures" / "muster"
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -57,7 +58,8 @@ def _at_decision(opened, seed: int, side: str, skip: int = 0):
 def test_the_spec_names_the_player():
     assert str(make_agent("greedy", "ap", 1)) == "greedy"
     assert str(make_agent("greedy:2", "ap", 1)) == "greedy:2"
-    for bad in ("greedy:0", "greedy:x"):
+    assert str(make_agent("greedy:4:0", "ap", 1)) == "greedy:4:0"
+    for bad in ("greedy:0", "greedy:x", "greedy:4:x"):
         with pytest.raises(ValueError, match="greedy:K"):
             make_agent(bad, "ap", 1)
 
@@ -95,6 +97,25 @@ def test_it_takes_the_option_its_evaluation_prefers(duel):
         assert set(cards) <= set(ops) and len(set(ops[c] for c in cards)) > 1 or len(cards) < 2
         pick = GreedyAgent(seed=seed).pick(game, "cp")
         assert ops[cards[pick]] == max(ops[c] for c in cards)
+
+
+def test_it_plays_its_own_next_decisions_on_to_see_a_later_gain():
+    """On the muster fixture the VP marker moves only after the side's second
+    decision of its turn, by what it mustered at the first: the player that
+    plays its own next decisions on musters the most; one that looks only at
+    the next decision (F = 0) sees three equal options and takes the
+    heaviest, the smallest muster."""
+    muster = open_scenario("muster", MUSTER)
+    for seed in range(4):
+        for side in ("ap", "cp"):
+            game = muster.new_game(seed, log=False)
+            d = game.run()
+            if side == "cp":
+                d = game.choose("muster 1")
+                d = game.choose(1)
+            assert str(d.by) == side and d.choice == "muster"
+            assert game.legal_options()[GreedyAgent(seed).pick(game, side)] == "muster 3"
+            assert game.legal_options()[GreedyAgent(seed, follow=0).pick(game, side)] == "muster 1"
 
 
 def test_a_search_player_can_use_it_on_its_own_playout_game(campaign):

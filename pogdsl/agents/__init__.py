@@ -7,7 +7,9 @@ An agent spec, as the command line gives it:
   random:SEED     random choices from SEED
   greedy          takes the option its side's declared evaluation judges best
                   after a short look-ahead (agents/greedy.py), seeded from the
-                  game's seed and the side; greedy:K looks at K options (4)
+                  game's seed and the side; greedy:K looks at K options (4),
+                  greedy:K:F plays F of its own decisions on after each option
+                  of a decision that opens its action (6; 0: only the next)
   mcts:N          looks ahead: N random playouts a decision (agents/mcts.py),
                   seeded from the game's seed and the side; mcts:N:D cuts
                   each playout after D decisions (default 30)
@@ -52,7 +54,7 @@ __all__ = [
     "play",
 ]
 
-AGENT_SPECS = ("human | random | random:SEED | greedy | greedy:K | mcts:N | mcts:N:D | ismcts:N | ismcts:N:H "
+AGENT_SPECS = ("human | random | random:SEED | greedy | greedy:K | greedy:K:F | mcts:N | mcts:N:D | ismcts:N | ismcts:N:H "
                "| script:FILE")
 
 

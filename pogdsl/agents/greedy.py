@@ -16,7 +16,13 @@ with more than one option (`greedy`, or `greedy:K` to look at K options):
    the game run on to the next real decision, whoever makes it: the dice,
    draws and decisions with a single option on the way are played (the same
    dice for every option, so options are compared on the same luck), and
-   scores the result;
+   scores the result — except at a decision that opens its action (its
+   first since another side decided: which card to play and how, an
+   answer to the other side), where it plays on through its own next F
+   decisions (default 6, `greedy:K:F`), drawn at random by the choices'
+   weights with the same draws for every option, or until another side
+   must decide: what a card sets going (the operations it pays for, the
+   attacks its event opens) shows in the score, not only its first step;
 4. it takes the best; equal scores go to the heavier option.  Options whose
    look-ahead cannot change the evaluation (the first step of an operation,
    say) all score alike, and the weight decides among them.
@@ -56,6 +62,7 @@ from .evaluation import score, term_values
 
 DEFAULT_WIDTH = 4  # options looked at a decision (the heaviest)
 REPLY_WIDTH = 4  # an answer of the other side with at most this many options is looked into
+FOLLOW = 6  # at a side's first decision of its action: its own decisions played on after an option
 DULL_AFTER = 3  # look-aheads in a row that told a choice's options apart by nothing: stop looking …
 SKIPS = 8  # … for this many of its decisions, then look again
 
@@ -84,13 +91,21 @@ class Judgement:
 
 
 class GreedyAgent(LookAhead):
-    def __init__(self, seed: int = 0, width: int = DEFAULT_WIDTH):
+    def __init__(self, seed: int = 0, width: int = DEFAULT_WIDTH, follow: int = FOLLOW):
         if width < 1:
             raise ValueError("greedy:K needs at least 1 option to look at")
+        if follow < 0:
+            raise ValueError("greedy:K:F cannot play on fewer than 0 decisions")
         self.seed = seed
         self.width = width
+        self.follow = follow
+        # the game's decision count when it last answered: a decision right
+        # after its own is a later step of the same action (see _opens_action)
+        self._answered_at: int | None = None
+        self._follow_seed: int | None = None  # this decision's seed for the played-on steps
         self.state = rng.seed_state(seed)
-        self.label = "greedy" + (f":{width}" if width != DEFAULT_WIDTH else "")
+        self.label = "greedy" + (f":{width}" if width != DEFAULT_WIDTH or follow != FOLLOW else "")
+        self.label += f":{follow}" if follow != FOLLOW else ""
         # decisions it judged, options it looked at, seconds spent: its speed
         self.stats: dict[str, float] = {"decisions": 0, "lookaheads": 0, "seconds": 0.0}
         # choice → (look-aheads in a row that told its options apart by
@@ -117,7 +132,13 @@ class GreedyAgent(LookAhead):
             return 0
         candidates = self._candidates(n, pending.get("weights"))
         choice_name = pending["choice"]
-        if self._skip(choice_name):
+        self._follow_seed = None
+        opens = not in_place and self._opens_action(game)
+        if opens:
+            self.state, self._follow_seed = rng.next32(self.state)
+        self._answered_at = game.s["decisions"]
+        # a decision that opens an action is few and weighty: never answered unlooked
+        if not opens and self._skip(choice_name):
             self.stats["decisions"] += 1
             self.stats["seconds"] += time.perf_counter() - start
             self.last = Judgement(candidates[0], -1.0) if self.explain else None
@@ -174,6 +195,14 @@ class GreedyAgent(LookAhead):
         self.dull[choice] = (dull, skipped + 1)
         return True
 
+    def _opens_action(self, game) -> bool:
+        """Whether this decision is the side's first since another side
+        decided (the choice of its action, an answer to the other side's):
+        its options are then played on through the side's next FOLLOW
+        decisions, so what an option sets going (the operations a card pays
+        for, the attacks an event opens) is judged, not only its first step."""
+        return self.follow > 0 and (self._answered_at is None or game.s["decisions"] != self._answered_at + 1)
+
     def _note(self, choice: str, scored: list) -> None:
         values = {v for v, _, d, _ in scored if d is not None}
         dull, _ = self.dull.get(choice, (0, 0))
@@ -189,14 +218,22 @@ class GreedyAgent(LookAhead):
             order.sort(key=lambda i: -weights[i])
         return order[:self.width]
 
-    @staticmethod
-    def _run_on(game, option: int):
+    def _run_on(self, game, option: int, side: str | None = None):
         """Take OPTION in GAME and run on to the next real decision, not
         listed: whoever must decide next, the game stops there.  Who that
         is (a side's key; None when the game is over), or _DEAD_END when
-        the rules could not go on."""
-        game.samplers = _stoppers_for(game)
-        game.max_decisions = game.s["decisions"] + 1
+        the rules could not go on.
+
+        With SIDE at a decision that opens its action (_follow_seed set),
+        SIDE's own next decisions are played on instead, at random by the
+        choices' weights (the same draws for every option), up to FOLLOW
+        of them or until another side must decide (listed: the stop)."""
+        if side is not None and self._follow_seed is not None:
+            game.samplers = {side: Sampler(rng.seed_state(self._follow_seed))}
+            game.max_decisions = game.s["decisions"] + 1 + self.follow
+        else:
+            game.samplers = _stoppers_for(game)
+            game.max_decisions = game.s["decisions"] + 1
         try:
             game.choose(option + 1)
         except DecisionBudgetExceeded as stop:
@@ -209,10 +246,10 @@ class GreedyAgent(LookAhead):
         pending = game.s["pending"]
         return pending["by"] if pending is not None else None
 
-    def _try(self, base, side: str, option: int) -> tuple[float, object, object]:
+    def _try(self, base, side: str, option: int, follow: bool = True) -> tuple[float, object, object]:
         """(score for SIDE after OPTION, whether the game ended with no
         winner, who decides next); a dead end scores below everything."""
-        by = self._run_on(base, option)
+        by = self._run_on(base, option, side if follow else None)
         if by is _DEAD_END:
             return -1.0, None, None
         draw = base.over and base.s["result"]["winner"] is None
@@ -268,7 +305,7 @@ class GreedyAgent(LookAhead):
         reply_mark = base.mark()
         worst = None
         for r in range(len(d.options)):
-            value, _, _ = self._try(base, side, r)
+            value, _, _ = self._try(base, side, r, follow=False)
             base.restore(reply_mark)
             if value >= 0:
                 worst = value if worst is None else min(worst, value)
@@ -287,7 +324,7 @@ class GreedyAgent(LookAhead):
         weighted = []
         self._clean(base, start_mark)
         for option in (choice, runner):
-            played = self._run_on(base, option) is not _DEAD_END and not base.over
+            played = self._run_on(base, option, side) is not _DEAD_END and not base.over
             try:
                 weighted.append({name: weight * v for name, weight, v in term_values(base, side)}
                                 if played else None)
@@ -304,13 +341,23 @@ class GreedyAgent(LookAhead):
 
 
 def parse_spec(arg: str, seed: int) -> GreedyAgent:
-    """The agent of spec `greedy` (ARG "") or `greedy:K` (ARG "K")."""
+    """The agent of spec `greedy` (ARG ""), `greedy:K` (ARG "K": K options
+    looked at a decision) or `greedy:K:F` (ARG "K:F": and F of its own
+    decisions played on after each option of a decision that opens its
+    action; 0 looks only at the next decision)."""
     if not arg:
         return GreedyAgent(seed)
     from ..numbers import NumberError, parse_whole
 
+    width_text, _, follow_text = arg.partition(":")
     try:
-        width = parse_whole(arg)
+        width = parse_whole(width_text)
     except NumberError as err:
         raise ValueError(f"greedy:K needs a whole number (K options looked at a decision): {err}") from None
-    return GreedyAgent(seed, width)
+    follow = FOLLOW
+    if follow_text:
+        try:
+            follow = parse_whole(follow_text)
+        except NumberError as err:
+            raise ValueError(f"greedy:K:F needs a whole number (F decisions played on after an option): {err}") from None
+    return GreedyAgent(seed, width, follow)
