@@ -673,6 +673,15 @@ def signature(outcome: str, tb: str) -> str:
     return f"{last} at {Path(where[0]).name}:{where[1]} ({where[2]})"
 
 
+def _address_space_in_use() -> int:
+    """The bytes of address space this process maps now (0 where /proc is not there)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def worker_init():
     """The limits a process running cases gets; returns a function that puts
     back what was there before (a run in the calling process, `--workers 1`,
@@ -687,7 +696,11 @@ def worker_init():
         # only the soft limit: lowering the hard one could not be undone
         # without privileges
         hard = old_memory[1]
-        cap = MEMORY_LIMIT if hard == resource.RLIM_INFINITY else min(MEMORY_LIMIT, hard)
+        # On top of what the process already maps: a test suite calling this
+        # in-process may hold gigabytes of address space (threads' stacks,
+        # libraries) before the first case runs.
+        allowed = _address_space_in_use() + MEMORY_LIMIT
+        cap = allowed if hard == resource.RLIM_INFINITY else min(allowed, hard)
         resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
     except (ImportError, ValueError, OSError):
         pass

@@ -51,10 +51,13 @@ def _sync_playwright():
     return sync_playwright
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
-    """One headless Chromium for the session; Playwright gives every launch a
-    fresh user-data folder of its own, so no profile carries over."""
+    """One headless Chromium a test module; Playwright gives every launch a
+    fresh user-data folder of its own, so no profile carries over.  (Not one
+    for the session: Playwright's sync API keeps an asyncio loop running in
+    the main thread while it is open, and the tests after these —
+    prompt_toolkit's, pytest-lsp's — start loops of their own.)"""
     if not os.access(CHROMIUM, os.X_OK):
         pytest.fail(f"the browser tests need Chromium at {CHROMIUM}: apt-get install chromium "
                     "(.ci/run does), or set POGDSL_CHROMIUM to another Chromium", pytrace=False)
