@@ -69,7 +69,7 @@ def summarise(path: Path, root, with_plots: bool):
 
 
 def cmd_report(args) -> int:
-    from .simulate import plot_folder_problem, print_differences, print_plots, print_summary
+    from .simulate import plot_folder_problem, print_plots, print_summary
 
     paths = [Path(f) for f in args.file]
     if len(paths) > 2:
@@ -115,12 +115,13 @@ def cmd_report(args) -> int:
             if args.plot is not None:
                 print_plots(kept, written)
         return EXIT_OK
-    return _compare(args, opened, summaries, labels, kept, written, print_differences, print_plots, print_summary)
+    return _compare(args, opened, summaries, labels, kept, written)
 
 
-def _compare(args, opened, summaries, labels, kept, written, print_differences, print_plots, print_summary) -> int:
+def _compare(args, opened, summaries, labels, kept, written) -> int:
     """Two saved runs compared as `simulate --against` compares the runs it plays."""
     from ..sim.compare import compare
+    from .simulate import print_differences, print_plots, print_summary
 
     world = opened.world  # (the base's scenario names the sides)
     titles = {s.key: str(getattr(s.data.title, "text", s.data.title) or s.key) for s in world.sides}
