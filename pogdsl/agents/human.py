@@ -10,6 +10,7 @@ import sys
 from ..numbers import digits_key, is_digits
 from ..runtime import builtins as B
 from ..runtime.errors import BadSave
+from ..runtime.hidden import undo_reveals
 from ..runtime.values import text_of
 from .base import AGAIN, QUIT, Agent
 
@@ -29,7 +30,8 @@ Commands:
   why [TEXT]       why TEXT is legal, forbidden or not offered now, down to the condition that
                    decided; `why` alone lists the forbidden options with their reasons;
                    `why log [N]`: which blocks wrote the N-th last line of the log
-  undo [N]         take back your last N decisions (and the replies to them)
+  undo [N]         take back your last N decisions (and the replies to them), unless a
+                   die was rolled or a hidden card seen since
   save FILE        save the game to FILE (load it with `pogdsl play --load FILE`)
   help             this text
   quit             stop playing"""
@@ -397,6 +399,12 @@ class HumanAgent(Agent):
             return
         if steps > len(session.game.history):
             self.say("cannot undo that far: only the decisions made since the game was started or loaded here")
+            return
+        # Going back past a die or a card seen would let the player fish for
+        # luck or unlearn what the game showed: the board refuses it too.
+        reason = undo_reveals(session.game.history[-steps], session.game.s, str(d.by))
+        if reason:
+            self.say(f"cannot take back that decision: {reason}")
             return
         done = session.undo(steps)
         self.say(f"took back {done} decision{'s' * (done != 1)}")

@@ -35,6 +35,8 @@ def test_a_few_decisions_with_every_command(rules, tmp_path):
         "undo",                # nothing of ap's to take back yet
         "why pick 3",          # at play_card: not an option here
         "play Snow",
+        "undo",                # back to play_card: playing Snow rolled no die and showed no card
+        "play Snow",
         "why pick 3",          # at `pick`: forbidden, with its rule
         "why pick 1",
         "why pick",            # the beginning of several options: listed
@@ -46,9 +48,10 @@ def test_a_few_decisions_with_every_command(rules, tmp_path):
         "log 2",
         "options",
         "",
-        "pick 2",
-        "undo",                # back to the `pick` of turn 1 (cp's moves of turn 2 go too)
+        "pick 2",              # rolls a die, and ap draws a card
+        "undo",                # refused: it would roll that die again
         "3",                   # no option 3 here: refused, asked again
+        "play Mud",
         "pick 3",              # forbidden: refused with the rule
         "1",
         f"save {save}",
@@ -73,15 +76,16 @@ def test_a_few_decisions_with_every_command(rules, tmp_path):
     assert "vp = 6" in out and "score (per side, start 0): ap 0, cp 0" in out
     assert "at their start values: `tracks all` shows them" in out
     assert "T1 action: vp -4 → 6  [4.5]" in out
-    assert "took back " in out
+    assert "took back 1 decision" in out
+    assert "cannot take back that decision: a die was rolled" in out
     assert "Not legal: there is no option 3: choose 1 to 2" in out
     assert "Not legal: 'pick 3' is forbidden by no_three (rule 3.2)" in out
     assert "Commands:" in out
     loaded = load_save(save, RULES)
     assert loaded.game.state_hash() == session.game.state_hash()
-    # The undo took back ap's `pick 2` and cp's replies: the record has `pick 1` instead.
+    # The first undo took back `play Snow`; the second, past a die, was refused.
     picks = [e.text for e in session.events if e.kind == "decision" and e.by == "ap"]
-    assert picks == ["play Snow", "pick 1"]
+    assert picks == ["play Snow", "pick 2", "play Mud", "pick 1"]
 
 
 def test_end_of_input_stops_the_game(rules):
