@@ -43,19 +43,22 @@ def shipped_library() -> Path | None:
 
 
 def find_root(start: Path | None = None) -> Path:
-    """The project root: $POGDSL_HOME, else the nearest folder up from the
-    current one holding rules/ and scenarios/, else the checkout this package
-    runs from, else the current folder (whose rules/, cards/ and scenarios/, if
-    any, extend the installed library: see `library_files`)."""
+    """The project root: $POGDSL_HOME, else the current folder if it holds
+    rules/ and scenarios/ (a project) or any of rules/, cards/ and scenarios/
+    (a mod, extending the installed library: see `library_files`), else the
+    nearest folder up holding rules/ and scenarios/, else the checkout this
+    package runs from, else the current folder."""
     env = os.environ.get("POGDSL_HOME")
     if env:
         return Path(env).resolve()
     here = (start or Path.cwd()).resolve()
-    for candidate in (here, *here.parents):
+    # A modder's folder of cards or scenarios extends the library, wherever it
+    # lies: one kept inside a checkout (docs/examples/mod) is still its own.
+    if _looks_like_root(here) or _own_files(here):
+        return here
+    for candidate in here.parents:
         if _looks_like_root(candidate):
             return candidate
-    if _own_files(here):  # a modder's folder of cards or scenarios: it extends the library
-        return here
     return _checkout() or here
 
 

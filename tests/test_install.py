@@ -145,6 +145,35 @@ def test_a_mod_folder_extends_the_checkout_of_an_editable_install(tmp_path):
     assert checked == len(LIBRARY) + 1  # the whole library and the user's card
 
 
+def test_a_mod_folder_inside_a_checkout_is_its_own_root(tmp_path, monkeypatch):
+    """A mod kept in a subfolder of a project (as docs/examples/mod is) is
+    the root when run from: the project further up is the library it extends,
+    not the folder the commands work in."""
+    project_dir = tmp_path / "project"
+    for sub in ("rules", "scenarios"):
+        (project_dir / sub).mkdir(parents=True)
+    mod = project_dir / "docs" / "mymod"
+    (mod / "cards").mkdir(parents=True)
+    (mod / "cards" / "sacred-way.pog").write_text(MOD_CARD, encoding="utf-8")
+    monkeypatch.delenv("POGDSL_HOME", raising=False)
+    monkeypatch.chdir(mod)
+    assert project.find_root() == mod
+    monkeypatch.chdir(project_dir / "docs")  # no folder of its own here: the project above
+    assert project.find_root() == project_dir
+
+
+def test_the_documented_mod_checks_and_its_position_test_passes():
+    """docs/modding.rst's example: the card is seen beside the library's 130
+    and its script, which sets Verdun's trench by hand, replays."""
+    mod = REPO / "docs" / "examples" / "mod"
+    env = {"PYTHONPATH": str(REPO)}
+    proc = _cli(sys.executable, "-m", "pogdsl.cli", "check", "--strict", cwd=mod, env=env)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    assert f"checked {len(LIBRARY) + 1} files" in proc.stdout + proc.stderr
+    proc = _cli(sys.executable, "-m", "pogdsl.cli", "replay", "scripts/ap-66-sacred-way.script", cwd=mod, env=env)
+    assert proc.returncode == 0 and proc.stdout.startswith("OK"), proc.stderr + proc.stdout
+
+
 def test_a_project_of_its_own_is_not_extended_by_the_checkout(tmp_path):
     """A folder with rules/ and scenarios/ is a project: only its own files."""
     root = tmp_path / "game"

@@ -28,8 +28,10 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shlex
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from docutils import nodes
@@ -277,18 +279,21 @@ class CommandDirective(SphinxDirective):
     final_argument_whitespace = True
     option_spec = {
         "cwd": directives.unchanged,
+        "tmp": directives.flag,  # run in a fresh empty folder (for a command that writes files)
         "head": directives.nonnegative_int,
         "tail": directives.nonnegative_int,
     }
 
     def run(self):
-        args = self.arguments[0].split()
+        args = shlex.split(self.arguments[0])  # quoted as at a shell: 'AP 66' is one argument
         cwd = (DOCS_DIR / self.options["cwd"]).resolve() if "cwd" in self.options else PROJECT_DIR
         env = dict(os.environ, COLUMNS="100", PYTHONIOENCODING="utf-8")
         env.pop("POGDSL_HOME", None)
         try:
-            done = subprocess.run([sys.executable, "-m", "pogdsl.cli", *args], cwd=cwd, env=env,
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600, check=False)
+            with tempfile.TemporaryDirectory(prefix="pog-command-") as scratch:
+                done = subprocess.run([sys.executable, "-m", "pogdsl.cli", *args],
+                                      cwd=scratch if "tmp" in self.options else cwd, env=env,
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600, check=False)
             output = done.stdout.decode("utf-8", "replace")
             status = done.returncode
         except (OSError, subprocess.SubprocessError) as err:  # show it, do not break the build
@@ -300,7 +305,7 @@ class CommandDirective(SphinxDirective):
             if len(lines) > keep_head + keep_tail:
                 cut = len(lines) - keep_head - keep_tail
                 lines = lines[:keep_head] + [f"… ({cut} more lines)"] + (lines[-keep_tail:] if keep_tail else [])
-        shown = [f"$ pogdsl {' '.join(args)}"] + lines
+        shown = [f"$ pogdsl {self.arguments[0]}"] + lines
         if status is not None:
             shown.append(f"[exit status {status}]")
         text = "\n".join(shown)
