@@ -42,7 +42,7 @@ from functools import lru_cache
 
 from ..diagnostics import ERROR, Diagnostic
 from . import ast as A
-from .layout import BLANK, HARD, LINE, Align, Group, Nest, render
+from .layout import BLANK, HARD, LINE, Align, Group, Nest, Suffix, render
 
 WIDTH = 100
 INDENT = 2
@@ -222,7 +222,7 @@ class _Printer:
             if own_line:
                 out += [BLANK if blanks and self._blank_before(c.start_pos) else HARD, c.value.rstrip(), HARD]
             else:
-                out += [_TRAILING, c.value.rstrip(), HARD]
+                out.append(Suffix(_TRAILING + c.value.rstrip()))
             self.last_end = c.end_pos
         return out
 
@@ -230,6 +230,11 @@ class _Printer:
         out = self.comments_before(tok.start_pos)
         out.append(tok.value)
         self.last_end = tok.end_pos
+        if self.next_comment < len(self.comments):  # a comment ending this token's line stays on it
+            c = self.comments[self.next_comment]
+            between = self.text[tok.end_pos:c.start_pos]
+            if "\n" not in between and between.strip() == "":
+                out += self.comments_before(c.start_pos + 1)
         return out
 
     # ---------------------------------------------------------------- items

@@ -6,6 +6,7 @@ A document is text, a line break, or a part grouped, nested or aligned:
 * a `str` is printed as it is (it holds no line break);
 * `LINE` is a space, or a line break where its group does not fit; `SOFT`
   is nothing, or a line break;
+* a `Suffix` goes at the end of the line it falls on;
 * `HARD` is always a line break (a group holding one never fits), `BLANK`
   a blank line;
 * `Group(...)`: its breaks all stay spaces if the group fits the line up to
@@ -50,6 +51,16 @@ def _has_hard(parts) -> bool:
     return any((isinstance(p, _Break) and p.forced) or (isinstance(p, _Box) and p.hard) for p in parts)
 
 
+class Suffix:
+    """Text put at the end of the line it falls on, whatever comes after it
+    on that line (a comment that ends a line of code); it takes no room."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+
 class _Box:
     __slots__ = ("parts", "hard")
 
@@ -84,10 +95,13 @@ def render(doc, width: int) -> str:
     column = 0
     indent = 0
     blank = False
+    suffixes: list[str] = []
     stack = [(0, _BROKEN, doc)]
     while stack:
         ind, mode, d = stack.pop()
-        if isinstance(d, str):
+        if isinstance(d, Suffix):
+            suffixes.append(d.text)
+        elif isinstance(d, str):
             if not line:
                 if d.isspace():
                     continue  # (a separator at the start of a line)
@@ -105,8 +119,8 @@ def render(doc, width: int) -> str:
                     column += len(d.flat)
                 continue
             if line:
-                lines.append("".join(line).rstrip())
-                line = []
+                lines.append("".join(line).rstrip() + "".join(suffixes))
+                line, suffixes = [], []
             indent = column = ind
             blank = blank or d.blank
         elif isinstance(d, (list, tuple)):
@@ -124,8 +138,8 @@ def render(doc, width: int) -> str:
             stack.extend((ind, _FLAT if fits else _BROKEN, p) for p in reversed(d.parts))
         else:
             raise TypeError(f"not a document: {d!r}")
-    if line:
-        lines.append("".join(line).rstrip())
+    if line or suffixes:
+        lines.append("".join(line).rstrip() + "".join(suffixes))
     return "\n".join(lines) + "\n" if lines else ""
 
 
