@@ -8,6 +8,7 @@ import os
 import random
 import re
 import shutil
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -298,3 +299,20 @@ def test_missing_path_and_no_source_are_usage_errors(tmp_path, monkeypatch, caps
     assert main(["fmt", "--root", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "no such file or folder: nowhere.pog" in err and "no .pog file found" in err
+
+
+def test_the_docs_example_is_what_fmt_makes_of_it():
+    page = (ROOT / "docs" / "writing-a-card.rst").read_text(encoding="utf-8")
+    section = page.split("A long value, before and after", 1)[1].split("In an editor", 1)[0]
+    before, after = [textwrap.dedent(block.split("\n\n", 1)[1]).strip("\n") + "\n"
+                     for block in section.split(".. code-block:: pog")[1:]]
+    assert before != after and format_text(before) == after
+
+
+def test_the_docs_fixture_is_unformatted_and_formats_cleanly():
+    # docs/writing-a-card.rst shows `fmt --check` and `fmt --diff` on it: it must stay unformatted
+    fixture = ROOT / "tests" / "fixtures" / "fmt" / "sacred-way.pog"
+    text = fixture.read_text(encoding="utf-8")
+    out = format_text(text)
+    assert out != text and format_text(out) == out
+    assert "  playable when war_status[ap] >= 4 and not besieged[Verdun]  # only while Verdun holds\n" in out
