@@ -102,14 +102,26 @@ def test_a_block_is_indented_two_spaces_a_statement_a_line():
         "}\n")
 
 
-def test_a_long_condition_breaks_before_and_one_clause_a_line():
+def test_a_long_condition_breaks_after_the_equals_then_before_and():
     conds = " and ".join(f"condition_number_{i}(s)" for i in range(6))
     out = format_text(f"value v(s: space) cites 1.1 = {conds}\n")
-    lines = out.splitlines()
-    assert lines[0] == "value v(s: space) cites 1.1 ="
-    assert lines[1] == "  condition_number_0(s)"
-    assert lines[2:] == [f"  and condition_number_{i}(s)" for i in range(1, 6)]
-    assert all(len(line) <= 100 for line in lines)
+    # as many operands a line as fit in 100 columns, each new line starting with `and`
+    assert out == ("value v(s: space) cites 1.1 =\n"
+                   "  condition_number_0(s) and condition_number_1(s) and condition_number_2(s)\n"
+                   "  and condition_number_3(s) and condition_number_4(s) and condition_number_5(s)\n")
+    short = " and ".join(f"c{i}" for i in range(6))
+    assert format_text(f"value v(s: space) cites 1.1 =\n  {short}\n") == f"value v(s: space) cites 1.1 = {short}\n"
+
+
+def test_a_chain_of_cases_reads_as_a_list():
+    text = ("value v(n: nation) cites 1.1 = (if n == ge then first_long_answer_here else (if n == ah then "
+            "second_long_answer_here else (if n == tu then third_long_answer else fourth_long_answer)))\n")
+    assert format_text(text) == (
+        "value v(n: nation) cites 1.1 =\n"
+        "  (if n == ge then first_long_answer_here\n"
+        "   else (if n == ah then second_long_answer_here\n"
+        "   else (if n == tu then third_long_answer\n"
+        "   else fourth_long_answer)))\n")
 
 
 def test_table_rows_and_units_are_set_in_columns():

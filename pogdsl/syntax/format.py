@@ -16,15 +16,19 @@ lines were.  The rules (docs/writing-a-card.rst, "Formatting"):
   its own line, is kept (several count as one); no other blank line;
 * a line longer than 100 columns is broken at its outermost places first:
   the line after a value's `=`, before a clause (`when`, `unless`, `for`,
-  `where`, `weight`, `default`, `then`, `else`), before `and` / `or` / `+` /
-  `-` / `*`, after a `,` between arguments.  A continuation line is indented
-  two spaces more than the item it belongs to, a bracket's content goes on
-  at the column after the bracket.  Texts and names are never broken, so a
-  line with a long text stays long;
+  `where`, a choice's text, `weight`, `default`, a long header's `cites`),
+  after a `,` between arguments; a chain of `and` / `or` / `+` / `*` … takes
+  as many operands a line as fit, each new line starting with its operator;
+  `(if c then a else b)` breaks before `else`, and an `else (if …` chain goes
+  on in one column.  A continuation line is indented two spaces more than
+  the item it belongs to, a bracket's content goes on at the column after
+  the bracket.  Texts and names are never broken, so a line with a long text
+  stays long;
 * a note (the rule in our own words) after a declaration goes on its own
   line, indented two spaces;
-* a table's rows are aligned: the cells start in one column, each column as
-  wide as its widest cell (numbers to the right, names to the left);
+* the lines of a file's spaces, units and connections are set in shared
+  columns, and so are a table's rows (numbers to the right, names to the
+  left) and runs of `edit` lines and of `place` statements;
 * comments are kept where they were: one on its own line before what
   follows it, one after code at the end of that line.
 
@@ -42,7 +46,7 @@ from functools import lru_cache
 
 from ..diagnostics import ERROR, Diagnostic
 from . import ast as A
-from .layout import BLANK, HARD, LINE, Align, Group, Nest, Suffix, render
+from .layout import BLANK, HARD, LINE, Align, Fill, Group, Nest, Suffix, render
 
 WIDTH = 100
 INDENT = 2
@@ -181,9 +185,7 @@ _NO_SPACE_BEFORE = {",", ")", "]", ".", ":", ".."}
 _NO_SPACE_AFTER = {"(", "[", ".", ".."}
 # Words that start a clause: where a long line breaks first, per node.
 _CLAUSES = {
-    "and_expr": {"and"}, "or_expr": {"or"},
     "aggregate": {"for", "where"}, "list_comp": {"for", "where"}, "reach": {"where"},
-    "cond_expr": {"then", "else"},
     "forbid": {"when", "unless"}, "contribution": {"when"}, "trigger_decl": {"when", "cites"},
     "choose_stmt": {"for", "where", "optional", "cites"}, "for_stmt": {"where"},
     "choice_decl": {"weight", "default", "cites"},
@@ -202,6 +204,7 @@ class _Printer:
 
     def __init__(self, text: str, comments: list):
         self.text = text
+        self.columns: dict[int, tuple] = {}  # the lines set in columns: their columns, widths and gap
         self.comments = sorted(comments, key=lambda c: c.start_pos)
         self.next_comment = 0
         self.last_end = 0  # where the last token or comment taken ends
@@ -239,8 +242,9 @@ class _Printer:
 
     # ---------------------------------------------------------------- items
     def document(self, tree) -> list:
-        # (a file's spaces share their columns, and so do its units)
-        self.columns = {kind: _columns(list(tree.find_data(kind))) for kind in ("space_line", "unit_line")}
+        # (a file's spaces share their columns, and so do its units and its connections)
+        for kinds, gap in ((("space_line",), 2), (("unit_line",), 2), (("solid_connection", "dotted_connection"), 1)):
+            self.align_in_columns([line for kind in kinds for line in tree.find_data(kind)], gap)
         out = self.lines(tree.children, top=True)
         out += self.comments_before(len(self.text) + 1)
         return out
@@ -248,6 +252,8 @@ class _Printer:
     def lines(self, items, top: bool = False) -> list:
         """ITEMS one a line, with the comments before each and the blank
         lines the author left between them."""
+        for run in _runs(items):
+            self.align_in_columns(run, 1)
         out = []
         for i, item in enumerate(items):
             start = _first_token(item).start_pos
@@ -263,7 +269,7 @@ class _Printer:
             return self.token(node)
         if node.data == "table_row" and self.row_layout is not None:
             return self.row(node)
-        if node.data in ("space_line", "unit_line") and self.columns is not None:
+        if id(node) in self.columns:
             return self.aligned(node)
         if node.data in _WRAPPERS:  # `replace` / `add` and a declaration laid out as one of its own
             return [self.token(node.children[0]), " ", self.item(node.children[1])]
@@ -358,22 +364,24 @@ class _Printer:
             return ""
         if p == ",":
             return LINE if node.data == "args" else " "
-        if node.data == "binop" and _is_tree(child, "add_op", "mul_op"):
-            return LINE
         if node.data in ("compare", "member", "not_member") and prev is _last_token(node.children[0]):
             return LINE
-        if f in clauses:
-            return LINE
+        if f in clauses or (node.data == "choice_decl" and first.type == "STRING"):
+            return LINE  # (a choice's text is a clause too: it goes under its name when too long)
         return " "
 
     def word(self, child):
         if not _is_tree(child):
             return self.token(child)
         if child.data == "binop":
-            return Group(Align(self.join(_binop_chain(child), child)))
-        if child.data in ("and_expr", "or_expr", "compare", "member", "not_member"):
+            return self.chain(_binop_chain(child))
+        if child.data in ("and_expr", "or_expr"):
+            return self.chain(child.children)
+        if child.data in ("compare", "member", "not_member"):
             return Group(Align(self.join(child.children, child)))
-        if child.data in ("args", "cond_expr", "aggregate", "list_comp", "reach"):
+        if child.data == "cond_expr":
+            return self.conditional(child)
+        if child.data in ("args", "aggregate", "list_comp", "reach"):
             return Group(self.join(child.children, child))
         if child.data == "note" and child is not None:
             return self.join(child.children, child)
@@ -381,17 +389,70 @@ class _Printer:
             return self.braced(child)
         return self.join(child.children, child)
 
+    def chain(self, children):
+        """`a and b and c` (or `or`, `+`, `*` …): as many operands a line as
+        fit, a new line starting with its operator, under the first operand."""
+        items = [self.word(children[0])]
+        for i in range(1, len(children), 2):
+            items.append([self.word(children[i]), " ", self.word(children[i + 1])])
+        return Align(Fill(*items))
+
+    def conditional(self, node) -> list:
+        """`(if c then a else b)`: where it is too long, `else` starts a line
+        under `if` (and `then` too, if `if c then a` is still too long); an
+        `else (if …` goes on in the same column, so a chain of cases reads
+        as a list of them."""
+        opened, closes, cases = [], [], []
+        while True:
+            lpar, if_, cond, then, value, else_, rest, rpar = node.children
+            opened += [self.token(lpar)] if not cases else [" ", self.token(lpar)]
+            cases.append([*opened, self.token(if_), " ", self.word(cond), LINE, self.token(then), " ",
+                          self.word(value)])
+            opened = [self.token(else_)]
+            closes.append(rpar)
+            if not _is_tree(rest, "cond_expr"):
+                break
+            node = rest
+        last = [*opened, " ", self.word(rest)]
+        parts = [cases[0][0], Align(Group([Group(c[1:]) if i == 0 else [LINE, Group(c)] for i, c in enumerate(cases)],
+                                          LINE, last))]
+        return [Group(parts), [self.token(p) for p in reversed(closes)]]
+
     # ---------------------------------------------------------------- columns
-    columns = None  # the columns of a file's spaces and units
+    def align_in_columns(self, lines, gap: int) -> None:
+        """Set LINES (items of one kind) in shared columns, GAP spaces apart."""
+        if len(lines) < 2:
+            return
+        widths: dict[str, int] = {}
+        order: list[str] = []
+        for line in lines:
+            previous = -1
+            for kind, parts in _fields(line):
+                if kind not in order:
+                    order.insert(previous + 1, kind)
+                previous = order.index(kind)
+                if kind == "attr_at":
+                    x, y = parts[0].children[1:]
+                    widths["at_x"] = max(widths.get("at_x", 0), len(x.value))
+                    widths["at_y"] = max(widths.get("at_y", 0), len(y.value))
+                widths[kind] = max(widths.get(kind, 0), len(self.flat(parts, widths)))
+        for line in lines:
+            self.columns[id(line)] = (order, widths, gap)
+
+    def flat(self, parts, widths) -> str:
+        """A field's text on one line, as `aligned` writes it."""
+        if _is_tree(parts[0], "attr_at"):
+            return "at " + " " * widths["at_x"] + " " + " " * widths["at_y"]
+        return " ".join(render(_Printer(self.text, []).word(p), 10 ** 9).rstrip("\n") for p in parts)
 
     def aligned(self, node) -> list:
-        """A space's or a unit's line, its attributes in the block's columns."""
-        order, widths = self.columns[node.data]
+        """A line of a run set in columns: each field in its column."""
+        order, widths, gap = self.columns[id(node)]
         fields = _fields(node)
         kinds = [k for k, _ in fields]
         at = [order.index(k) for k in kinds]
-        if at != sorted(at):  # (attributes in an order of their own: one space apart)
-            return self.join(node.children, node)
+        if at != sorted(at) or len(set(kinds)) < len(kinds):  # (fields in an order of their own)
+            return self.statement(node.children, node)
         out = []
         if node.data == "space_line":
             out += [self.token(node.children[0]), " "]
@@ -399,20 +460,19 @@ class _Printer:
         last = max(at)
         for i, kind in enumerate(order[:last + 1]):
             if kind not in by_kind:
-                out.append(" " * (widths[kind] + 2))
+                out.append(" " * (widths[kind] + gap))
                 continue
             parts = by_kind[kind]
-            if kind == "attr_at":  # (x right-aligned: `at  94  1021`)
+            if kind == "attr_at":  # (coordinates right-aligned: `at  94 1021`)
                 x, y = parts[0].children[1:]
-                wx = widths["at_x"]
+                wx, wy = widths["at_x"], widths["at_y"]
                 words = [self.token(parts[0].children[0]), " " * (wx - len(x.value) + 1), self.token(x),
-                         "  ", self.token(y)]
+                         " " * (wy - len(y.value) + 1), self.token(y)]
             else:
                 words = []
                 for j, part in enumerate(parts):
                     words += ([" "] if j else []) + [self.word(part)]
-            text = _spaced_text(parts, widths)
-            out += [words, " " * (widths[kind] - len(text) + 2) if i < last else ""]
+            out += [words, " " * (widths[kind] - len(self.flat(parts, widths)) + gap) if i < last else ""]
         return out
 
     # ---------------------------------------------------------------- tables
@@ -462,46 +522,69 @@ class _Printer:
 
 
 def _fields(node) -> list:
-    """A space's or unit's line as (kind, parts) fields: what it is (a
-    unit's type and name, its factors, a space's name and terrain), then
-    one field per attribute, named by the attribute."""
+    """A line set in columns as (kind, parts) fields.  A space: its name and
+    terrain, then one field per attribute; a unit: its type, name and
+    factors, then its attributes; a connection: its ends, its mark, `only`;
+    an `edit`: its target, its attribute (`no vp` one field), its values; a
+    `place`: its unit, then one field per preposition; and `cites` last."""
     kids = node.children
     if node.data == "space_line":
-        fields = [("name", [kids[1]]), ("terrain", [kids[2]])]
-        rest = kids[3:]
-    else:
+        return [("name", [kids[1]]), ("terrain", [kids[2]])] + [(a.data, [a]) for a in kids[3:]]
+    if node.data == "unit_line":
         factors = [k for k in kids[2:] if not _is_tree(k) and k.type in ("FACTORS", "SLASH")]
-        fields = [("type", [kids[0]]), ("name", [kids[1]]), ("factors", factors)]
-        rest = kids[2 + len(factors):]
-    return fields + [(attr.data, [attr]) for attr in rest]
+        return ([("type", [kids[0]]), ("name", [kids[1]]), ("factors", factors)]
+                + [(a.data, [a]) for a in kids[2 + len(factors):]])
+    if node.data in ("solid_connection", "dotted_connection"):
+        fields = [("a", [kids[0]]), ("mark", [kids[1]]), ("b", [kids[2]])]
+        return fields + ([("only", kids[3:])] if len(kids) > 3 else [])
+    if node.data == "scenario_edit":
+        cites = [k for k in kids if _is_tree(k, "cites")]
+        words = [k for k in kids if not _is_tree(k, "cites")]
+        neg = next((i for i, k in enumerate(words) if _is_tree(k, "edit_neg")), None)
+        # (the attribute is the first bare word after the target, or `no` and it)
+        attr_at = neg if neg is not None else next(
+            i for i in range(3, len(words)) if not _is_tree(words[i]) and words[i].type == "NAME")
+        attr_end = attr_at + 1 + (neg is not None)
+        fields = [("edit", words[:2]), ("target", words[2:attr_at]), ("attribute", words[attr_at:attr_end])]
+        values = words[attr_end:]
+        return fields + ([("values", values)] if values else []) + ([("cites", cites)] if cites else [])
+    fields = [("verb", [kids[0]])]
+    for k in kids[1:]:
+        if _is_tree(k, "effect_arg"):
+            fields.append((_first_token(k).value, [k]))
+        elif _is_tree(k, "cites"):
+            fields.append(("cites", [k]))
+        else:
+            fields.append(("object", [k]))
+    return fields
 
 
-def _columns(lines) -> tuple[list, dict]:
-    """The columns shared by LINES: the kinds of field in the order they
-    come (a kind first met on a later line goes after the one before it on
-    that line), and each one's width."""
-    order: list[str] = []
-    widths: dict[str, int] = {}
-    for line in lines:
-        previous = -1
-        for kind, parts in _fields(line):
-            if kind not in order:
-                order.insert(previous + 1, kind)
-            previous = order.index(kind)
-            if kind == "attr_at":
-                x, y = parts[0].children[1:]
-                widths["at_x"] = max(widths.get("at_x", 0), len(x.value))
-            text = _spaced_text(parts, widths)
-            widths[kind] = max(widths.get(kind, 0), len(text))
-    return order, widths
+def _run_key(item):
+    if not _is_tree(item):
+        return None
+    if item.data == "scenario_edit":
+        return "edit"
+    if item.data == "effect_stmt" and _first_token(item).value == "place":
+        return "place"
+    return None
 
 
-def _spaced_text(parts, widths) -> str:
-    """A field's words one space apart, as `aligned` writes them."""
-    if _is_tree(parts[0], "attr_at") and "at_x" in widths:
-        return "at " + " " * widths["at_x"] + "  " + parts[0].children[2].value
-    return " ".join(t.value if not _is_tree(t) else " ".join(v.value for v in t.scan_values(lambda v: hasattr(v, "type")))
-                    for t in parts)
+def _runs(items) -> list:
+    """Runs of consecutive lines of one kind that are set in columns: `edit`
+    lines, `place` statements (comments and blank lines between them do not
+    break a run)."""
+    runs, run, key = [], [], None
+    for item in items:
+        k = _run_key(item)
+        if k != key or k is None:
+            if key is not None:
+                runs.append(run)
+            run, key = [], k
+        if k is not None:
+            run.append(item)
+    if key is not None:
+        runs.append(run)
+    return runs
 
 
 def _flat_text(node) -> str:

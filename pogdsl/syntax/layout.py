@@ -11,6 +11,8 @@ A document is text, a line break, or a part grouped, nested or aligned:
   a blank line;
 * `Group(...)`: its breaks all stay spaces if the group fits the line up to
   the next break after it, else they all break;
+* `Fill(a, b, ...)`: its items a space apart, a line broken only before an
+  item that does not fit on the current line;
 * `Nest(n, ...)`: breaks inside are indented n columns more;
 * `Align(...)`: breaks inside go to the column where it starts;
 * a list (or tuple) is its parts one after another.
@@ -85,6 +87,34 @@ class Nest(_Box):
         self.by = by
 
 
+class _Seq(_Box):
+    """Parts one after another, kept as one item (of a Fill)."""
+
+    __slots__ = ()
+
+
+class Fill(_Box):
+    """Items one after another, a space apart, going on to a new line only
+    before an item that does not fit on the current one."""
+
+    __slots__ = ()
+
+    def __init__(self, *items):
+        parts = []
+        for i, item in enumerate(items):
+            parts += [LINE, _Seq(item)] if i else [_Seq(item)]
+        super().__init__(*parts)
+
+
+class _FillStep:
+    """In `render`: the break before one item of a Fill, decided there."""
+
+    __slots__ = ("item",)
+
+    def __init__(self, item):
+        self.item = item
+
+
 _FLAT, _BROKEN = 0, 1
 
 
@@ -125,11 +155,32 @@ def render(doc, width: int) -> str:
             blank = blank or d.blank
         elif isinstance(d, (list, tuple)):
             stack.extend((ind, mode, p) for p in reversed(d))
+        elif isinstance(d, _Seq):
+            stack.extend((ind, mode, p) for p in reversed(d.parts))
         elif isinstance(d, Nest):
             stack.extend((ind + d.by, mode, p) for p in reversed(d.parts))
         elif isinstance(d, Align):
             here = column if line else indent
             stack.extend((here, mode, p) for p in reversed(d.parts))
+        elif isinstance(d, Fill):
+            items = d.parts[0::2]
+            if mode == _FLAT:
+                stack.extend((ind, _FLAT, p) for p in reversed(d.parts))
+                continue
+            stack.extend((ind, mode, _FillStep(p)) for p in reversed(items[1:]))
+            stack.append((ind, _BROKEN, Group(items[0])))
+        elif isinstance(d, _FillStep):
+            here = column if line else indent
+            if line and _fits(width - here - 1, (d.item,), []):
+                line.append(" ")
+                column += 1
+                stack.append((ind, _FLAT, d.item))
+            else:
+                if line:
+                    lines.append("".join(line).rstrip() + "".join(suffixes))
+                    line, suffixes = [], []
+                indent = column = ind
+                stack.append((ind, _BROKEN, Group(d.item)))
         elif isinstance(d, Group):
             if mode == _FLAT:
                 fits = True
