@@ -50,6 +50,10 @@ from .layout import BLANK, HARD, LINE, Align, Fill, Group, Nest, Suffix, render
 
 WIDTH = 100
 INDENT = 2
+# The largest text laid out: about fifteen times the project's largest source.
+# Layout runs at some 30 KB a second, so a source of the largest size a check
+# reads (4 MiB) would keep `fmt` or an editor busy for minutes.
+FORMAT_LIMIT = 512 * 1024
 
 
 class FormatError(Exception):
@@ -118,6 +122,10 @@ def format_text(text: str, path: str = "<text>", width: int = WIDTH) -> str:
     text = normalise_line_ends(text)
     if text.startswith("\ufeff"):
         text = text[1:]
+    if len(text) > FORMAT_LIMIT:
+        raise FormatError([Diagnostic(
+            ERROR, "E0107", f"too large to format ({len(text) // 1024} KiB of text; fmt lays out at most "
+            f"{FORMAT_LIMIT // 1024} KiB)", A.Span(path, 1, 1, 1, 2), "split it into several files")])
     module, diags = parse_text(text, path)
     if diags:
         raise FormatError(diags)
