@@ -235,6 +235,7 @@ def test_any_spacing_of_a_source_formats_the_same(formatted, path, seed):
     ("value v() cites 1.1 = " + "(" * 150 + "1" + ")" * 150 + "\n", "nested too deeply"),
     ('flag f cites 1.1 "' + "x" * 60_000 + '"\n', "longer than"),
     ("flag f cites 1.1\n" * 40_000, "too large to format"),
+    ("flag f cites 1.1  # a NUL \0 in a comment\n", "binary file"),
 ])
 def test_what_does_not_parse_is_refused_with_a_located_error(text, message):
     with pytest.raises(FormatError) as err:

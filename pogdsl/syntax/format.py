@@ -92,6 +92,17 @@ def _parse_tree(text: str):
     return tree, comments
 
 
+def _all_kept(comments, out: str) -> bool:
+    """Whether every comment is in OUT, in its order."""
+    at = 0
+    for c in sorted(comments, key=lambda c: c.start_pos):
+        at = out.find(c.value.rstrip(), at)
+        if at < 0:
+            return False
+        at += len(c.value.rstrip())
+    return True
+
+
 def _plain_without_spans(module: A.Module):
     """The module as plain data with every location left out: two texts
     that say the same program in two layouts give equal values."""
@@ -122,6 +133,9 @@ def format_text(text: str, path: str = "<text>", width: int = WIDTH) -> str:
     text = normalise_line_ends(text)
     if text.startswith("\ufeff"):
         text = text[1:]
+    if "\0" in text:  # (the layout marks comments with it; no source holds one)
+        raise FormatError([Diagnostic(ERROR, "E0001", "this is a binary file, not a .pog source",
+                                      A.Span(path, 1, 1, 1, 2))])
     if len(text) > FORMAT_LIMIT:
         raise FormatError([Diagnostic(
             ERROR, "E0107", f"too large to format ({len(text) // 1024} KiB of text; fmt lays out at most "
@@ -137,7 +151,7 @@ def format_text(text: str, path: str = "<text>", width: int = WIDTH) -> str:
         raise FormatError([Diagnostic(ERROR, "E0103", "nested too deeply to lay out",
                                       A.Span(path, 1, 1, 1, 2), "split the nesting into procedures")]) from None
     again, problems = parse_text(out, path)
-    if problems or _plain_without_spans(again) != _plain_without_spans(module):
+    if problems or _plain_without_spans(again) != _plain_without_spans(module) or not _all_kept(comments, out):
         raise FormatError([Diagnostic(
             ERROR, "E0106", "pogdsl fmt cannot lay this file out without changing what it says (a fault of "
             "pogdsl's): it is left as it is", A.Span(path, 1, 1, 1, 2),
