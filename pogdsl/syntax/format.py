@@ -207,7 +207,7 @@ _NO_SPACE_BEFORE = {",", ")", "]", ".", ":", ".."}
 _NO_SPACE_AFTER = {"(", "[", ".", ".."}
 # Words that start a clause: where a long line breaks first, per node.
 _CLAUSES = {
-    "aggregate": {"for", "where"}, "list_comp": {"for", "where"}, "reach": {"where"},
+    "aggregate": {"where"}, "list_comp": {"where"}, "reach": {"where"},
     "forbid": {"when", "unless"}, "contribution": {"when"}, "trigger_decl": {"when", "cites"},
     "choose_stmt": {"for", "where", "optional", "cites"}, "for_stmt": {"where"},
     "choice_decl": {"weight", "default", "cites"},
@@ -424,21 +424,22 @@ class _Printer:
         under `if` (and `then` too, if `if c then a` is still too long); an
         `else (if …` goes on in the same column, so a chain of cases reads
         as a list of them."""
-        opened, closes, cases = [], [], []
+        closes, cases = [], []
+        opened = []
         while True:
             lpar, if_, cond, then, value, else_, rest, rpar = node.children
-            opened += [self.token(lpar)] if not cases else [" ", self.token(lpar)]
-            cases.append([*opened, self.token(if_), " ", self.word(cond), LINE, self.token(then), " ",
-                          self.word(value)])
-            opened = [self.token(else_)]
+            opened += [self.token(lpar)]
+            case = Align(Group(self.token(if_), " ", self.word(cond), LINE, self.token(then), " ",
+                               self.word(value)))
+            cases.append([opened, case])
+            opened = [self.token(else_), " "]
             closes.append(rpar)
             if not _is_tree(rest, "cond_expr"):
                 break
             node = rest
-        last = [*opened, " ", self.word(rest)]
-        parts = [cases[0][0], Align(Group([Group(c[1:]) if i == 0 else [LINE, Group(c)] for i, c in enumerate(cases)],
-                                          LINE, last))]
-        return [Group(parts), [self.token(p) for p in reversed(closes)]]
+        first, later = cases[0], cases[1:]
+        body = Align(Group(first[1], [[LINE, c] for c in later], LINE, opened, self.word(rest)))
+        return [first[0], body, [self.token(p) for p in reversed(closes)]]
 
     # ---------------------------------------------------------------- columns
     def align_in_columns(self, lines, gap: int) -> None:
