@@ -32,6 +32,8 @@ CODES: dict[str, str] = {
     "E0103": "nested too deeply",
     "E0104": "number outside the range of whole numbers",
     "E0105": "a text longer than a source may hold",
+    "E0106": "pogdsl fmt cannot lay the file out without changing what it says",
+    "E0107": "a file too large for pogdsl fmt to lay out",
     # names
     "E0201": "unknown name",
     "E0202": "unknown nation",

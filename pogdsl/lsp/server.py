@@ -392,6 +392,28 @@ async def rename(ls: PogServer, params: T.RenameParams):
     return T.WorkspaceEdit(changes=changes)
 
 
+@server.feature(T.TEXT_DOCUMENT_FORMATTING)
+@guarded
+async def formatting(ls: PogServer, params: T.DocumentFormattingParams):
+    """The buffer in pogdsl fmt's layout, as one edit of the whole text (none
+    when it is already formatted; nothing when it does not parse: its
+    diagnostics say why).  The editor's tab size and spaces settings do not
+    apply: the layout is the language's own."""
+    from ..syntax.format import FormatError, format_text
+
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    text = doc.source
+    try:
+        formatted = await asyncio.to_thread(format_text, text, Path(doc.path or "buffer.pog").name)
+    except FormatError:
+        return None
+    if formatted == text:
+        return []
+    lines = text.split("\n")
+    end = T.Position(len(lines) - 1, len(lines[-1].encode("utf-16-le")) // 2)
+    return [T.TextEdit(T.Range(T.Position(0, 0), end), formatted)]
+
+
 def main(stdin=None, stdout=None) -> int:
     # pygls logs a failure at ERROR, which Python's last-resort handler would
     # print on stderr: the client hears of it through report_server_error.

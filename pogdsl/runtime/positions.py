@@ -8,6 +8,7 @@ or a rule is tried in it with `pogdsl replay` and no Python.
     set trench[Verdun] 2           a state variable kept per space, side, nation…
     set control[Liege] cp          who controls a space (`none`: no one)
     set turn 5                     the turn
+    set phase action               the phase: the turn goes on from the start of that phase
 
 Each line changes the game's state through the interpreter's own writers
 (`move_unit`, `set_control`, `touch`), so the values it remembers expire as
@@ -98,6 +99,9 @@ def _set(game, args: list[str]) -> None:
         s["turn"] = _whole(args[1], "the turn")
         game.touch("turn")
         return
+    if name == "phase" and key is None:
+        _set_phase(game, args[1])
+        return
     if name == "control" and key is not None:
         space = _named(w, "space", key)
         side = None if args[1].lower() == "none" else _named(w, "side", args[1])
@@ -105,7 +109,7 @@ def _set(game, args: list[str]) -> None:
         return
     decl = w.state_decls.get(name)
     if decl is None:
-        raise ValueError(f"cannot set '{name}': not a state variable of this game, nor turn or control[SPACE]")
+        raise ValueError(f"cannot set '{name}': not a state variable of this game, nor turn, phase or control[SPACE]")
     value = _value(w, decl, args[1])
     if decl.scope is None:
         if key is not None:
@@ -118,6 +122,34 @@ def _set(game, args: list[str]) -> None:
     entity = _named(w, decl.scope.text, key)
     s["vars"][name][B.scope_key(entity)] = value
     game.touch_entity(f"var:{name}", entity)
+
+
+def _set_phase(game, name: str) -> None:
+    """Start phase NAME of the current turn afresh, as the sequence of play
+    starts it (its `phase_started` triggers fire); what was running — the
+    rest of the phase under way and the decision it waited for — is left
+    off, as a position set by hand leaves it.  The phases after it follow in
+    the sequence's order.  The caller runs the game on to its next decision."""
+    from .interpreter import DRIVER
+
+    w, s = game.w, game.s
+    phases = list(w.sequence)
+    found = name if name in phases else {p.lower(): p for p in phases}.get(name.lower())
+    if found is None:
+        raise ValueError(f"no phase '{name}' in this scenario's sequence of play: {', '.join(phases)}")
+    if s["result"] is not None:
+        raise ValueError("the game is over: no phase can be set")
+    stack = s["stack"]
+    driver = stack[0] if stack else None
+    if driver is None or driver["code"] != DRIVER or driver["pc"] < 2:
+        raise ValueError("the scenario's set-up is still running: set the phase after its last decision")
+    if driver["pc"] > 3:
+        raise ValueError("the last turn is over: no phase can be set")
+    del stack[1:]
+    driver["pc"] = 2  # (the driver's stage that starts the phase its `phase` local names)
+    driver["l"]["phase"] = phases.index(found)
+    s["pending"] = None
+    s["phase"] = None
 
 
 def _whole(text: str, what: str) -> int:

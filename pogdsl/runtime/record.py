@@ -362,6 +362,8 @@ class Session:
             apply_setup(g, event.text, [str(v) for v in event.values])
             if started and g.s["pending"] is not None:
                 refresh_decision(g)  # (the options of the pending decision may have changed)
+            elif started and g.s["result"] is None:
+                g.run()  # (a phase set by hand starts: on to its first decision)
         else:
             raise ValueError(f"{event.kind} is not an input")
         values = [self.card_text(c) for c in wanted] if event.kind == "hand" else list(event.values)

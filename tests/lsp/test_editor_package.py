@@ -71,6 +71,10 @@ def test_the_package_declares_the_language_and_starts_pogdsl_lsp():
     command = package["contributes"]["configuration"]["properties"]["pogdsl.server.command"]["default"]
     assert command == ["pogdsl", "lsp"]
     assert (PACKAGE / package["main"]).is_file()
+    # a .pog file is formatted on save, by this extension's language server (pogdsl fmt's layout)
+    on_save = package["contributes"]["configurationDefaults"][f"[{language['id']}]"]
+    assert on_save == {"editor.defaultFormatter": f"{package['publisher']}.{package['name']}",
+                       "editor.formatOnSave": True}
     json.loads((PACKAGE / "language-configuration.json").read_text())
     shown = subprocess.run([sys.executable, "-m", "pogdsl.cli", "lsp", "--help"], capture_output=True, text=True)
     assert shown.returncode == 0 and "language server" in shown.stdout.lower()

@@ -414,3 +414,24 @@ async def test_references_of_a_unit_and_a_card_are_every_place_naming_them(clien
         doc(card), position(card, needle, offset, text)))
     assert [(d.uri, text_at(d)) for d in declared] == [(from_fs_path(str(ROOT / declared_in)), f"'{name}'")]
     await close_document(client, card)
+
+
+async def test_formatting_gives_the_layout_of_pogdsl_fmt_as_one_edit(client: LanguageClient, tmp_path):
+    from pogdsl.syntax.format import format_text
+
+    card = TOY / "cards" / "gas-attack.pog"
+    text = card.read_text()
+    spaced = text.replace("\n  ", "\n      ", 5).replace(" cites ", "   cites  ")
+    await open_document(client, card, spaced)
+    options = T.FormattingOptions(tab_size=8, insert_spaces=False)
+    edits = await client.text_document_formatting_async(T.DocumentFormattingParams(doc(card), options))
+    assert len(edits) == 1
+    assert edits[0].range.start == T.Position(0, 0)
+    assert edits[0].new_text == format_text(text) == format_text(spaced)  # the editor's tab settings do not apply
+    # formatted already: no edit; a buffer that does not parse: nothing, and the server lives on
+    await change_document(client, card, edits[0].new_text, 2)
+    assert not await client.text_document_formatting_async(T.DocumentFormattingParams(doc(card), options))
+    await change_document(client, card, text + "\ncard broken {\n", 3)
+    assert await client.text_document_formatting_async(T.DocumentFormattingParams(doc(card), options)) is None
+    assert await change_document(client, card, text, 4) == []
+    await close_document(client, card)

@@ -1,10 +1,16 @@
 """Set-up lines in scripts (issue 33, "modding without friction"): a position
 put together by hand — units placed and removed, control, trenches, tracks,
-the turn — so that a card is tried in it with `pogdsl replay` and no Python.
+the turn, the phase — so that a card is tried in it with `pogdsl replay` and
+no Python.
 
 The rule checked through them is written from the rulebook (Deluxe 9.5.3.1):
 no side may play a reinforcement card in the August 1914 turn, and may on a
-later one; the set-up line `set turn 2` is what makes the later turn."""
+later one; the set-up line `set turn 2` is what makes the later turn.  The
+phase set by hand is checked against the sequence of play (6.0): the phases
+follow in their order and a turn's last one leads to the next turn's first;
+the Central Powers act first in every action round (6.0 B); an automatic
+victory is found in segment E.2 of the War Status Phase (5.2.1), not when the
+VP merely reach 20."""
 
 from __future__ import annotations
 
@@ -71,7 +77,49 @@ def test_a_save_and_a_written_script_keep_the_position(tmp_path):
     assert play(written).game.state_hash() == session.game.state_hash()
 
 
+def test_the_action_phase_set_again_starts_with_the_central_powers():
+    # 6.0 B: in each action round the Central Powers act first.  Once they
+    # have acted, it is the Allies' turn; the phase started again by hand
+    # goes back to the Central Powers.
+    acted = play(OPENING + "cp: play 3 rp (Von Francois)\n")
+    assert (acted.decision.by, acted.game.s["phase"]) == ("ap", "action")
+    again = play(OPENING + "cp: play 3 rp (Von Francois)\nset phase action\nexpect phase action\nexpect turn 1\n")
+    assert again.decision.by == "cp"
+    assert "play 3 rp (Von Francois)" not in again.decision.options  # the card played is gone from the hand
+
+
+def test_the_turn_goes_on_from_the_phase_set_to_the_next_turn():
+    # 6.0: the phases in their order; after the last (H, end of turn) the next
+    # turn begins with its Mandated Offensive Phase, then its Action Phase.
+    session = play(OPENING + "set phase end_of_turn\nexpect turn 2\nexpect phase action\n")
+    assert session.decision.by == "cp"
+
+
+def test_an_automatic_victory_is_found_in_the_war_status_phase():
+    # 5.2.1: the Central Powers win automatically with 20 VP or more during
+    # segment E.2 of the War Status Phase: 20 VP in the Action Phase end
+    # nothing yet; the War Status Phase started by hand ends the game.
+    assert not play(OPENING + "set vp 20\n").game.over
+    session = play(OPENING + "set vp 20\nset phase war_status_phase\nexpect winner cp\n")
+    assert session.game.outcome.rules[-1] == "5.2.1"
+
+
+def test_a_phase_set_by_hand_is_kept_by_a_save(tmp_path):
+    session = play(OPENING + "set phase end_of_turn\n")
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(save_data(session)), encoding="utf-8")
+    assert load_any(path, None).game.state_hash() == session.game.state_hash()
+    assert play(script_text(session)).game.state_hash() == session.game.state_hash()
+
+
+def test_the_phase_cannot_be_set_while_the_set_up_runs():
+    # (the Campaign's set-up asks whether Guns of August starts in hand: 4.3.1)
+    with pytest.raises(ScriptError, match=r"position.script:3: the scenario's set-up is still running"):
+        play("scenario campaign\nseed 3\nset phase action\ncp: start with Guns of August in hand: no\n")
+
+
 @pytest.mark.parametrize("line, said", [
+    ("set phase lunch", "no phase 'lunch' in this scenario's sequence of play: mandated_offensive, action, "),
     ("place 'GE 99' at Liege", "no unit named 'GE 99'"),
     ("place 'GE 1' at Atlantis", "no space or box named 'Atlantis'"),
     ("place 'GE 1' Liege", "`place` reads `place UNIT at SPACE`"),
