@@ -175,6 +175,12 @@ def render(doc, width: int) -> str:
                 line.append(" ")
                 column += 1
                 stack.append((ind, _FLAT, d.item))
+            elif line and not _fits(width - ind, (d.item,), []):
+                # (an item too long for any line of its own is broken where
+                # it stands: a new line first would only leave a stub behind)
+                line.append(" ")
+                column += 1
+                stack.append((ind, _BROKEN, Group(d.item)))
             else:
                 if line:
                     lines.append("".join(line).rstrip() + "".join(suffixes))
