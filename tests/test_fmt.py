@@ -316,7 +316,7 @@ def test_missing_path_and_no_source_are_usage_errors(tmp_path, monkeypatch, caps
 
 
 def test_the_docs_example_is_what_fmt_makes_of_it():
-    page = (ROOT / "docs" / "writing-a-card.rst").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "modding.rst").read_text(encoding="utf-8")
     section = page.split("A long value, before and after", 1)[1].split("In an editor", 1)[0]
     before, after = [textwrap.dedent(block.split("\n\n", 1)[1]).strip("\n") + "\n"
                      for block in section.split(".. code-block:: pog")[1:]]
@@ -324,7 +324,7 @@ def test_the_docs_example_is_what_fmt_makes_of_it():
 
 
 def test_the_docs_fixture_is_unformatted_and_formats_cleanly():
-    # docs/writing-a-card.rst shows `fmt --check` and `fmt --diff` on it: it must stay unformatted
+    # docs/modding.rst shows `fmt --check` and `fmt --diff` on it: it must stay unformatted
     fixture = ROOT / "tests" / "fixtures" / "fmt" / "sacred-way.pog"
     text = fixture.read_text(encoding="utf-8")
     out = format_text(text)

@@ -3,7 +3,7 @@ server's formatting): text → parse tree → layout → text.
 
 The layout is printed from the tree, so the spaces and line breaks the
 author typed do not matter, only the tokens, the comments and where blank
-lines were.  The rules (docs/writing-a-card.rst, "Formatting"):
+lines were.  The rules (docs/modding.rst, "Formatting"):
 
 * a top-level block starts in column 1; what a `{ … }` holds is indented two
   spaces, one item or statement a line; `}` stands alone on its line;
