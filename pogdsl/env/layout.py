@@ -1,0 +1,483 @@
+"""The observation of one side as fixed-shape numbers, laid out from the
+scenario's declarations.
+
+A `Layout` is built once per compiled world (`layout_of`) and shared by every
+environment of it: it lists the fields of the observation vector (name,
+slice, meaning) and keeps the numpy arrays that turn a state into that
+vector without walking the state entity by entity in Python:
+
+* the board: for each space its static marks (terrain, VP, fort, capital,
+  supply source), who controls it, whether its fort is destroyed, and, from
+  the units' locations, how many full and reduced units of each nation stand
+  there and each side's combat factors there;
+* the units: each unit on the map or in which box, reduced or not;
+* the state the scenario declares (`track`, `counter`, `flag`, `marker`,
+  `var`): a number, a one-hot over a kind's members (a `var` holding a side,
+  a space, an enum value…), a multi-hot for a list, one per side, nation,
+  space or unit when the variable is kept per entity;
+* the tracks the `display` blocks declare as a procedure's value
+  (`track left "OPS Left" in operations`), while that procedure runs;
+* the cards: a one-hot over the deck's card list for each pile the side may
+  see the content of, and the size of every pile;
+* the turn, the phase, and the pending decision: who decides, which choice,
+  and (for the side deciding) how many options.
+
+Nothing here names a game's space, card or variable: a variant with more
+spaces, tracks or cards gets a longer vector.  What a side may see is decided
+in one place, runtime/hidden.py: a pile is read only as `hidden_from` allows
+(another side's hand and every draw pile by their size; its own draw pile as
+a set, never in order), and the parts of the state no player sees
+(`HIDDEN_STATE`: the generator, forced dice, the log) are never read.
+"""
+
+from __future__ import annotations
+
+from attrs import define
+
+import numpy as np
+
+from ..board.tracks import declared_tracks
+from ..runtime.hidden import HIDDEN_STATE, hidden_from
+from ..runtime.values import Entity
+
+# A variable kept per entity that holds one of more than this many values is
+# given as the value's position (1-based, 0 for none) rather than a one-hot:
+# a unit kept per unit would otherwise take units × units numbers.
+ONE_HOT_MAX = 32
+
+# Every number of the observation lies within ±BOUND (float32 holds every
+# whole number up to it exactly); a larger one, which no real game holds, is
+# clipped to it, so an observation is always inside its declared space.
+BOUND = float(2 ** 24)
+
+# What the observation reads of the state: never a part hidden.py hides from
+# every side (checked when a layout is built).
+READS = ("turn", "phase", "loc", "reduced", "control", "fort_destroyed", "vars", "piles", "played",
+         "pending", "stack")
+
+
+@define
+class Field:
+    """One field of the observation vector: `vector[start:stop]`, `shape` its
+    shape there (row-major), and what it means."""
+
+    name: str
+    start: int
+    stop: int
+    shape: tuple
+    meaning: str
+
+    def as_row(self) -> dict:
+        return {"name": self.name, "slice": f"{self.start}:{self.stop}", "shape": "×".join(map(str, self.shape)),
+                "meaning": self.meaning}
+
+
+@define
+class _Var:
+    """How one declared state variable is read into the vector."""
+
+    name: str
+    start: int
+    scope: list | None          # the entities it is kept for (None: one value)
+    members: dict | None        # value key → position, for a one-hot or multi-hot
+    width: int                  # numbers per entity (1, or the members' count)
+    as_list: bool
+    default: object
+
+
+class Layout:
+    """The fields of one world's observation vector and what fills them."""
+
+    def __init__(self, world):
+        self.world = world
+        self.fields: list[Field] = []
+        self.size = 0
+        self.template: np.ndarray | None = None
+        self.vars: list[_Var] = []
+        self.frame_tracks: list[tuple[str, str, int]] = []  # (procedure code, local, its position)
+        self._scope_cache: dict[str, dict] = {}
+
+    def add(self, name: str, shape: tuple, meaning: str) -> int:
+        n = int(np.prod(shape)) if shape else 1
+        start = self.size
+        self.fields.append(Field(name, start, start + n, tuple(shape), meaning))
+        self.size += n
+        return start
+
+    def field(self, name: str) -> Field:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+    def _kind_pos(self, kind: str) -> int | None:
+        return self._pile_kind_pos.get(kind)
+
+
+_LAYOUTS: dict[int, Layout] = {}
+
+
+def layout_of(world) -> Layout:
+    """The layout of WORLD's observations, built on first use."""
+    found = _LAYOUTS.get(id(world))
+    if found is None or found.world is not world:
+        found = _LAYOUTS[id(world)] = _build(world)
+    return found
+
+
+def _kind_members(world, kind: str) -> list | None:
+    """The entities of KIND in a fixed order (None when it is no kind)."""
+    if kind == "space":
+        return list(world.spaces)
+    if kind == "unit":
+        return list(world.units)
+    if kind == "card":
+        return list(world.cards)
+    if kind == "side":
+        return list(world.sides) + list(world.hostile_sides)
+    if kind == "nation":
+        return list(world.nations)
+    if kind == "box":
+        return list(world.boxes)
+    found = world.by_kind.get(kind)
+    return list(found.values()) if found else None
+
+
+def _member_key(value) -> object:
+    if isinstance(value, Entity):
+        return (value.kind, value.index) if value.kind in ("unit", "card", "space") else (value.kind, value.key)
+    return value
+
+
+def _build(world) -> Layout:
+    assert not set(READS) & set(HIDDEN_STATE), "the observation must not read what no side sees"
+    w = world
+    lay = Layout(w)
+    sides = list(w.sides) + list(w.hostile_sides)
+    S, U, C, N = len(w.spaces), len(w.units), len(w.cards), len(w.nations)
+    lay._S, lay._U, lay._C, lay._N = S, U, C, N
+    lay._side_pos = {s.key: i for i, s in enumerate(sides)}
+    lay._nsides = len(sides)
+    statics = []  # (start, array) written into the template
+
+    # ---- the board
+    terrains = _kind_members(w, "terrain") or []
+    terrain_pos = {t.key: i for i, t in enumerate(terrains)}
+    marks = np.zeros((S, 5 + len(terrains)), np.float32)
+    for sp in w.spaces:
+        d = sp.data
+        marks[sp.index, :5] = (bool(d.vp), d.fort or 0, bool(d.capital), bool(d.supply),
+                               any(p is not None for p in d.ports))
+        if d.terrain is not None and d.terrain.key in terrain_pos:
+            marks[sp.index, 5 + terrain_pos[d.terrain.key]] = 1
+    start = lay.add("space_marks", marks.shape,
+                    "per space (in the order of the world's spaces): VP space, fort strength, capital, supply "
+                    "source, port, then a one-hot of its terrain (" + ", ".join(terrain_pos) + "); printed on "
+                    "the map, the same in every state")
+    statics.append((start, marks))
+    lay._control = lay.add("space_control", (S, len(sides)),
+                           "per space: a one-hot of the side that controls it (" +
+                           ", ".join(s.key for s in sides) + "), all zero for none")
+    lay._fort = lay.add("space_fort_destroyed", (S,), "per space: 1 when its fort is destroyed")
+    nation_of = np.array([w.nations.index(u.data.nation) if u.data.nation in w.nations else 0 for u in w.units],
+                         np.int64)
+    side_of = np.array([lay._side_pos.get(u.data.side.key, 0) if u.data.side is not None else 0
+                        for u in w.units], np.int64)
+    lay._nation_of, lay._side_of = nation_of, side_of
+    lay._cf_full = np.array([u.data.full[0] if u.data.full else 0 for u in w.units], np.float32)
+    lay._cf_reduced = np.array([(u.data.reduced or u.data.full or (0,))[0] for u in w.units], np.float32)
+    lay._full = lay.add("space_full_units", (S, N),
+                        "per space and nation (" + ", ".join(n.key for n in w.nations) + "): its full-strength "
+                        "units there")
+    lay._reduced = lay.add("space_reduced_units", (S, N), "per space and nation: its reduced units there")
+    lay._cf = lay.add("space_combat_factors", (S, len(sides)),
+                      "per space and side: the combat factors of that side's units there (reduced ones at their "
+                      "reduced factor)")
+
+    # ---- the units
+    B = len(w.boxes)
+    lay._B = B
+    lay._units = lay.add("unit_state", (U, 3 + B),
+                         "per unit (in the order of the world's units): on the map, reduced, its space's position "
+                         "(1-based, over the space count; 0 off the map), then a one-hot of the box it is in (" +
+                         ", ".join(b.key for b in w.boxes) + ")")
+
+    # ---- the declared state
+    for name, decl in w.state_decls.items():
+        scope = _kind_members(w, decl.scope.text) if decl.scope is not None else None
+        typ = decl.type
+        kind = typ.type.text if typ is not None and typ.type is not None else None
+        members = _kind_members(w, kind) if kind not in (None, "int", "bool") else None
+        as_list = bool(typ is not None and typ.is_list)
+        default = w.state_start.get(name)
+        what = f"{decl.state_kind} {name}" + (f" per {decl.scope.text}" if scope is not None else "")
+        if members is not None and (scope is None or len(members) <= ONE_HOT_MAX) and not (scope and as_list):
+            pos = {_member_key(m): i for i, m in enumerate(members)}
+            shape = (len(scope), len(members)) if scope is not None else (len(members),)
+            meaning = (f"{what}: " + ("a multi-hot of the " if as_list else "a one-hot of the ") +
+                       f"{kind} it holds" + (f" ({', '.join(str(m.key) for m in members)})"
+                                             if len(members) <= ONE_HOT_MAX else f" (in the world's {kind} order)"))
+            start = lay.add(f"var:{name}", shape, meaning)
+            lay.vars.append(_Var(name, start, scope, pos, len(members), as_list, default))
+        else:
+            if members is not None and not as_list:
+                pos = {_member_key(m): i + 1 for i, m in enumerate(members)}
+                meaning = f"{what}: the position (1-based, 0 for none) of the {kind} it holds"
+            else:
+                pos = None
+                meaning = (f"{what}: how many items it holds" if as_list else
+                           f"{what}: 1 when it is set" if decl.state_kind == "flag" else f"{what}: its value")
+            shape = (len(scope),) if scope is not None else (1,)
+            start = lay.add(f"var:{name}", shape, meaning)
+            lay.vars.append(_Var(name, start, scope, pos, 1, as_list, default))
+
+    for line in declared_tracks(w.program):
+        if line.within is not None:
+            start = lay.add(f"track:{line.name}", (2,),
+                            f"the display's track '{line.label}' ({line.name} in {line.within}): 1 while "
+                            f"{line.within} runs, then its value")
+            lay.frame_tracks.append((f"procedure:{line.within}", line.name, start))
+
+    # ---- the cards
+    lay._piles = []
+    kinds = sorted({name.partition(":")[0] for name in _pile_names(w)})
+    lay._pile_kinds = kinds
+    lay._pile_kind_pos = {k: i for i, k in enumerate(kinds)}
+    lay._cards = lay.add("cards", (C, len(kinds), len(sides) + 0),
+                         "per card (in the deck's order: " + ", ".join(_card_label(c) for c in w.cards[:3]) +
+                         ", …), pile kind (" + ", ".join(kinds) + ") and side (" +
+                         ", ".join(s.key for s in sides) + "): 1 when the card is in that pile and the side "
+                         "observing may see it there (its own hand, its own draw pile as a set, every discard, "
+                         "removed and in-play pile), else 0")
+    lay._sizes = lay.add("pile_sizes", (len(kinds), len(sides)), "per pile kind and side: how many cards it holds")
+    lay._played = lay.add("cards_played", (C,), "per card: 1 once its event has been played")
+
+    # ---- where play stands
+    lay._turn = lay.add("turn", (3,), "the turn, the first turn and the last turn of the scenario")
+    lay._phases = list(dict.fromkeys(w.sequence))
+    lay._phase_pos = {p: i for i, p in enumerate(lay._phases)}
+    lay._phase = lay.add("phase", (len(lay._phases),),
+                         "a one-hot of the phase under way (" + ", ".join(lay._phases) + ")")
+    lay._choices = list(w.choices)
+    lay._choice_pos = {c: i for i, c in enumerate(lay._choices)}
+    lay._by = lay.add("decision_by", (len(sides),), "a one-hot of the side whose decision is pending")
+    lay._choice = lay.add("decision_choice", (len(lay._choices),),
+                          "a one-hot of the kind of choice pending (" + ", ".join(lay._choices) + ")")
+    lay._own = lay.add("decision_own", (3,),
+                       "for the side observing: 1 when the pending decision is its own, then (its own only) the "
+                       "number of options and the page shown (see the action encoding)")
+
+    lay.template = np.zeros(lay.size, np.float32)
+    for start, arr in statics:
+        lay.template[start:start + arr.size] = arr.ravel()
+    for v in lay.vars:
+        _fill_default(lay.template, v)
+    lay._space_rows = np.arange(S)
+    _group_vars(lay)
+    return lay
+
+
+def _pile_names(w) -> list[str]:
+    from ..runtime.interpreter import new_state  # noqa: F401  (piles are named there: KIND:SIDE)
+
+    return [f"{kind}:{s.key}" for s in list(w.sides) + list(w.hostile_sides)
+            for kind in ("hand", "draw", "discard", "removed", "in_play")]
+
+
+def _card_label(card) -> str:
+    return str(card.key)
+
+
+def _write(vec: np.ndarray, v: _Var, at: int, value) -> None:
+    """Write VALUE of variable V for the entity at position AT of its scope."""
+    base = v.start + at * v.width
+    if v.members is None:
+        if v.as_list:
+            vec[base] = len(value) if value else 0
+        else:
+            vec[base] = float(value) if isinstance(value, (int, float)) else (0.0 if value is None else 1.0)
+        return
+    if v.width == 1:  # a position
+        if v.as_list:
+            vec[base] = len(value) if value else 0
+        else:
+            vec[base] = v.members.get(_member_key(value), 0) if value is not None else 0
+        return
+    vec[base:base + v.width] = 0
+    if v.as_list:
+        for item in value or ():
+            p = v.members.get(_member_key(item))
+            if p is not None:
+                vec[base + p] = 1
+    elif value is not None:
+        p = v.members.get(_member_key(value))
+        if p is not None:
+            vec[base + p] = 1
+
+
+def _fill_default(vec: np.ndarray, v: _Var) -> None:
+    for at in range(len(v.scope) if v.scope is not None else 1):
+        _write(vec, v, at, v.default)
+
+
+def observe(lay: Layout, game, side: str, page: int = 0) -> np.ndarray:
+    """SIDE's observation of GAME as a float32 vector of `lay.size`."""
+    s, w = game.s, lay.world
+    vec = lay.template.copy()
+    S, U, N = lay._S, lay._U, lay._N
+    nsides = lay._nsides
+    side_pos = lay._side_pos
+
+    # the board
+    control = np.array(s["control"], dtype=object)
+    block = vec[lay._control:lay._control + S * nsides].reshape(S, nsides)
+    for key, i in side_pos.items():
+        block[:, i] = control == key
+    vec[lay._fort:lay._fort + S] = np.array(s["fort_destroyed"], np.float32)
+    where = np.array(s["loc"], np.float64)  # (a unit out of play: None, read as nan)
+    loc = np.where(np.isnan(where), -1, where).astype(np.int64)
+    red = np.array(s["reduced"], bool)
+    on_map = (loc >= 0) & (loc < S)
+    full_here = on_map & ~red
+    red_here = on_map & red
+    vec[lay._full:lay._full + S * N] = np.bincount(loc[full_here] * N + lay._nation_of[full_here], minlength=S * N)
+    vec[lay._reduced:lay._reduced + S * N] = np.bincount(loc[red_here] * N + lay._nation_of[red_here],
+                                                         minlength=S * N)
+    cf = np.where(red, lay._cf_reduced, lay._cf_full)
+    vec[lay._cf:lay._cf + S * nsides] = np.bincount(loc[on_map] * nsides + lay._side_of[on_map],
+                                                    weights=cf[on_map], minlength=S * nsides)
+    width = 3 + lay._B
+    units = vec[lay._units:lay._units + U * width].reshape(U, width)
+    units[:, 0] = on_map
+    units[:, 1] = red
+    units[on_map, 2] = (loc[on_map] + 1) / max(S, 1)
+    in_box = loc >= S
+    units[np.nonzero(in_box)[0], 3 + loc[in_box] - S] = 1
+
+    _observe_vars(lay, s["vars"], vec)
+    if lay.frame_tracks:
+        for code, local, start in lay.frame_tracks:
+            for frame in reversed(s["stack"]):
+                if frame["code"] == code:
+                    if local in frame["l"]:
+                        vec[start] = 1
+                        x = frame["l"][local]
+                        vec[start + 1] = x if isinstance(x, (int, float)) else 0
+                    break
+
+    # the cards
+    kinds, C = lay._pile_kinds, lay._C
+    cards = vec[lay._cards:lay._cards + C * len(kinds) * nsides].reshape(C, len(kinds), nsides)
+    sizes = vec[lay._sizes:lay._sizes + len(kinds) * nsides].reshape(len(kinds), nsides)
+    for name, pile in s["piles"].items():
+        kind, _, owner = name.partition(":")
+        k, o = lay._kind_pos(kind), side_pos.get(owner)
+        if k is None or o is None:
+            continue
+        sizes[k, o] = len(pile)
+        if pile and hidden_from(side, name) != "cards":  # its cards as a set: never their order
+            cards[pile, k, o] = 1
+    played = s["played"]
+    if played:
+        idx = [c for c in played if isinstance(c, int)]
+        vec[lay._played + np.array(idx, np.int64)] = 1
+
+    # where play stands
+    vec[lay._turn:lay._turn + 3] = (s["turn"], w.first_turn, w.last_turn)
+    phase = s["phase"]
+    if phase in lay._phase_pos:
+        vec[lay._phase + lay._phase_pos[phase]] = 1
+    p = s["pending"]
+    if p is not None:
+        by = side_pos.get(p["by"])
+        if by is not None:
+            vec[lay._by + by] = 1
+        c = lay._choice_pos.get(p["choice"])
+        if c is not None:
+            vec[lay._choice + c] = 1
+        if p["by"] == side:
+            vec[lay._own:lay._own + 3] = (1, len(p["options"]), page)
+    np.clip(vec, -BOUND, BOUND, out=vec)
+    return vec
+
+
+def _scope_positions(lay: Layout, v: _Var) -> dict:
+    found = lay._scope_cache.get(v.name)
+    if found is None:
+        found = lay._scope_cache[v.name] = {e.scope: i for i, e in enumerate(v.scope)}
+    return found
+
+
+def _group_vars(lay: Layout) -> None:
+    """Sort the variables by how they are read, so that the commonest (a
+    number, one value or one per entity) are written by numpy in one go."""
+    lay._plain = [v for v in lay.vars if v.scope is None and v.members is None and not v.as_list]
+    lay._plain_names = [v.name for v in lay._plain]
+    lay._plain_at = np.array([v.start for v in lay._plain], np.int64)
+    lay._scoped_numbers = [(v, _scope_positions(lay, v)) for v in lay.vars
+                           if v.scope is not None and v.members is None and not v.as_list]
+    lay._scoped_onehot = [(v, _scope_positions(lay, v)) for v in lay.vars
+                          if v.scope is not None and v.members is not None and v.width > 1 and not v.as_list]
+    done = set(lay._plain_names) | {v.name for v, _ in lay._scoped_numbers} | \
+        {v.name for v, _ in lay._scoped_onehot}
+    lay._other = [v for v in lay.vars if v.name not in done]
+
+
+def _number(x) -> float:
+    if x is None:
+        return 0.0
+    if isinstance(x, (int, float)):  # (a yes/no too)
+        return float(x)
+    return 1.0  # a value of another kind where a number was declared: present
+
+
+def _observe_vars(lay: Layout, values: dict, vec: np.ndarray) -> None:
+    if lay._plain:
+        got = [values.get(n) for n in lay._plain_names]
+        got = [0 if x is None else x for x in got]  # (numpy would read a none as nan)
+        try:
+            vec[lay._plain_at] = np.array(got, np.float64)
+        except (TypeError, ValueError):  # a none or an odd value among them
+            vec[lay._plain_at] = [_number(x) for x in got]
+    for v, positions in lay._scoped_numbers:
+        kept = values.get(v.name)
+        if not kept:
+            continue
+        at = [positions.get(k, -1) for k in kept]
+        got = [0 if x is None else x for x in kept.values()]
+        try:
+            numbers = np.array(got, np.float64)
+        except (TypeError, ValueError):
+            numbers = np.array([_number(x) for x in got], np.float64)
+        where = np.array(at, np.int64)
+        known = where >= 0
+        vec[v.start + where[known]] = numbers[known]
+    for v, positions in lay._scoped_onehot:
+        kept = values.get(v.name)
+        if not kept:
+            continue
+        members = v.members
+        rows, cols, cleared = [], [], []
+        for key, item in kept.items():
+            at = positions.get(key)
+            if at is None:
+                continue
+            cleared.append(at)
+            if item is not None:
+                p = members.get(_member_key(item))
+                if p is not None:
+                    rows.append(at)
+                    cols.append(p)
+        block = vec[v.start:v.start + len(v.scope) * v.width].reshape(len(v.scope), v.width)
+        block[cleared] = 0
+        block[rows, cols] = 1
+    for v in lay._other:
+        value = values.get(v.name)
+        if v.scope is None:
+            _write(vec, v, 0, value)
+        elif value:
+            positions = _scope_positions(lay, v)
+            for key, item in value.items():
+                at = positions.get(key)
+                if at is not None:
+                    _write(vec, v, at, item)

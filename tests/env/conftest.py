@@ -1,0 +1,21 @@
+"""The environment's tests need the `rl` extra (in the `test` extra too)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+REPO = Path(__file__).resolve().parents[2]
+TOY = REPO / "docs" / "examples" / "toy" / "scenarios" / "toy.pog"
+
+
+def masked_choice(rng, mask) -> int:
+    """A legal action drawn from RNG (a numpy Generator)."""
+    import numpy as np
+
+    legal = np.flatnonzero(mask)
+    return int(legal[rng.integers(len(legal))])

@@ -1,0 +1,107 @@
+"""The observation: fixed shape, laid out from the scenario's declarations,
+every field documented, and reading what the state holds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pogdsl.env as E
+from pogdsl.env.aec import PogAEC
+
+from .conftest import TOY
+
+
+@pytest.mark.parametrize("scenario", ["campaign", "illusions", str(TOY)])
+def test_the_fields_tile_the_vector_and_say_what_they_mean(scenario):
+    env = E.aec_env(scenario)
+    fields = env.observation_fields()
+    assert [f["name"] for f in fields] == list(dict.fromkeys(f["name"] for f in fields))
+    at = 0
+    for f in fields:
+        start, stop = map(int, f["slice"].split(":"))
+        assert start == at and stop > start and f["meaning"]
+        assert np.prod([int(x) for x in f["shape"].split("×")]) == stop - start
+        at = stop
+    assert at == env.observation_space("ap")["observation"].shape[0]
+
+
+def test_a_variant_that_declares_more_gets_more_fields():
+    # The Illusions variant adds a National Will track kept per nation.
+    base = {f["name"] for f in E.observation_fields("campaign")}
+    variant = {f["name"]: f for f in E.observation_fields("illusions")}
+    assert "var:national_will" not in base and "var:national_will" in variant
+    assert variant["var:national_will"]["shape"] == str(len(E.aec_env("illusions").world.nations))
+
+
+def test_the_toy_board_is_read_from_the_state():
+    env = E.aec_env(str(TOY))
+    env.reset(seed=0)
+    w, lay = env.world, env.layout
+    obs = env.observe("ap")["observation"]
+    spaces = [s.key for s in w.spaces]
+    sides = list(env.possible_agents)
+    control = obs[lay.field("space_control").start:lay.field("space_control").stop].reshape(len(spaces), -1)
+    # The toy scenario: France's spaces are the Allies', Germany's the Central Powers'.
+    assert control[spaces.index("Paris"), sides.index("ap")] == 1
+    assert control[spaces.index("Koblenz"), sides.index("cp")] == 1
+    trench = lay.field("var:trench")
+    assert obs[trench.start + spaces.index("Paris")] == 1  # the set-up's trench
+    nations = [n.key for n in w.nations]
+    full = obs[lay.field("space_full_units").start:lay.field("space_full_units").stop].reshape(len(spaces), -1)
+    reduced = obs[lay.field("space_reduced_units").start:lay.field("space_reduced_units").stop].reshape(
+        len(spaces), -1)
+    assert full[spaces.index("Paris"), nations.index("fr")] == 1  # FR 1
+    assert reduced[spaces.index("Koblenz"), nations.index("ge")] >= 1  # a reduced GE corps
+    hand = lay.field("cards")
+    cards = obs[hand.start:hand.stop].reshape(hand.shape)
+    assert not cards.any()  # the Allies see no card: Gas Attack is in the other hand
+    cp = env.observe("cp")["observation"][hand.start:hand.stop].reshape(hand.shape)
+    kinds = env.layout._pile_kinds
+    assert cp[0, kinds.index("hand"), sides.index("cp")] == 1
+
+
+def test_option_features_describe_the_pending_options():
+    env = E.aec_env(str(TOY), forced=True, with_option_features=True)
+    env.reset(seed=0)
+    p = env.game.s["pending"]
+    feats = env.observe(p["by"])["option_features"]
+    n = len(p["options"])
+    assert feats[:n, 0].all() and not feats[n:].any()
+    spaces = [s.key for s in env.world.spaces]
+    for row, values in zip(feats, p["values"]):
+        assert row[2] == spaces.index(values[0].key) + 1
+
+
+def test_bad_arguments_are_refused_in_one_line():
+    for kw, fragment in [({"render_mode": "human"}, "render_mode"), ({"reward": "vp"}, "reward"),
+                         ({"max_cycles": 0}, "max_cycles"), ({"action_size": 1}, "action_size")]:
+        with pytest.raises(E.EnvError, match=fragment):
+            PogAEC("campaign", **kw)
+    with pytest.raises(E.EnvError, match="unknown scenario"):
+        E.aec_env("no_such_scenario")
+    with pytest.raises(E.EnvError, match="side 'xx'"):
+        E.gym_env("campaign", side="xx")
+    with pytest.raises(E.EnvError, match="opponent"):
+        E.gym_env("campaign", side="ap", opponent="wizard")
+    with pytest.raises(E.EnvError, match="option"):
+        E.aec_env("campaign", options={"no_such_option": "on"})
+
+
+def test_rewards_are_the_outcome():
+    env = E.aec_env("campaign")
+    env.reset(seed=7)
+    rng = np.random.default_rng(7)
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        total[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(len(legal))]))
+    outcome = env.game.outcome
+    for side in env.possible_agents:
+        expected = 0.0 if outcome.winner is None else (1.0 if side == outcome.winner else -1.0)
+        assert total[side] == expected
