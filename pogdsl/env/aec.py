@@ -141,6 +141,7 @@ class PogAEC(AECEnv):
                 self.game is not None else self._seed
         self.seed_used = game_seed
         self.game = self.opened.new_game(game_seed, log=False, ask_forced=self.forced)
+        self.game.list_weights = False  # the learner picks: the options' weights are a random player's
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

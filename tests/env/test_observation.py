@@ -89,19 +89,51 @@ def test_bad_arguments_are_refused_in_one_line():
 
 
 def test_rewards_are_the_outcome():
+    # Played by pogdsl's random players (whose weights keep a random game
+    # plausible: uniform picks accept peace at once), seed 0 ends in a win.
+    from pogdsl.agents import make_agent
+    from pogdsl.runtime.record import Session
+
     env = E.aec_env("campaign")
-    env.reset(seed=7)
-    rng = np.random.default_rng(7)
+    env.reset(seed=0)
+    players = {s: make_agent("random", s, 0) for s in env.possible_agents}
+    session = Session(env.opened, env.game)
     total = dict.fromkeys(env.possible_agents, 0.0)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
         total[agent] += reward
         if terminated or truncated:
+            assert info["outcome"] == env.game.outcome.text()
             env.step(None)
             continue
+        env.step(players[agent].choose(session, env.game.decision()) - 1)
+    winner = env.game.outcome.winner
+    assert winner is not None
+    loser = next(s for s in env.possible_agents if s != winner)
+    assert total == {winner: 1.0, loser: -1.0}
+
+
+@pytest.mark.parametrize("scenario", ["campaign", "suicide-of-europe"])
+def test_the_observation_kept_up_to_date_equals_one_worked_out_afresh(scenario):
+    # The layout writes again only what changed since a side's last
+    # observation: all along a game, that must be what a first observation
+    # of the same state gives.
+    env = E.aec_env(scenario, max_cycles=150)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    lay = env.layout
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        kept, lay._sides = lay._sides, {}
+        try:
+            fresh = env.observe(agent)["observation"]
+        finally:
+            lay._sides = kept
+        differ = [f.name for f in lay.fields
+                  if not np.array_equal(fresh[f.start:f.stop], obs["observation"][f.start:f.stop])]
+        assert not differ, f"kept up to date wrongly: {differ}"
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rng.integers(len(legal))]))
-    outcome = env.game.outcome
-    for side in env.possible_agents:
-        expected = 0.0 if outcome.winner is None else (1.0 if side == outcome.winner else -1.0)
-        assert total[side] == expected
