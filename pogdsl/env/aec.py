@@ -206,7 +206,7 @@ class PogAEC(AECEnv):
         shown and the page turn when the decision is its own; in the cyclic
         mode, action 0 (wait) when another side decides; else none."""
         mask = np.zeros(self.action_size, np.int8)
-        p = self.game.s["pending"]
+        p = self._started().s["pending"]
         if p is None or agent not in self.agents or self.terminations.get(agent) or self.truncations.get(agent):
             return mask
         if p["by"] == agent:
@@ -219,8 +219,15 @@ class PogAEC(AECEnv):
             mask[0] = 1  # waiting for another side's decision
         return mask
 
+    def _started(self):
+        if self.game is None:
+            raise EnvError("the environment has no game yet: call reset() first")
+        return self.game
+
     def observe(self, agent):
-        g = self.game
+        g = self._started()
+        if agent not in self.possible_agents:
+            raise EnvError(f"'{agent}' is not an agent of this environment: {', '.join(self.possible_agents)}")
         vec = observe(self.layout, g, agent, self.page)
         p = g.s["pending"]
         mask = self.action_mask(agent)
@@ -235,6 +242,7 @@ class PogAEC(AECEnv):
         return out
 
     def step(self, action):
+        self._started()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)

@@ -137,3 +137,31 @@ def test_the_observation_kept_up_to_date_equals_one_worked_out_afresh(scenario):
         assert not differ, f"kept up to date wrongly: {differ}"
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rng.integers(len(legal))]))
+
+
+def test_nothing_before_reset():
+    env = E.aec_env(str(TOY))
+    for call in (lambda: env.step(0), lambda: env.observe("ap"), lambda: env.action_mask("ap")):
+        with pytest.raises(E.EnvError, match="call reset"):
+            call()
+    gym = E.gym_env(str(TOY), side="ap", opponent="random")
+    with pytest.raises(E.EnvError, match="call reset"):
+        gym.step(0)
+
+
+def test_the_evaluation_reward_is_the_change_of_each_sides_score():
+    from pogdsl.agents.evaluation import score
+
+    env = E.aec_env("campaign", reward="evaluation")
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    moved = False
+    for _ in range(80):
+        agent = env.agent_selection
+        before = {a: score(env.game, a) for a in env.possible_agents}
+        legal = np.flatnonzero(env.action_mask(agent))
+        env.step(int(legal[rng.integers(len(legal))]))
+        for a in env.possible_agents:
+            assert env.rewards[a] == pytest.approx(score(env.game, a) - before[a])
+            moved = moved or env.rewards[a] != 0
+    assert moved  # the score does move in 80 decisions of the Campaign
