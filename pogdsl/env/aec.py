@@ -75,7 +75,7 @@ class PogAEC(AECEnv):
     def __init__(self, scenario: str, *, options: dict | None = None, max_cycles: int | None = None,
                  render_mode: str | None = None, root=None, action_size: int | None = None,
                  cyclic: bool = False, reward: str = "outcome", with_option_features: bool = False,
-                 forced: bool = False):
+                 forced: bool = False, with_markers: bool = False):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise EnvError(f"render_mode '{render_mode}' is not one of: {', '.join(self.metadata['render_modes'])}")
@@ -85,7 +85,7 @@ class PogAEC(AECEnv):
             raise EnvError("max_cycles must be at least 1")
         self.opened = open_for_env(scenario, root=root, options=options)
         self.world = self.opened.world
-        self.layout = layout_of(self.world)
+        self.layout = layout_of(self.world, markers=with_markers)
         self.scenario = scenario
         self.render_mode = render_mode
         self.max_cycles = max_cycles

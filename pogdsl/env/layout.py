@@ -116,14 +116,15 @@ class Layout:
         return self._pile_kind_pos.get(kind)
 
 
-_LAYOUTS: dict[int, Layout] = {}
+_LAYOUTS: dict[tuple, Layout] = {}
 
 
-def layout_of(world) -> Layout:
-    """The layout of WORLD's observations, built on first use."""
-    found = _LAYOUTS.get(id(world))
+def layout_of(world, markers: bool = False) -> Layout:
+    """The layout of WORLD's observations, built on first use.  MARKERS:
+    with the values the display declares as markers (below)."""
+    found = _LAYOUTS.get((id(world), markers))
     if found is None or found.world is not world:
-        found = _LAYOUTS[id(world)] = _build(world)
+        found = _LAYOUTS[(id(world), markers)] = _build(world, markers)
     return found
 
 
@@ -151,7 +152,7 @@ def _member_key(value) -> object:
     return value
 
 
-def _build(world) -> Layout:
+def _build(world, markers: bool = False) -> Layout:
     assert not set(READS) & set(HIDDEN_STATE), "the observation must not read what no side sees"
     w = world
     lay = Layout(w)
@@ -245,6 +246,16 @@ def _build(world) -> Layout:
                             f"{line.within} runs, then its value")
             lay.frame_tracks.append((f"procedure:{line.within}", line.name, start))
 
+    # ---- the display's markers that are values worked out for each space or
+    # unit (`marker out_of_supply "OOS"`): costly, so only when asked
+    lay.markers = []
+    if markers:
+        for name, kind in _value_markers(w):
+            entities = list(w.spaces) if kind == "space" else list(w.units)
+            start = lay.add(f"marker:{name}", (len(entities),),
+                            f"per {kind}: the value {name} the display marks it with (yes 1, no 0, or the number)")
+            lay.markers.append((name, entities, start))
+
     # ---- the cards
     lay._piles = []
     kinds = sorted({name.partition(":")[0] for name in _pile_names(w)})
@@ -284,6 +295,22 @@ def _build(world) -> Layout:
     lay._cards_span = (lay._cards, lay._played + C)
     _group_vars(lay)
     return lay
+
+
+def _value_markers(w) -> list[tuple[str, str]]:
+    """(value, kind) of each `marker` line of the display blocks naming a
+    declared value of one space or one unit."""
+    from ..board.svg import Display
+
+    found = []
+    for name in Display(w.program).markers:
+        decl = w.program.decls["value"].get(name)
+        if name in w.state_decls or decl is None or len(decl.params) != 1 or decl.params[0].type is None:
+            continue
+        kind = decl.params[0].type.text
+        if kind in ("space", "unit"):
+            found.append((name, kind))
+    return found
 
 
 def _pile_names(w) -> list[str]:
@@ -350,7 +377,23 @@ def observe(lay: Layout, game, side: str, page: int = 0) -> np.ndarray:
         _observe_frame_tracks(lay, s["stack"], vec)
     _observe_cards(lay, s, side, vec, seen)
     _observe_play(lay, s, side, page, vec)
+    if lay.markers:
+        _observe_markers(lay, game, vec)
     return vec.copy()
+
+
+def _observe_markers(lay: Layout, game, vec: np.ndarray) -> None:
+    """The display's value markers, worked out by the interpreter (which
+    remembers what it can from one decision to the next)."""
+    from ..runtime import builtins as B
+    from ..runtime.errors import GameError
+
+    for name, entities, start in lay.markers:
+        for i, e in enumerate(entities):
+            try:
+                vec[start + i] = _number(B.value_of(game, name, (e,)))
+            except GameError:  # (a unit out of play has no supply to speak of, say)
+                vec[start + i] = 0
 
 
 def _observe_board(lay: Layout, s: dict, vec: np.ndarray, seen: dict) -> None:

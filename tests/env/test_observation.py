@@ -165,3 +165,22 @@ def test_the_evaluation_reward_is_the_change_of_each_sides_score():
             assert env.rewards[a] == pytest.approx(score(env.game, a) - before[a])
             moved = moved or env.rewards[a] != 0
     assert moved  # the score does move in 80 decisions of the Campaign
+
+
+@pytest.mark.rule("14.1.2")
+def test_with_markers_a_unit_cut_off_from_its_sources_is_seen_out_of_supply():
+    # 14.1.2: a unit is in supply when it traces a path of friendly-controlled
+    # spaces to a friendly source. A German army set down in Orleans, whose
+    # neighbours are all Allied, traces none; the display marks it OOS.
+    env = E.aec_env("campaign", with_markers=True)
+    env.reset(seed=0)
+    g, w = env.game, env.world
+    orleans = next(s for s in w.spaces if s.key == "Orleans")
+    assert all(g.s["control"][n.index] == "ap" for n in w.neighbours[orleans.index])
+    army = next(u for u in w.units if u.key == "GE 1")
+    field = env.layout.field("marker:out_of_supply")
+    assert not env.observe("ap")["observation"][field.start:field.stop].any()  # the set-up: all supplied
+    g.move_unit(army, orleans.index)
+    seen = env.observe("ap")["observation"][field.start:field.stop]
+    assert seen[army.index] == 1 and seen.sum() == 1
+    assert "marker:out_of_supply" not in {f["name"] for f in E.observation_fields("campaign")}  # only when asked
