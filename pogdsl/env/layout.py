@@ -499,35 +499,38 @@ def _observe_vars(lay: Layout, values: dict, vec: np.ndarray, seen: dict) -> Non
             except (TypeError, ValueError):  # an odd value among them
                 vec[a:b] = np.clip([_number(x) for x in numbers], -BOUND, BOUND)
             seen["plain"] = got  # (numbers, yes/no, none: nothing in it changes in place)
+    # The other variables: found changed in one pass (map and zip run in C),
+    # each changed one written again from the template.
+    last = seen.get("vars")
+    if last is None:
+        last = seen["vars"] = [_NOTHING] * len(lay._tracked)
+    now_all = list(map(values.get, lay._tracked_names))
+    if now_all == last:
+        return
     template = lay.template
-    for v, positions, group in lay._scoped:
-        now = values.get(v.name)
-        if now == seen.get(v.name, _NOTHING):
+    for i, (now, before, (v, stop, how, positions)) in enumerate(zip(now_all, last, lay._tracked)):
+        if now == before:
             continue
-        stop = v.start + len(v.scope) * v.width
         vec[v.start:stop] = template[v.start:stop]
-        if now:
-            if group == SCOPED_NUMBERS:
+        if how == SCOPED_NUMBERS:
+            if now:
                 _scoped_numbers(v, positions, now, vec)
-            else:
-                _scoped_one_hot(v, positions, now, vec)
-        seen[v.name] = dict(now) if now is not None else None
-    for v in lay._other:
-        now = values.get(v.name)
-        if now == seen.get(v.name, _NOTHING):
+            last[i] = dict(now) if now is not None else None
             continue
-        stop = v.start + v.width * (len(v.scope) if v.scope is not None else 1)
-        vec[v.start:stop] = template[v.start:stop]
+        if how == SCOPED_ONE_HOT:
+            if now:
+                _scoped_one_hot(v, positions, now, vec)
+            last[i] = dict(now) if now is not None else None
+            continue
         if v.scope is None:
             _write(vec, v, 0, now)
         elif now:
-            positions = _scope_positions(lay, v)
             for key, item in now.items():
                 at = positions.get(key)
                 if at is not None:
                     _write(vec, v, at, item)
         np.clip(vec[v.start:stop], -BOUND, BOUND, out=vec[v.start:stop])
-        seen[v.name] = _snapshot(now)
+        last[i] = _snapshot(now)
 
 
 def _observe_frame_tracks(lay: Layout, stack: list, vec: np.ndarray) -> None:
@@ -614,8 +617,11 @@ def _group_vars(lay: Layout) -> None:
     groups = {g: [v for v in lay.vars if _group(v) == g] for g in range(4)}
     lay._plain_names = [v.name for v in groups[PLAIN]]
     lay._plain_span = (groups[PLAIN][0].start, groups[PLAIN][-1].start + 1) if groups[PLAIN] else (0, 0)
-    lay._scoped = [(v, _scope_positions(lay, v), g) for g in (SCOPED_NUMBERS, SCOPED_ONE_HOT) for v in groups[g]]
-    lay._other = groups[OTHER]
+    # (variable, end of its block, its group, its scope's positions)
+    lay._tracked = [(v, v.start + v.width * (len(v.scope) if v.scope is not None else 1), g,
+                     _scope_positions(lay, v) if v.scope is not None else None)
+                    for g in (SCOPED_NUMBERS, SCOPED_ONE_HOT, OTHER) for v in groups[g]]
+    lay._tracked_names = [v.name for v, _, _, _ in lay._tracked]
 
 
 def _number(x) -> float:
