@@ -19,6 +19,7 @@ import weakref
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from ..runtime.errors import GameError, IllegalOption
@@ -67,7 +68,7 @@ class LegalDiscrete(spaces.Discrete):
         return super().sample(mask=mask, probability=probability)
 
 
-class PogAEC(AECEnv):
+class PogAEC(AECEnv, EzPickle):
     """See `pogdsl.env.aec_env`."""
 
     metadata = {"render_modes": ["ansi"], "name": "pogdsl_v1", "is_parallelizable": True}
@@ -76,6 +77,11 @@ class PogAEC(AECEnv):
                  render_mode: str | None = None, root=None, action_size: int | None = None,
                  cyclic: bool = False, reward: str = "outcome", with_option_features: bool = False,
                  forced: bool = False, with_markers: bool = False):
+        # Pickled as its arguments (a vectorised trainer sends environments to
+        # worker processes): unpickled, it is made anew, before any reset.
+        EzPickle.__init__(self, scenario, options=options, max_cycles=max_cycles, render_mode=render_mode,
+                          root=root, action_size=action_size, cyclic=cyclic, reward=reward,
+                          with_option_features=with_option_features, forced=forced, with_markers=with_markers)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise EnvError(f"render_mode '{render_mode}' is not one of: {', '.join(self.metadata['render_modes'])}")
