@@ -146,3 +146,11 @@ def test_a_refused_action_leaves_the_rewards_as_they_were():
     with pytest.raises(IllegalAction):
         env.step(env.action_size)
     assert env.rewards == rewards and env._cumulative_rewards == cumulative
+
+
+def test_render_ansi_says_whose_decision_it_is():
+    env = E.aec_env(str(TOY), render_mode="ansi", forced=True)
+    env.reset(seed=0)
+    text = env.render()
+    assert "turn 1" in text and "cp chooses attack_target" in text and "attack Amiens" in text
+    assert E.aec_env(str(TOY)).render() is None  # no render mode: nothing drawn
