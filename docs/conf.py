@@ -27,7 +27,7 @@ author = "the pogdsl authors"
 copyright = "the pogdsl authors"
 version = release = __version__
 
-extensions = ["pogvocab", "pogcards", "ruleindex", "pogdiff", "pogboard"]
+extensions = ["pogvocab", "pogcards", "ruleindex", "pogdiff", "pogboard", "pogenv"]
 
 exclude_patterns = ["_build", "_generated", "examples", "Thumbs.db", ".DS_Store"]
 highlight_language = "pog"
