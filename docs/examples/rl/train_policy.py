@@ -134,7 +134,10 @@ class Policy:
             self.params[k] += lr * m_hat / (np.sqrt(v_hat) + eps)
 
     def save(self, path: Path, meta: dict) -> None:
-        np.savez(path, **self.params, **{f"meta_{k}": np.array(v) for k, v in meta.items()})
+        try:
+            np.savez(path, **self.params, **{f"meta_{k}": np.array(v) for k, v in meta.items()})
+        except OSError as err:
+            raise SystemExit(f"error: cannot save the weights to {path}: {err.strerror or err}") from None
 
     @classmethod
     def load(cls, path: Path, meta: dict) -> "Policy":
@@ -189,9 +192,10 @@ class Learner:
         return float(reward), steps
 
 
-def train(learner: Learner, policy: Policy, args, out=sys.stdout) -> list[float]:
+def train(learner: Learner, policy: Policy, args, out=None) -> list[float]:
     """REINFORCE: ITERATIONS batches of BATCH games, one update each; the
     curve of the batches' mean outcomes."""
+    out = out or sys.stdout
     rng = np.random.default_rng([args.seed, 1])
     baseline, curve = 0.0, []
     for it in range(args.iterations):
@@ -295,8 +299,9 @@ def main(argv=None) -> int:
     train(learner, policy, args)
     seconds = time.process_time() - start
     print(f"trained: {args.iterations} iterations of {args.batch} games in {seconds:.1f} CPU s")
-    policy.save(Path(args.out), learner.meta)
-    print(f"weights saved to {args.out}")
+    out = Path(args.out) if args.out.endswith(".npz") else Path(args.out + ".npz")  # (as numpy names it)
+    policy.save(out, learner.meta)
+    print(f"weights saved to {out}")
 
     if args.eval_games:
         print(f"evaluation: {args.eval_games} games each, seeds {args.eval_seed} to "
