@@ -42,7 +42,9 @@ def aec_env(scenario: str, *, options: dict | None = None, max_cycles: int | Non
     the action space), `cyclic` (agents act in turn, waiting with action 0
     when the decision is another's), `reward` ("outcome", or "evaluation"
     for the change of the scenario's declared evaluation at each step),
-    `with_option_features` (the options as numbers in the observation)."""
+    `with_option_features` (the options as numbers in the observation),
+    `with_markers` (the display's value markers, such as a unit's supply, in
+    the observation: costly), `forced` (offer decisions of one option too)."""
     _needs_rl()
     from .aec import PogAEC
 

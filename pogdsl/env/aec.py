@@ -75,7 +75,7 @@ class PogAEC(AECEnv):
     def __init__(self, scenario: str, *, options: dict | None = None, max_cycles: int | None = None,
                  render_mode: str | None = None, root=None, action_size: int | None = None,
                  cyclic: bool = False, reward: str = "outcome", with_option_features: bool = False,
-                 forced: bool = False):
+                 forced: bool = False, with_markers: bool = False):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise EnvError(f"render_mode '{render_mode}' is not one of: {', '.join(self.metadata['render_modes'])}")
@@ -85,7 +85,7 @@ class PogAEC(AECEnv):
             raise EnvError("max_cycles must be at least 1")
         self.opened = open_for_env(scenario, root=root, options=options)
         self.world = self.opened.world
-        self.layout = layout_of(self.world)
+        self.layout = layout_of(self.world, markers=with_markers)
         self.scenario = scenario
         self.render_mode = render_mode
         self.max_cycles = max_cycles
@@ -141,6 +141,7 @@ class PogAEC(AECEnv):
                 self.game is not None else self._seed
         self.seed_used = game_seed
         self.game = self.opened.new_game(game_seed, log=False, ask_forced=self.forced)
+        self.game.list_weights = False  # the learner picks: the options' weights are a random player's
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -205,7 +206,7 @@ class PogAEC(AECEnv):
         shown and the page turn when the decision is its own; in the cyclic
         mode, action 0 (wait) when another side decides; else none."""
         mask = np.zeros(self.action_size, np.int8)
-        p = self.game.s["pending"]
+        p = self._started().s["pending"]
         if p is None or agent not in self.agents or self.terminations.get(agent) or self.truncations.get(agent):
             return mask
         if p["by"] == agent:
@@ -218,8 +219,15 @@ class PogAEC(AECEnv):
             mask[0] = 1  # waiting for another side's decision
         return mask
 
+    def _started(self):
+        if self.game is None:
+            raise EnvError("the environment has no game yet: call reset() first")
+        return self.game
+
     def observe(self, agent):
-        g = self.game
+        g = self._started()
+        if agent not in self.possible_agents:
+            raise EnvError(f"'{agent}' is not an agent of this environment: {', '.join(self.possible_agents)}")
         vec = observe(self.layout, g, agent, self.page)
         p = g.s["pending"]
         mask = self.action_mask(agent)
@@ -234,6 +242,7 @@ class PogAEC(AECEnv):
         return out
 
     def step(self, action):
+        self._started()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)

@@ -74,7 +74,7 @@ class PogGym(gymnasium.Env):
         return self.env.observe(self.side), self._info()
 
     def step(self, action):
-        env, g = self.env, self.env.game
+        env, g = self.env, self.env._started()
         p = g.s["pending"]
         if p is None:
             raise EnvError("the game is over: call reset()")

@@ -96,6 +96,8 @@ class Layout:
         self.vars: list[_Var] = []
         self.frame_tracks: list[tuple[str, str, int]] = []  # (procedure code, local, its position)
         self._scope_cache: dict[str, dict] = {}
+        # side → (its last observation, what each part of the state was then)
+        self._sides: dict[str, tuple] = {}
 
     def add(self, name: str, shape: tuple, meaning: str) -> int:
         n = int(np.prod(shape)) if shape else 1
@@ -114,14 +116,15 @@ class Layout:
         return self._pile_kind_pos.get(kind)
 
 
-_LAYOUTS: dict[int, Layout] = {}
+_LAYOUTS: dict[tuple, Layout] = {}
 
 
-def layout_of(world) -> Layout:
-    """The layout of WORLD's observations, built on first use."""
-    found = _LAYOUTS.get(id(world))
+def layout_of(world, markers: bool = False) -> Layout:
+    """The layout of WORLD's observations, built on first use.  MARKERS:
+    with the values the display declares as markers (below)."""
+    found = _LAYOUTS.get((id(world), markers))
     if found is None or found.world is not world:
-        found = _LAYOUTS[id(world)] = _build(world)
+        found = _LAYOUTS[(id(world), markers)] = _build(world, markers)
     return found
 
 
@@ -149,7 +152,7 @@ def _member_key(value) -> object:
     return value
 
 
-def _build(world) -> Layout:
+def _build(world, markers: bool = False) -> Layout:
     assert not set(READS) & set(HIDDEN_STATE), "the observation must not read what no side sees"
     w = world
     lay = Layout(w)
@@ -202,7 +205,9 @@ def _build(world) -> Layout:
                          "(1-based, over the space count; 0 off the map), then a one-hot of the box it is in (" +
                          ", ".join(b.key for b in w.boxes) + ")")
 
-    # ---- the declared state
+    # ---- the declared state, in four groups (each filled its own way):
+    # numbers, numbers kept per entity, one-hots kept per entity, the rest
+    specs = []
     for name, decl in w.state_decls.items():
         scope = _kind_members(w, decl.scope.text) if decl.scope is not None else None
         typ = decl.type
@@ -217,8 +222,7 @@ def _build(world) -> Layout:
             meaning = (f"{what}: " + ("a multi-hot of the " if as_list else "a one-hot of the ") +
                        f"{kind} it holds" + (f" ({', '.join(str(m.key) for m in members)})"
                                              if len(members) <= ONE_HOT_MAX else f" (in the world's {kind} order)"))
-            start = lay.add(f"var:{name}", shape, meaning)
-            lay.vars.append(_Var(name, start, scope, pos, len(members), as_list, default))
+            width = len(members)
         else:
             if members is not None and not as_list:
                 pos = {_member_key(m): i + 1 for i, m in enumerate(members)}
@@ -228,8 +232,12 @@ def _build(world) -> Layout:
                 meaning = (f"{what}: how many items it holds" if as_list else
                            f"{what}: 1 when it is set" if decl.state_kind == "flag" else f"{what}: its value")
             shape = (len(scope),) if scope is not None else (1,)
-            start = lay.add(f"var:{name}", shape, meaning)
-            lay.vars.append(_Var(name, start, scope, pos, 1, as_list, default))
+            width = 1
+        v = _Var(name, 0, scope, pos, width, as_list, default)
+        specs.append((_group(v), len(specs), shape, meaning, v))
+    for group, _, shape, meaning, v in sorted(specs, key=lambda spec: spec[:2]):
+        v.start = lay.add(f"var:{v.name}", shape, meaning)
+        lay.vars.append(v)
 
     for line in declared_tracks(w.program):
         if line.within is not None:
@@ -237,6 +245,16 @@ def _build(world) -> Layout:
                             f"the display's track '{line.label}' ({line.name} in {line.within}): 1 while "
                             f"{line.within} runs, then its value")
             lay.frame_tracks.append((f"procedure:{line.within}", line.name, start))
+
+    # ---- the display's markers that are values worked out for each space or
+    # unit (`marker out_of_supply "OOS"`): costly, so only when asked
+    lay.markers = []
+    if markers:
+        for name, kind in _value_markers(w):
+            entities = list(w.spaces) if kind == "space" else list(w.units)
+            start = lay.add(f"marker:{name}", (len(entities),),
+                            f"per {kind}: the value {name} the display marks it with (yes 1, no 0, or the number)")
+            lay.markers.append((name, entities, start))
 
     # ---- the cards
     lay._piles = []
@@ -273,8 +291,26 @@ def _build(world) -> Layout:
     for v in lay.vars:
         _fill_default(lay.template, v)
     lay._space_rows = np.arange(S)
+    lay._board_span = (lay._control, lay._units + U * (3 + B))
+    lay._cards_span = (lay._cards, lay._played + C)
     _group_vars(lay)
     return lay
+
+
+def _value_markers(w) -> list[tuple[str, str]]:
+    """(value, kind) of each `marker` line of the display blocks naming a
+    declared value of one space or one unit."""
+    from ..board.svg import Display
+
+    found = []
+    for name in Display(w.program).markers:
+        decl = w.program.decls["value"].get(name)
+        if name in w.state_decls or decl is None or len(decl.params) != 1 or decl.params[0].type is None:
+            continue
+        kind = decl.params[0].type.text
+        if kind in ("space", "unit"):
+            found.append((name, kind))
+    return found
 
 
 def _pile_names(w) -> list[str]:
@@ -321,22 +357,114 @@ def _fill_default(vec: np.ndarray, v: _Var) -> None:
 
 
 def observe(lay: Layout, game, side: str, page: int = 0) -> np.ndarray:
-    """SIDE's observation of GAME as a float32 vector of `lay.size`."""
-    s, w = game.s, lay.world
-    vec = lay.template.copy()
-    S, U, N = lay._S, lay._U, lay._N
-    nsides = lay._nsides
-    side_pos = lay._side_pos
+    """SIDE's observation of GAME as a float32 vector of `lay.size` (a new
+    array, the caller's to keep).
 
-    # the board
-    control = np.array(s["control"], dtype=object)
-    block = vec[lay._control:lay._control + S * nsides].reshape(S, nsides)
-    for key, i in side_pos.items():
-        block[:, i] = control == key
-    vec[lay._fort:lay._fort + S] = np.array(s["fort_destroyed"], np.float32)
-    where = np.array(s["loc"], np.float64)  # (a unit out of play: None, read as nan)
-    loc = np.where(np.isnan(where), -1, where).astype(np.int64)
-    red = np.array(s["reduced"], bool)
+    It is worked out incrementally: the layout keeps, for each side, the
+    last vector it gave and what each part of the state was then, and
+    writes again only the parts that differ now (most decisions change a
+    few variables and move a unit or two).  What differs is found by
+    comparing the state with the kept copies, never by trusting the caller:
+    two games of one scenario observed in turn are each observed right."""
+    s = game.s
+    kept = lay._sides.get(side)
+    if kept is None:
+        kept = lay._sides[side] = (lay.template.copy(), {})
+    vec, seen = kept
+    _observe_board(lay, s, vec, seen)
+    _observe_vars(lay, s["vars"], vec, seen)
+    if lay.frame_tracks:
+        _observe_frame_tracks(lay, s["stack"], vec)
+    _observe_cards(lay, s, side, vec, seen)
+    _observe_play(lay, s, side, page, vec)
+    if lay.markers:
+        _observe_markers(lay, game, vec)
+    return vec.copy()
+
+
+def _observe_markers(lay: Layout, game, vec: np.ndarray) -> None:
+    """The display's value markers, worked out by the interpreter (which
+    remembers what it can from one decision to the next)."""
+    from ..runtime import builtins as B
+    from ..runtime.errors import GameError
+
+    for name, entities, start in lay.markers:
+        for i, e in enumerate(entities):
+            try:
+                vec[start + i] = _number(B.value_of(game, name, (e,)))
+            except GameError:  # (a unit out of play has no supply to speak of, say)
+                vec[start + i] = 0
+
+
+def _observe_board(lay: Layout, s: dict, vec: np.ndarray, seen: dict) -> None:
+    """Control, destroyed forts, and where the units are and how strong:
+    only the spaces and units that changed since the last observation are
+    written again (all of them at the first, or when many changed)."""
+    S, nsides = lay._S, lay._nsides
+    control, last = s["control"], seen.get("control")
+    if control != last:
+        block = vec[lay._control:lay._control + S * nsides].reshape(S, nsides)
+        changed = range(S) if last is None else [i for i, (a, b) in enumerate(zip(control, last)) if a != b]
+        if len(changed) > MANY:
+            array = np.array(control, dtype=object)
+            for key, i in lay._side_pos.items():
+                block[:, i] = array == key
+        else:
+            for i in changed:
+                block[i] = 0
+                held = lay._side_pos.get(control[i])
+                if held is not None:
+                    block[i, held] = 1
+        seen["control"] = list(control)
+    if s["fort_destroyed"] != seen.get("fort"):
+        vec[lay._fort:lay._fort + S] = np.array(s["fort_destroyed"], np.float32)
+        seen["fort"] = list(s["fort_destroyed"])
+    loc, red = s["loc"], s["reduced"]
+    last_loc, last_red = seen.get("loc"), seen.get("reduced")
+    if loc == last_loc and red == last_red:
+        return
+    if last_loc is not None:
+        changed = [i for i, (a, b, c, d) in enumerate(zip(loc, last_loc, red, last_red)) if a != b or c != d]
+    if last_loc is None or len(changed) > MANY:
+        _all_units(lay, loc, red, vec)
+    else:
+        for i in changed:
+            _unit(lay, vec, i, last_loc[i], last_red[i], -1)
+            _unit(lay, vec, i, loc[i], red[i], 1)
+    seen["loc"], seen["reduced"] = list(loc), list(red)
+
+
+# Past this many spaces or units changed, the board is written again whole.
+MANY = 24
+
+
+def _unit(lay: Layout, vec: np.ndarray, i: int, loc, reduced: bool, sign: int) -> None:
+    """Add (SIGN 1) or take away (-1) unit I, at LOC and REDUCED, from the
+    board's counts, and write (or clear) its own row."""
+    S, N, nsides = lay._S, lay._N, lay._nsides
+    width = 3 + lay._B
+    row = lay._units + i * width
+    if sign < 0:
+        vec[row:row + width] = 0
+    else:
+        vec[row + 1] = bool(reduced)
+    if loc is None or loc < 0:
+        return
+    if loc < S:
+        counts = lay._reduced if reduced else lay._full
+        vec[counts + loc * N + lay._nation_of[i]] += sign
+        vec[lay._cf + loc * nsides + lay._side_of[i]] += sign * (lay._cf_reduced[i] if reduced else lay._cf_full[i])
+        if sign > 0:
+            vec[row] = 1
+            vec[row + 2] = (loc + 1) / S
+    elif sign > 0:
+        vec[row + 3 + loc - S] = 1
+
+
+def _all_units(lay: Layout, loc_list: list, red_list: list, vec: np.ndarray) -> None:
+    S, U, N, nsides = lay._S, lay._U, lay._N, lay._nsides
+    loc = np.array([-1 if x is None else x for x in loc_list], np.int64)
+    red = np.array(red_list, bool)
     on_map = (loc >= 0) & (loc < S)
     full_here = on_map & ~red
     red_here = on_map & red
@@ -348,28 +476,85 @@ def observe(lay: Layout, game, side: str, page: int = 0) -> np.ndarray:
                                                     weights=cf[on_map], minlength=S * nsides)
     width = 3 + lay._B
     units = vec[lay._units:lay._units + U * width].reshape(U, width)
+    units[:] = 0
     units[:, 0] = on_map
     units[:, 1] = red
     units[on_map, 2] = (loc[on_map] + 1) / max(S, 1)
     in_box = loc >= S
     units[np.nonzero(in_box)[0], 3 + loc[in_box] - S] = 1
 
-    _observe_vars(lay, s["vars"], vec)
-    if lay.frame_tracks:
-        for code, local, start in lay.frame_tracks:
-            for frame in reversed(s["stack"]):
-                if frame["code"] == code:
-                    if local in frame["l"]:
-                        vec[start] = 1
-                        x = frame["l"][local]
-                        vec[start + 1] = x if isinstance(x, (int, float)) else 0
-                    break
 
-    # the cards
-    kinds, C = lay._pile_kinds, lay._C
+_NOTHING = object()  # what `seen` holds for a part never observed
+
+
+def _observe_vars(lay: Layout, values: dict, vec: np.ndarray, seen: dict) -> None:
+    """The declared state: each variable written again only when it changed."""
+    a, b = lay._plain_span
+    if b > a:
+        got = [values.get(n) for n in lay._plain_names]
+        if got != seen.get("plain"):
+            numbers = [0 if x is None else x for x in got]  # (numpy would read a none as nan)
+            try:
+                vec[a:b] = np.clip(np.array(numbers, np.float64), -BOUND, BOUND)
+            except (TypeError, ValueError):  # an odd value among them
+                vec[a:b] = np.clip([_number(x) for x in numbers], -BOUND, BOUND)
+            seen["plain"] = got  # (numbers, yes/no, none: nothing in it changes in place)
+    template = lay.template
+    for v, positions, group in lay._scoped:
+        now = values.get(v.name)
+        if now == seen.get(v.name, _NOTHING):
+            continue
+        stop = v.start + len(v.scope) * v.width
+        vec[v.start:stop] = template[v.start:stop]
+        if now:
+            if group == SCOPED_NUMBERS:
+                _scoped_numbers(v, positions, now, vec)
+            else:
+                _scoped_one_hot(v, positions, now, vec)
+        seen[v.name] = dict(now) if now is not None else None
+    for v in lay._other:
+        now = values.get(v.name)
+        if now == seen.get(v.name, _NOTHING):
+            continue
+        stop = v.start + v.width * (len(v.scope) if v.scope is not None else 1)
+        vec[v.start:stop] = template[v.start:stop]
+        if v.scope is None:
+            _write(vec, v, 0, now)
+        elif now:
+            positions = _scope_positions(lay, v)
+            for key, item in now.items():
+                at = positions.get(key)
+                if at is not None:
+                    _write(vec, v, at, item)
+        np.clip(vec[v.start:stop], -BOUND, BOUND, out=vec[v.start:stop])
+        seen[v.name] = _snapshot(now)
+
+
+def _observe_frame_tracks(lay: Layout, stack: list, vec: np.ndarray) -> None:
+    """The display's tracks that are a procedure's value, while it runs."""
+    for code, local, start in lay.frame_tracks:
+        vec[start:start + 2] = 0
+        for frame in reversed(stack):
+            if frame["code"] == code:
+                if local in frame["l"]:
+                    x = frame["l"][local]
+                    vec[start] = 1
+                    vec[start + 1] = min(max(float(x), -BOUND), BOUND) if isinstance(x, (int, float)) else 0
+                break
+
+
+def _observe_cards(lay: Layout, s: dict, side: str, vec: np.ndarray, seen: dict) -> None:
+    """The piles as SIDE may see them (runtime/hidden.py decides), and the
+    events played."""
+    piles, played = s["piles"], s["played"]
+    if piles == seen.get("piles") and played == seen.get("played"):
+        return
+    a, b = lay._cards_span
+    vec[a:b] = 0
+    kinds, C, nsides, side_pos = lay._pile_kinds, lay._C, lay._nsides, lay._side_pos
     cards = vec[lay._cards:lay._cards + C * len(kinds) * nsides].reshape(C, len(kinds), nsides)
     sizes = vec[lay._sizes:lay._sizes + len(kinds) * nsides].reshape(len(kinds), nsides)
-    for name, pile in s["piles"].items():
+    for name, pile in piles.items():
         kind, _, owner = name.partition(":")
         k, o = lay._kind_pos(kind), side_pos.get(owner)
         if k is None or o is None:
@@ -377,19 +562,23 @@ def observe(lay: Layout, game, side: str, page: int = 0) -> np.ndarray:
         sizes[k, o] = len(pile)
         if pile and hidden_from(side, name) != "cards":  # its cards as a set: never their order
             cards[pile, k, o] = 1
-    played = s["played"]
     if played:
         idx = [c for c in played if isinstance(c, int)]
         vec[lay._played + np.array(idx, np.int64)] = 1
+    seen["piles"], seen["played"] = {k: list(v) for k, v in piles.items()}, list(played)
 
-    # where play stands
+
+def _observe_play(lay: Layout, s: dict, side: str, page: int, vec: np.ndarray) -> None:
+    """The turn, the phase and the pending decision."""
+    w = lay.world
     vec[lay._turn:lay._turn + 3] = (s["turn"], w.first_turn, w.last_turn)
+    vec[lay._phase:lay._own + 3] = 0  # the phase, then the decision's fields, which follow it
     phase = s["phase"]
     if phase in lay._phase_pos:
         vec[lay._phase + lay._phase_pos[phase]] = 1
     p = s["pending"]
     if p is not None:
-        by = side_pos.get(p["by"])
+        by = lay._side_pos.get(p["by"])
         if by is not None:
             vec[lay._by + by] = 1
         c = lay._choice_pos.get(p["choice"])
@@ -397,8 +586,6 @@ def observe(lay: Layout, game, side: str, page: int = 0) -> np.ndarray:
             vec[lay._choice + c] = 1
         if p["by"] == side:
             vec[lay._own:lay._own + 3] = (1, len(p["options"]), page)
-    np.clip(vec, -BOUND, BOUND, out=vec)
-    return vec
 
 
 def _scope_positions(lay: Layout, v: _Var) -> dict:
@@ -408,19 +595,27 @@ def _scope_positions(lay: Layout, v: _Var) -> dict:
     return found
 
 
+PLAIN, SCOPED_NUMBERS, SCOPED_ONE_HOT, OTHER = range(4)
+
+
+def _group(v: _Var) -> int:
+    if v.as_list or (v.members is not None and v.scope is None):
+        return OTHER
+    if v.scope is None:
+        return PLAIN
+    if v.members is None:
+        return SCOPED_NUMBERS
+    return SCOPED_ONE_HOT if v.width > 1 else OTHER
+
+
 def _group_vars(lay: Layout) -> None:
-    """Sort the variables by how they are read, so that the commonest (a
-    number, one value or one per entity) are written by numpy in one go."""
-    lay._plain = [v for v in lay.vars if v.scope is None and v.members is None and not v.as_list]
-    lay._plain_names = [v.name for v in lay._plain]
-    lay._plain_at = np.array([v.start for v in lay._plain], np.int64)
-    lay._scoped_numbers = [(v, _scope_positions(lay, v)) for v in lay.vars
-                           if v.scope is not None and v.members is None and not v.as_list]
-    lay._scoped_onehot = [(v, _scope_positions(lay, v)) for v in lay.vars
-                          if v.scope is not None and v.members is not None and v.width > 1 and not v.as_list]
-    done = set(lay._plain_names) | {v.name for v, _ in lay._scoped_numbers} | \
-        {v.name for v, _ in lay._scoped_onehot}
-    lay._other = [v for v in lay.vars if v.name not in done]
+    """The variables by group (laid out one group after the other), so that
+    the numbers are written by numpy in one go."""
+    groups = {g: [v for v in lay.vars if _group(v) == g] for g in range(4)}
+    lay._plain_names = [v.name for v in groups[PLAIN]]
+    lay._plain_span = (groups[PLAIN][0].start, groups[PLAIN][-1].start + 1) if groups[PLAIN] else (0, 0)
+    lay._scoped = [(v, _scope_positions(lay, v), g) for g in (SCOPED_NUMBERS, SCOPED_ONE_HOT) for v in groups[g]]
+    lay._other = groups[OTHER]
 
 
 def _number(x) -> float:
@@ -431,53 +626,40 @@ def _number(x) -> float:
     return 1.0  # a value of another kind where a number was declared: present
 
 
-def _observe_vars(lay: Layout, values: dict, vec: np.ndarray) -> None:
-    if lay._plain:
-        got = [values.get(n) for n in lay._plain_names]
-        got = [0 if x is None else x for x in got]  # (numpy would read a none as nan)
-        try:
-            vec[lay._plain_at] = np.array(got, np.float64)
-        except (TypeError, ValueError):  # a none or an odd value among them
-            vec[lay._plain_at] = [_number(x) for x in got]
-    for v, positions in lay._scoped_numbers:
-        kept = values.get(v.name)
-        if not kept:
+def _snapshot(value):
+    """VALUE as it is now, kept apart from the state (which changes lists in place)."""
+    if isinstance(value, list):
+        return [_snapshot(x) for x in value]
+    if isinstance(value, dict):
+        return {k: _snapshot(x) for k, x in value.items()}
+    return value
+
+
+def _scoped_numbers(v: _Var, positions: dict, kept: dict, vec: np.ndarray) -> None:
+    at = [positions.get(k, -1) for k in kept]
+    got = [0 if x is None else x for x in kept.values()]
+    try:
+        numbers = np.array(got, np.float64)
+    except (TypeError, ValueError):
+        numbers = np.array([_number(x) for x in got], np.float64)
+    where = np.array(at, np.int64)
+    known = where >= 0
+    vec[v.start + where[known]] = np.clip(numbers[known], -BOUND, BOUND)
+
+
+def _scoped_one_hot(v: _Var, positions: dict, kept: dict, vec: np.ndarray) -> None:
+    members = v.members
+    rows, cols, held = [], [], []
+    for key, item in kept.items():
+        at = positions.get(key)
+        if at is None:
             continue
-        at = [positions.get(k, -1) for k in kept]
-        got = [0 if x is None else x for x in kept.values()]
-        try:
-            numbers = np.array(got, np.float64)
-        except (TypeError, ValueError):
-            numbers = np.array([_number(x) for x in got], np.float64)
-        where = np.array(at, np.int64)
-        known = where >= 0
-        vec[v.start + where[known]] = numbers[known]
-    for v, positions in lay._scoped_onehot:
-        kept = values.get(v.name)
-        if not kept:
-            continue
-        members = v.members
-        rows, cols, cleared = [], [], []
-        for key, item in kept.items():
-            at = positions.get(key)
-            if at is None:
-                continue
-            cleared.append(at)
-            if item is not None:
-                p = members.get(_member_key(item))
-                if p is not None:
-                    rows.append(at)
-                    cols.append(p)
-        block = vec[v.start:v.start + len(v.scope) * v.width].reshape(len(v.scope), v.width)
-        block[cleared] = 0
-        block[rows, cols] = 1
-    for v in lay._other:
-        value = values.get(v.name)
-        if v.scope is None:
-            _write(vec, v, 0, value)
-        elif value:
-            positions = _scope_positions(lay, v)
-            for key, item in value.items():
-                at = positions.get(key)
-                if at is not None:
-                    _write(vec, v, at, item)
+        held.append(at)
+        if item is not None:
+            p = members.get(_member_key(item))
+            if p is not None:
+                rows.append(at)
+                cols.append(p)
+    block = vec[v.start:v.start + len(v.scope) * v.width].reshape(len(v.scope), v.width)
+    block[held] = 0  # (the default the template holds for them, replaced)
+    block[rows, cols] = 1

@@ -140,6 +140,10 @@ class Game:
         # that asks decision after decision forever): the scenario's
         # `decisions` limit unless given; None, no bound.
         self.max_decisions: int | None = max_decisions if max_decisions is not None else limits["decisions"]
+        # Whether a listed decision carries its options' weights (how a random
+        # player favours them): a caller that never draws from the list by
+        # them (pogdsl.env, whose learner picks) is spared working them out.
+        self.list_weights = True
         # Set when a step pushes or pops a frame, asks a decision or ends the
         # game: run() then looks again at where play stands (most steps do
         # none of these, and run() goes on to the next step at once).
@@ -419,7 +423,7 @@ class Game:
             self._take_only(spec, frame, side, *options[0])
             return None
         weights = None
-        if spec.weight is not None:
+        if spec.weight is not None and self.list_weights:
             # The optional "done" option weighs 1; the others as the choice says.
             weights = [self._weight_of(spec, v) for _, v in options]
             if not any(weights):
@@ -1048,6 +1052,7 @@ class Game:
         `invalidate()`)."""
         other = Game(self.w, copy_state(self.s), log=self.log_enabled, step_budget=self.step_budget,
                      ask_forced=self.ask_forced, max_decisions=self.max_decisions)
+        other.list_weights = self.list_weights
         if remember and self.vcache and self._cache_values and self._trace is None:
             other.inherit_values(self)
         return other

@@ -119,3 +119,19 @@ def test_in_the_cyclic_mode_a_side_without_a_decision_waits():
             seen_wait = True
         env.step(0)
     assert seen_wait
+
+
+def test_the_gym_learner_plays_its_side_and_the_opponent_the_others():
+    env = E.gym_env("campaign", side="cp", opponent="random", max_cycles=25)
+    obs, info = env.reset(seed=6)
+    steps = 0
+    while True:
+        game = env.env.game
+        assert game.s["pending"]["by"] == "cp"  # every step is the learner's decision
+        assert info["options"] == game.s["pending"]["options"]
+        legal = np.flatnonzero(obs["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(int(legal[-1]))
+        steps += 1
+        if terminated or truncated:
+            break
+    assert truncated and steps == 25 and reward == 0.0

@@ -57,6 +57,6 @@ def test_parallel_api_test():
     parallel_api_test(E.parallel_env("campaign", max_cycles=30), num_cycles=40)
 
 
-@pytest.mark.parametrize("scenario, opponent", [(str(TOY), "random"), ("campaign", "random")])
+@pytest.mark.parametrize("scenario, opponent", [(str(TOY), "random"), (str(TOY), "greedy"), ("campaign", "random")])
 def test_gymnasium_check_env(scenario, opponent):
     check_env(E.gym_env(scenario, side="ap", opponent=opponent, max_cycles=30), skip_render_check=True)

@@ -1,8 +1,8 @@
-"""A side's observation carries what that side may see and nothing else
-(rulebook 9.1: each player holds a hand of cards the other does not see; the
-draw piles are shuffled, their order unknown to both): another side's hand
-and any draw pile's order are changed in the state, and the side's
-observation must not move; its own hand changed, it must."""
+"""A side's observation carries what that side may see and nothing else:
+each side is dealt its hand from a shuffled draw pile (4.3.2), so neither
+sees the other's hand nor any pile's order.  Another side's hand and every
+draw pile's order are changed in the state, and the side's observation must
+not move; its own hand changed, it must."""
 
 from __future__ import annotations
 
@@ -39,7 +39,6 @@ def _swap_hand_with_draw(state: dict, side: str) -> None:
 
 
 @pytest.mark.parametrize("scenario", ["campaign", "illusions"])
-@pytest.mark.rule("9.1")
 def test_the_other_sides_hand_and_the_deck_order_are_not_seen(scenario):
     env = _midgame(scenario, seed=5, steps=40)
     sides = env.possible_agents
@@ -53,7 +52,6 @@ def test_the_other_sides_hand_and_the_deck_order_are_not_seen(scenario):
         assert not np.array_equal(env.observe(other)["observation"], mine_before)
 
 
-@pytest.mark.rule("9.1")
 def test_the_pending_options_of_another_side_are_not_in_its_observation():
     # A decision's options name the cards of the hand it plays from: only the
     # side deciding is given them (infos, mask, the count in decision_own).

@@ -89,19 +89,98 @@ def test_bad_arguments_are_refused_in_one_line():
 
 
 def test_rewards_are_the_outcome():
+    # Played by pogdsl's random players (whose weights keep a random game
+    # plausible: uniform picks accept peace at once), seed 0 ends in a win.
+    from pogdsl.agents import make_agent
+    from pogdsl.runtime.record import Session
+
     env = E.aec_env("campaign")
-    env.reset(seed=7)
-    rng = np.random.default_rng(7)
+    env.reset(seed=0)
+    players = {s: make_agent("random", s, 0) for s in env.possible_agents}
+    session = Session(env.opened, env.game)
     total = dict.fromkeys(env.possible_agents, 0.0)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
         total[agent] += reward
         if terminated or truncated:
+            assert info["outcome"] == env.game.outcome.text()
             env.step(None)
             continue
+        env.step(players[agent].choose(session, env.game.decision()) - 1)
+    winner = env.game.outcome.winner
+    assert winner is not None
+    loser = next(s for s in env.possible_agents if s != winner)
+    assert total == {winner: 1.0, loser: -1.0}
+
+
+@pytest.mark.parametrize("scenario", ["campaign", "suicide-of-europe"])
+def test_the_observation_kept_up_to_date_equals_one_worked_out_afresh(scenario):
+    # The layout writes again only what changed since a side's last
+    # observation: all along a game, that must be what a first observation
+    # of the same state gives.
+    env = E.aec_env(scenario, max_cycles=150)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    lay = env.layout
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        kept, lay._sides = lay._sides, {}
+        try:
+            fresh = env.observe(agent)["observation"]
+        finally:
+            lay._sides = kept
+        differ = [f.name for f in lay.fields
+                  if not np.array_equal(fresh[f.start:f.stop], obs["observation"][f.start:f.stop])]
+        assert not differ, f"kept up to date wrongly: {differ}"
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rng.integers(len(legal))]))
-    outcome = env.game.outcome
-    for side in env.possible_agents:
-        expected = 0.0 if outcome.winner is None else (1.0 if side == outcome.winner else -1.0)
-        assert total[side] == expected
+
+
+def test_nothing_before_reset():
+    env = E.aec_env(str(TOY))
+    for call in (lambda: env.step(0), lambda: env.observe("ap"), lambda: env.action_mask("ap")):
+        with pytest.raises(E.EnvError, match="call reset"):
+            call()
+    gym = E.gym_env(str(TOY), side="ap", opponent="random")
+    with pytest.raises(E.EnvError, match="call reset"):
+        gym.step(0)
+
+
+def test_the_evaluation_reward_is_the_change_of_each_sides_score():
+    from pogdsl.agents.evaluation import score
+
+    env = E.aec_env("campaign", reward="evaluation")
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    moved = False
+    for _ in range(80):
+        agent = env.agent_selection
+        before = {a: score(env.game, a) for a in env.possible_agents}
+        legal = np.flatnonzero(env.action_mask(agent))
+        env.step(int(legal[rng.integers(len(legal))]))
+        for a in env.possible_agents:
+            assert env.rewards[a] == pytest.approx(score(env.game, a) - before[a])
+            moved = moved or env.rewards[a] != 0
+    assert moved  # the score does move in 80 decisions of the Campaign
+
+
+@pytest.mark.rule("14.1.2")
+def test_with_markers_a_unit_cut_off_from_its_sources_is_seen_out_of_supply():
+    # 14.1.2: a unit is in supply when it traces a path of friendly-controlled
+    # spaces to a friendly source. A German army set down in Orleans, whose
+    # neighbours are all Allied, traces none; the display marks it OOS.
+    env = E.aec_env("campaign", with_markers=True)
+    env.reset(seed=0)
+    g, w = env.game, env.world
+    orleans = next(s for s in w.spaces if s.key == "Orleans")
+    assert all(g.s["control"][n.index] == "ap" for n in w.neighbours[orleans.index])
+    army = next(u for u in w.units if u.key == "GE 1")
+    field = env.layout.field("marker:out_of_supply")
+    assert not env.observe("ap")["observation"][field.start:field.stop].any()  # the set-up: all supplied
+    g.move_unit(army, orleans.index)
+    seen = env.observe("ap")["observation"][field.start:field.stop]
+    assert seen[army.index] == 1 and seen.sum() == 1
+    assert "marker:out_of_supply" not in {f["name"] for f in E.observation_fields("campaign")}  # only when asked
