@@ -19,6 +19,7 @@ import weakref
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from ..runtime.errors import GameError, IllegalOption
@@ -67,7 +68,7 @@ class LegalDiscrete(spaces.Discrete):
         return super().sample(mask=mask, probability=probability)
 
 
-class PogAEC(AECEnv):
+class PogAEC(AECEnv, EzPickle):
     """See `pogdsl.env.aec_env`."""
 
     metadata = {"render_modes": ["ansi"], "name": "pogdsl_v1", "is_parallelizable": True}
@@ -76,6 +77,11 @@ class PogAEC(AECEnv):
                  render_mode: str | None = None, root=None, action_size: int | None = None,
                  cyclic: bool = False, reward: str = "outcome", with_option_features: bool = False,
                  forced: bool = False, with_markers: bool = False):
+        # Pickled as its arguments (a vectorised trainer sends environments to
+        # worker processes): unpickled, it is made anew, before any reset.
+        EzPickle.__init__(self, scenario, options=options, max_cycles=max_cycles, render_mode=render_mode,
+                          root=root, action_size=action_size, cyclic=cyclic, reward=reward,
+                          with_option_features=with_option_features, forced=forced, with_markers=with_markers)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise EnvError(f"render_mode '{render_mode}' is not one of: {', '.join(self.metadata['render_modes'])}")
@@ -134,11 +140,9 @@ class PogAEC(AECEnv):
         when the environment is made."""
         if seed is not None:
             self._seed, self._episode = int(seed), 0
-            game_seed = int(seed)
-        else:
+        elif self.game is not None:
             self._episode += 1
-            game_seed = derive_seed(self._seed, "episode", self._episode) if self._episode > 1 or \
-                self.game is not None else self._seed
+        game_seed = self._seed if self._episode == 0 else derive_seed(self._seed, "episode", self._episode)
         self.seed_used = game_seed
         self.game = self.opened.new_game(game_seed, log=False, ask_forced=self.forced)
         self.game.list_weights = False  # the learner picks: the options' weights are a random player's
@@ -177,9 +181,8 @@ class PogAEC(AECEnv):
                 info["choice"] = p["choice"]
                 info["options"] = list(p["options"])
                 info["rules"] = list(p["rules"])
-                first, count = self._page_range(len(p["options"]))
                 info["page"] = self.page
-                info["actions"] = count
+                info["actions"] = self._page_range(len(p["options"]))[1]
 
     def _page_range(self, n: int) -> tuple[int, int]:
         """(first option, options shown) on the current page."""
@@ -248,20 +251,18 @@ class PogAEC(AECEnv):
             return self._was_dead_step(action)
         g = self.game
         p = g.s["pending"]
+        waiting = self.cyclic and p["by"] != agent
+        if waiting and _as_index(action) != 0:
+            raise IllegalAction(f"{agent} has no decision now ({p['by']} is choosing {p['choice']}): "
+                                f"its only action is 0 (wait), not {action!r}")
+        index = None if waiting else self._option_of(p, action)  # (refused here, nothing changed yet)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        if self.cyclic and p["by"] != agent:
-            if _as_index(action) != 0:
-                raise IllegalAction(f"{agent} has no decision now ({p['by']} is choosing {p['choice']}): "
-                                    f"its only action is 0 (wait), not {action!r}")
-            self._turn_order += 1
+        if index is None:  # a wait, or the next page
+            self._turn_order += waiting
             self._after_step(agent, g.decision())
             return
         before = self._scores_now() if self.reward_kind == "evaluation" else None
-        index = self._option_of(p, action)
-        if index is None:  # the next page
-            self._after_step(agent, g.decision())
-            return
         self.page = 0
         try:
             decision = g.choose(index + 1)
@@ -291,9 +292,8 @@ class PogAEC(AECEnv):
         return {a: score(self.game, a) for a in self.agents}
 
     def _option_of(self, p: dict, action) -> int | None:
-        """The 0-based option ACTION names (None: turn the page); refuses an
-        action the mask rules out, saying why."""
-        options = p["options"]
+        """The 0-based option ACTION names (None: it turns the page, which it
+        does); refuses an action the mask rules out, saying why."""
         if isinstance(action, str):  # an option's text: the engine says which rule forbids it
             try:
                 return self.game._option_index(action)
@@ -301,7 +301,7 @@ class PogAEC(AECEnv):
                 raise IllegalAction(f"{p['by']} cannot answer {p['choice']} with '{action}': {err.message}",
                                     err.rules) from None
         i = _as_index(action)
-        n = len(options)
+        n = len(p["options"])
         first, count = self._page_range(n)
         paged = n > self.action_size
         if i is not None and 0 <= i < count:
@@ -310,12 +310,14 @@ class PogAEC(AECEnv):
             per = self.action_size - 1
             self.page = (self.page + 1) % ((n + per - 1) // per)
             return None
-        shown = f"actions 0 to {count - 1}" + (f" and {self.action_size - 1} (next page)" if paged else "")
+        raise IllegalAction(self._refusal(p, action, n, count, paged), p["rules"])
+
+    def _refusal(self, p: dict, action, n: int, count: int, paged: bool) -> str:
         rules = f" (rule {', '.join(p['rules'])})" if p["rules"] else ""
-        raise IllegalAction(f"action {action!r} is masked out: {p['by']}'s decision {p['choice']}{rules} has "
-                            f"{n} legal option{'s' * (n != 1)}" + (f", page {self.page + 1} shows "
-                                                                 f"{count}" if paged else "") + f"; legal: {shown}",
-                            p["rules"])
+        shown = f"actions 0 to {count - 1}" + (f" and {self.action_size - 1} (next page)" if paged else "")
+        page = f", page {self.page + 1} shows {count}" if paged else ""
+        return (f"action {action!r} is masked out: {p['by']}'s decision {p['choice']}{rules} has {n} legal "
+                f"option{'s' * (n != 1)}{page}; legal: {shown}")
 
     # ------------------------------------------------------------ the rest
     def render(self):

@@ -9,13 +9,14 @@ until the learner must choose again or the game is over.
 from __future__ import annotations
 
 import gymnasium
+from gymnasium.utils import EzPickle
 
 from ..runtime.errors import GameError, IllegalOption
 from .aec import IllegalAction, PogAEC
 from .scenario import EnvError
 
 
-class PogGym(gymnasium.Env):
+class PogGym(gymnasium.Env, EzPickle):
     """See `pogdsl.env.gym_env`."""
 
     metadata = {"render_modes": ["ansi"]}
@@ -24,6 +25,8 @@ class PogGym(gymnasium.Env):
                  render_mode: str | None = None, **kw):
         from ..agents import make_agent
 
+        EzPickle.__init__(self, scenario, side=side, opponent=opponent, max_cycles=max_cycles,
+                          render_mode=render_mode, **kw)
         if kw.get("cyclic"):
             raise EnvError("gym_env plays one side: cyclic does not apply")
         # Every decision of the learner's is offered, one of a single option

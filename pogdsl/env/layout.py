@@ -95,6 +95,7 @@ class Layout:
         self.template: np.ndarray | None = None
         self.vars: list[_Var] = []
         self.frame_tracks: list[tuple[str, str, int]] = []  # (procedure code, local, its position)
+        self.markers: list[tuple[str, list, int]] = []  # (value, its spaces or units, its position)
         self._scope_cache: dict[str, dict] = {}
         # side → (its last observation, what each part of the state was then)
         self._sides: dict[str, tuple] = {}
@@ -157,13 +158,27 @@ def _build(world, markers: bool = False) -> Layout:
     w = world
     lay = Layout(w)
     sides = list(w.sides) + list(w.hostile_sides)
-    S, U, C, N = len(w.spaces), len(w.units), len(w.cards), len(w.nations)
-    lay._S, lay._U, lay._C, lay._N = S, U, C, N
+    lay._S, lay._U, lay._C, lay._N = len(w.spaces), len(w.units), len(w.cards), len(w.nations)
     lay._side_pos = {s.key: i for i, s in enumerate(sides)}
     lay._nsides = len(sides)
-    statics = []  # (start, array) written into the template
+    marks_at, marks = _lay_out_board(lay, w, sides)
+    _lay_out_units(lay, w)
+    _lay_out_state(lay, w)
+    if markers:
+        _lay_out_markers(lay, w)
+    _lay_out_cards(lay, w, sides)
+    _lay_out_play(lay, w, sides)
+    lay.template = np.zeros(lay.size, np.float32)
+    lay.template[marks_at:marks_at + marks.size] = marks.ravel()
+    for v in lay.vars:
+        _fill_default(lay.template, v)
+    _group_vars(lay)
+    return lay
 
-    # ---- the board
+
+def _lay_out_board(lay: Layout, w, sides: list) -> tuple[int, np.ndarray]:
+    """The spaces' fields; returns where their printed marks go and the marks."""
+    S, N = lay._S, lay._N
     terrains = _kind_members(w, "terrain") or []
     terrain_pos = {t.key: i for i, t in enumerate(terrains)}
     marks = np.zeros((S, 5 + len(terrains)), np.float32)
@@ -177,7 +192,6 @@ def _build(world, markers: bool = False) -> Layout:
                     "per space (in the order of the world's spaces): VP space, fort strength, capital, supply "
                     "source, port, then a one-hot of its terrain (" + ", ".join(terrain_pos) + "); printed on "
                     "the map, the same in every state")
-    statics.append((start, marks))
     lay._control = lay.add("space_control", (S, len(sides)),
                            "per space: a one-hot of the side that controls it (" +
                            ", ".join(s.key for s in sides) + "), all zero for none")
@@ -196,17 +210,22 @@ def _build(world, markers: bool = False) -> Layout:
     lay._cf = lay.add("space_combat_factors", (S, len(sides)),
                       "per space and side: the combat factors of that side's units there (reduced ones at their "
                       "reduced factor)")
+    return start, marks
 
-    # ---- the units
-    B = len(w.boxes)
+
+def _lay_out_units(lay: Layout, w) -> None:
+    U, B = lay._U, len(w.boxes)
     lay._B = B
     lay._units = lay.add("unit_state", (U, 3 + B),
                          "per unit (in the order of the world's units): on the map, reduced, its space's position "
                          "(1-based, over the space count; 0 off the map), then a one-hot of the box it is in (" +
                          ", ".join(b.key for b in w.boxes) + ")")
 
-    # ---- the declared state, in four groups (each filled its own way):
-    # numbers, numbers kept per entity, one-hots kept per entity, the rest
+
+def _lay_out_state(lay: Layout, w) -> None:
+    """The declared state, in four groups (each filled its own way):
+    numbers, numbers kept per entity, one-hots kept per entity, the rest;
+    then the display's tracks that are a procedure's value."""
     specs = []
     for name, decl in w.state_decls.items():
         scope = _kind_members(w, decl.scope.text) if decl.scope is not None else None
@@ -246,31 +265,38 @@ def _build(world, markers: bool = False) -> Layout:
                             f"{line.within} runs, then its value")
             lay.frame_tracks.append((f"procedure:{line.within}", line.name, start))
 
-    # ---- the display's markers that are values worked out for each space or
-    # unit (`marker out_of_supply "OOS"`): costly, so only when asked
-    lay.markers = []
-    if markers:
-        for name, kind in _value_markers(w):
-            entities = list(w.spaces) if kind == "space" else list(w.units)
-            start = lay.add(f"marker:{name}", (len(entities),),
-                            f"per {kind}: the value {name} the display marks it with (yes 1, no 0, or the number)")
-            lay.markers.append((name, entities, start))
 
-    # ---- the cards
-    lay._piles = []
-    kinds = sorted({name.partition(":")[0] for name in _pile_names(w)})
+
+def _lay_out_markers(lay: Layout, w) -> None:
+    """The display's markers that are values worked out for each space or
+    unit (`marker out_of_supply "OOS"`): costly, so only when asked."""
+    for name, kind in _value_markers(w):
+        entities = list(w.spaces) if kind == "space" else list(w.units)
+        start = lay.add(f"marker:{name}", (len(entities),),
+                        f"per {kind}: the value {name} the display marks it with (yes 1, no 0, or the number)")
+        lay.markers.append((name, entities, start))
+
+
+def _lay_out_cards(lay: Layout, w, sides: list) -> None:
+    from ..runtime.interpreter import new_state
+
+    C = lay._C
+    kinds = sorted({name.partition(":")[0] for name in new_state(w, 0, [])["piles"]})  # piles are KIND:SIDE
     lay._pile_kinds = kinds
     lay._pile_kind_pos = {k: i for i, k in enumerate(kinds)}
-    lay._cards = lay.add("cards", (C, len(kinds), len(sides) + 0),
-                         "per card (in the deck's order: " + ", ".join(_card_label(c) for c in w.cards[:3]) +
+    lay._cards = lay.add("cards", (C, len(kinds), len(sides)),
+                         "per card (in the deck's order: " + ", ".join(str(c.key) for c in w.cards[:3]) +
                          ", …), pile kind (" + ", ".join(kinds) + ") and side (" +
                          ", ".join(s.key for s in sides) + "): 1 when the card is in that pile and the side "
                          "observing may see it there (its own hand, its own draw pile as a set, every discard, "
                          "removed and in-play pile), else 0")
     lay._sizes = lay.add("pile_sizes", (len(kinds), len(sides)), "per pile kind and side: how many cards it holds")
     lay._played = lay.add("cards_played", (C,), "per card: 1 once its event has been played")
+    lay._cards_span = (lay._cards, lay._played + C)
 
-    # ---- where play stands
+
+def _lay_out_play(lay: Layout, w, sides: list) -> None:
+    """The turn, the phase and the pending decision."""
     lay._turn = lay.add("turn", (3,), "the turn, the first turn and the last turn of the scenario")
     lay._phases = list(dict.fromkeys(w.sequence))
     lay._phase_pos = {p: i for i, p in enumerate(lay._phases)}
@@ -284,17 +310,6 @@ def _build(world, markers: bool = False) -> Layout:
     lay._own = lay.add("decision_own", (3,),
                        "for the side observing: 1 when the pending decision is its own, then (its own only) the "
                        "number of options and the page shown (see the action encoding)")
-
-    lay.template = np.zeros(lay.size, np.float32)
-    for start, arr in statics:
-        lay.template[start:start + arr.size] = arr.ravel()
-    for v in lay.vars:
-        _fill_default(lay.template, v)
-    lay._space_rows = np.arange(S)
-    lay._board_span = (lay._control, lay._units + U * (3 + B))
-    lay._cards_span = (lay._cards, lay._played + C)
-    _group_vars(lay)
-    return lay
 
 
 def _value_markers(w) -> list[tuple[str, str]]:
@@ -311,17 +326,6 @@ def _value_markers(w) -> list[tuple[str, str]]:
         if kind in ("space", "unit"):
             found.append((name, kind))
     return found
-
-
-def _pile_names(w) -> list[str]:
-    from ..runtime.interpreter import new_state  # noqa: F401  (piles are named there: KIND:SIDE)
-
-    return [f"{kind}:{s.key}" for s in list(w.sides) + list(w.hostile_sides)
-            for kind in ("hand", "draw", "discard", "removed", "in_play")]
-
-
-def _card_label(card) -> str:
-    return str(card.key)
 
 
 def _write(vec: np.ndarray, v: _Var, at: int, value) -> None:
@@ -499,35 +503,38 @@ def _observe_vars(lay: Layout, values: dict, vec: np.ndarray, seen: dict) -> Non
             except (TypeError, ValueError):  # an odd value among them
                 vec[a:b] = np.clip([_number(x) for x in numbers], -BOUND, BOUND)
             seen["plain"] = got  # (numbers, yes/no, none: nothing in it changes in place)
+    # The other variables: found changed in one pass (map and zip run in C),
+    # each changed one written again from the template.
+    last = seen.get("vars")
+    if last is None:
+        last = seen["vars"] = [_NOTHING] * len(lay._tracked)
+    now_all = list(map(values.get, lay._tracked_names))
+    if now_all == last:
+        return
     template = lay.template
-    for v, positions, group in lay._scoped:
-        now = values.get(v.name)
-        if now == seen.get(v.name, _NOTHING):
+    for i, (now, before, (v, stop, how, positions)) in enumerate(zip(now_all, last, lay._tracked)):
+        if now == before:
             continue
-        stop = v.start + len(v.scope) * v.width
         vec[v.start:stop] = template[v.start:stop]
-        if now:
-            if group == SCOPED_NUMBERS:
+        if how == SCOPED_NUMBERS:
+            if now:
                 _scoped_numbers(v, positions, now, vec)
-            else:
-                _scoped_one_hot(v, positions, now, vec)
-        seen[v.name] = dict(now) if now is not None else None
-    for v in lay._other:
-        now = values.get(v.name)
-        if now == seen.get(v.name, _NOTHING):
+            last[i] = dict(now) if now is not None else None
             continue
-        stop = v.start + v.width * (len(v.scope) if v.scope is not None else 1)
-        vec[v.start:stop] = template[v.start:stop]
+        if how == SCOPED_ONE_HOT:
+            if now:
+                _scoped_one_hot(v, positions, now, vec)
+            last[i] = dict(now) if now is not None else None
+            continue
         if v.scope is None:
             _write(vec, v, 0, now)
         elif now:
-            positions = _scope_positions(lay, v)
             for key, item in now.items():
                 at = positions.get(key)
                 if at is not None:
                     _write(vec, v, at, item)
         np.clip(vec[v.start:stop], -BOUND, BOUND, out=vec[v.start:stop])
-        seen[v.name] = _snapshot(now)
+        last[i] = _snapshot(now)
 
 
 def _observe_frame_tracks(lay: Layout, stack: list, vec: np.ndarray) -> None:
@@ -614,8 +621,11 @@ def _group_vars(lay: Layout) -> None:
     groups = {g: [v for v in lay.vars if _group(v) == g] for g in range(4)}
     lay._plain_names = [v.name for v in groups[PLAIN]]
     lay._plain_span = (groups[PLAIN][0].start, groups[PLAIN][-1].start + 1) if groups[PLAIN] else (0, 0)
-    lay._scoped = [(v, _scope_positions(lay, v), g) for g in (SCOPED_NUMBERS, SCOPED_ONE_HOT) for v in groups[g]]
-    lay._other = groups[OTHER]
+    # (variable, end of its block, its group, its scope's positions)
+    lay._tracked = [(v, v.start + v.width * (len(v.scope) if v.scope is not None else 1), g,
+                     _scope_positions(lay, v) if v.scope is not None else None)
+                    for g in (SCOPED_NUMBERS, SCOPED_ONE_HOT, OTHER) for v in groups[g]]
+    lay._tracked_names = [v.name for v, _, _, _ in lay._tracked]
 
 
 def _number(x) -> float:

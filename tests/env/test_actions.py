@@ -135,3 +135,14 @@ def test_the_gym_learner_plays_its_side_and_the_opponent_the_others():
         if terminated or truncated:
             break
     assert truncated and steps == 25 and reward == 0.0
+
+
+def test_a_refused_action_leaves_the_rewards_as_they_were():
+    env = E.aec_env("campaign", reward="evaluation")
+    env.reset(seed=4)
+    legal = np.flatnonzero(env.action_mask(env.agent_selection))
+    env.step(int(legal[0]))
+    rewards, cumulative = dict(env.rewards), dict(env._cumulative_rewards)
+    with pytest.raises(IllegalAction):
+        env.step(env.action_size)
+    assert env.rewards == rewards and env._cumulative_rewards == cumulative

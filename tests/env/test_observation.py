@@ -184,3 +184,16 @@ def test_with_markers_a_unit_cut_off_from_its_sources_is_seen_out_of_supply():
     seen = env.observe("ap")["observation"][field.start:field.stop]
     assert seen[army.index] == 1 and seen.sum() == 1
     assert "marker:out_of_supply" not in {f["name"] for f in E.observation_fields("campaign")}  # only when asked
+
+
+def test_an_environment_pickles_as_its_arguments():
+    import pickle
+
+    env = E.aec_env(str(TOY), max_cycles=9, action_size=16)
+    again = pickle.loads(pickle.dumps(env))
+    assert again.max_cycles == 9 and again.action_size == 16 and again.possible_agents == env.possible_agents
+    again.reset(seed=1)
+    env.reset(seed=1)
+    assert np.array_equal(again.observe("cp")["observation"], env.observe("cp")["observation"])
+    gym = pickle.loads(pickle.dumps(E.gym_env(str(TOY), side="cp", opponent="random")))
+    assert gym.side == "cp" and gym.opponent == "random"
