@@ -129,7 +129,7 @@ def measure(scenario: str, args) -> dict:
         d, d_cpu = simulate_games(opened, seeds)
         s, s_cpu = env_games(env, seeds)
         n, n_cpu = listed_games(opened, seeds)
-        sim_rate, env_rate, listed_rate = d / d_cpu, s / s_cpu, n / n_cpu
+        sim_rate, env_rate, listed_rate = (x / max(t, 1e-9) for x, t in ((d, d_cpu), (s, s_cpu), (n, n_cpu)))
         rounds.append((sim_rate, env_rate, env_rate / sim_rate, listed_rate))
         print(f"  round {r + 1}: simulate {d:6d} decisions in {d_cpu:6.2f} CPU s = {sim_rate:6.0f}/s;  "
               f"env {s:6d} steps in {s_cpu:6.2f} CPU s = {env_rate:6.0f}/s ({100 * env_rate / sim_rate:5.1f}%);  "
