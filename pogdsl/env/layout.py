@@ -97,8 +97,16 @@ class Layout:
         self.frame_tracks: list[tuple[str, str, int]] = []  # (procedure code, local, its position)
         self.markers: list[tuple[str, list, int]] = []  # (value, its spaces or units, its position)
         self._scope_cache: dict[str, dict] = {}
-        # side → (its last observation, what each part of the state was then)
+        # What observe() keeps: the last vector of what every side sees and
+        # what each part of the state was then; for each side, its view of
+        # the piles and the piles then.
+        self._public: tuple | None = None
         self._sides: dict[str, tuple] = {}
+
+    def forget(self) -> None:
+        """Drop what observe() keeps: the next observation is worked out afresh."""
+        self._public = None
+        self._sides = {}
 
     def add(self, name: str, shape: tuple, meaning: str) -> int:
         n = int(np.prod(shape)) if shape else 1
@@ -364,26 +372,32 @@ def observe(lay: Layout, game, side: str, page: int = 0) -> np.ndarray:
     """SIDE's observation of GAME as a float32 vector of `lay.size` (a new
     array, the caller's to keep).
 
-    It is worked out incrementally: the layout keeps, for each side, the
-    last vector it gave and what each part of the state was then, and
-    writes again only the parts that differ now (most decisions change a
-    few variables and move a unit or two).  What differs is found by
-    comparing the state with the kept copies, never by trusting the caller:
-    two games of one scenario observed in turn are each observed right."""
+    It is worked out incrementally: the layout keeps the last vector of what
+    every side sees (the board, the declared state, where play stands), and
+    for each side its view of the piles, with what each part of the state
+    was then, and writes again only the parts that differ now (most
+    decisions change a few variables and move a unit or two).  What differs
+    is found by comparing the state with the kept copies, never by trusting
+    the caller: two games of one scenario observed in turn are each
+    observed right."""
     s = game.s
-    kept = lay._sides.get(side)
-    if kept is None:
-        kept = lay._sides[side] = (lay.template.copy(), {})
-    vec, seen = kept
-    _observe_board(lay, s, vec, seen)
-    _observe_vars(lay, s["vars"], vec, seen)
+    if lay._public is None:
+        lay._public = (lay.template.copy(), {})
+    public, seen = lay._public
+    _observe_board(lay, s, public, seen)
+    _observe_vars(lay, s["vars"], public, seen)
     if lay.frame_tracks:
-        _observe_frame_tracks(lay, s["stack"], vec)
-    _observe_cards(lay, s, side, vec, seen)
-    _observe_play(lay, s, side, page, vec)
+        _observe_frame_tracks(lay, s["stack"], public)
+    _observe_play(lay, s, public)
     if lay.markers:
-        _observe_markers(lay, game, vec)
-    return vec.copy()
+        _observe_markers(lay, game, public)
+    out = public.copy()
+    a, b = lay._cards_span
+    out[a:b] = _observe_cards(lay, s, side)
+    p = s["pending"]
+    if p is not None and p["by"] == side:
+        out[lay._own:lay._own + 3] = (1, len(p["options"]), page)
+    return out
 
 
 def _observe_markers(lay: Layout, game, vec: np.ndarray) -> None:
@@ -550,17 +564,18 @@ def _observe_frame_tracks(lay: Layout, stack: list, vec: np.ndarray) -> None:
                 break
 
 
-def _observe_cards(lay: Layout, s: dict, side: str, vec: np.ndarray, seen: dict) -> None:
+def _observe_cards(lay: Layout, s: dict, side: str) -> np.ndarray:
     """The piles as SIDE may see them (runtime/hidden.py decides), and the
-    events played."""
+    events played: the part of the vector from `cards` to `cards_played`."""
     piles, played = s["piles"], s["played"]
-    if piles == seen.get("piles") and played == seen.get("played"):
-        return
+    kept = lay._sides.get(side)
+    if kept is not None and piles == kept[1] and played == kept[2]:
+        return kept[0]
     a, b = lay._cards_span
-    vec[a:b] = 0
+    block = np.zeros(b - a, np.float32)
     kinds, C, nsides, side_pos = lay._pile_kinds, lay._C, lay._nsides, lay._side_pos
-    cards = vec[lay._cards:lay._cards + C * len(kinds) * nsides].reshape(C, len(kinds), nsides)
-    sizes = vec[lay._sizes:lay._sizes + len(kinds) * nsides].reshape(len(kinds), nsides)
+    cards = block[lay._cards - a:lay._cards - a + C * len(kinds) * nsides].reshape(C, len(kinds), nsides)
+    sizes = block[lay._sizes - a:lay._sizes - a + len(kinds) * nsides].reshape(len(kinds), nsides)
     for name, pile in piles.items():
         kind, _, owner = name.partition(":")
         k, o = lay._kind_pos(kind), side_pos.get(owner)
@@ -571,12 +586,14 @@ def _observe_cards(lay: Layout, s: dict, side: str, vec: np.ndarray, seen: dict)
             cards[pile, k, o] = 1
     if played:
         idx = [c for c in played if isinstance(c, int)]
-        vec[lay._played + np.array(idx, np.int64)] = 1
-    seen["piles"], seen["played"] = {k: list(v) for k, v in piles.items()}, list(played)
+        block[lay._played - a + np.array(idx, np.int64)] = 1
+    lay._sides[side] = (block, {k: list(v) for k, v in piles.items()}, list(played))
+    return block
 
 
-def _observe_play(lay: Layout, s: dict, side: str, page: int, vec: np.ndarray) -> None:
-    """The turn, the phase and the pending decision."""
+def _observe_play(lay: Layout, s: dict, vec: np.ndarray) -> None:
+    """The turn, the phase and the pending decision (whose it is and which
+    choice: how many options it has is for the side deciding, observe())."""
     w = lay.world
     vec[lay._turn:lay._turn + 3] = (s["turn"], w.first_turn, w.last_turn)
     vec[lay._phase:lay._own + 3] = 0  # the phase, then the decision's fields, which follow it
@@ -591,8 +608,6 @@ def _observe_play(lay: Layout, s: dict, side: str, page: int, vec: np.ndarray) -
         c = lay._choice_pos.get(p["choice"])
         if c is not None:
             vec[lay._choice + c] = 1
-        if p["by"] == side:
-            vec[lay._own:lay._own + 3] = (1, len(p["options"]), page)
 
 
 def _scope_positions(lay: Layout, v: _Var) -> dict:
