@@ -190,8 +190,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.games < 1 or args.rounds < 1:
         ap.error("--games and --rounds must be at least 1")
-    try:
-        import pogdsl.env  # noqa: F401  (the rl extra)
+    try:  # (without the rl extra, making the environment says which extra to install)
         if args.profile:
             profile(args.profile, args)
             return 0
@@ -200,7 +199,7 @@ def main(argv=None) -> int:
         for scenario in args.scenario or ["historical", "campaign"]:
             print(f"{scenario}:", flush=True)
             results.append(measure(scenario, args))
-    except ValueError as err:  # EnvError, a bad scenario name
+    except ValueError as err:  # EnvError: a bad scenario name, the rl extra missing
         print(f"error: {err}", file=sys.stderr)
         return 1
     print("median of the rounds:")

@@ -55,11 +55,11 @@ def test_saved_weights_load_and_play(example, tmp_path):
     args = example.parse([*QUICK, "--load", str(out)])
     learner = example.Learner(args)
     policy = example.Policy.load(out, learner.meta)
-    result = example.evaluate(learner, example.greedy(policy), 4, args.eval_seed)
+    result = example.evaluate(learner, example.highest_scored(policy), 4, args.eval_seed)
     assert result["games"] == 4 and result["wins"] + result["draws"] + result["losses"] == 4
     assert result["low"] <= result["rate"] <= result["high"]
     # The policy plays: the same weights, the same games, the same outcomes.
-    assert example.evaluate(learner, example.greedy(policy), 4, args.eval_seed) == result
+    assert example.evaluate(learner, example.highest_scored(policy), 4, args.eval_seed) == result
 
 
 def test_the_same_seed_trains_the_same_policy(example, tmp_path):

@@ -30,7 +30,11 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    raise SystemExit("error: this example needs numpy, which comes with the rl extra: pip install 'pogdsl[rl]'") \
+        from None
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_SCENARIO = HERE / "toy-decisive.pog"
@@ -230,7 +234,8 @@ def evaluate(learner: Learner, choose, games: int, first_seed: int) -> dict:
             "rate": wins / games if games else 0.0, "low": low, "high": high}
 
 
-def greedy(policy: Policy):
+def highest_scored(policy: Policy):
+    """The policy played by its highest-scored option (as the evaluation plays it)."""
     return lambda x, options: int(np.argmax(policy.forward(x, options)[1]))
 
 
@@ -307,8 +312,8 @@ def main(argv=None) -> int:
         print(f"evaluation: {args.eval_games} games each, seeds {args.eval_seed} to "
               f"{args.eval_seed + args.eval_games - 1}, {args.side} against {args.opponent}:")
         print(report("random player", evaluate(learner, uniform(args.seed), args.eval_games, args.eval_seed)))
-        print(report("untrained policy", evaluate(learner, greedy(untrained), args.eval_games, args.eval_seed)))
-        print(report("trained policy", evaluate(learner, greedy(policy), args.eval_games, args.eval_seed)))
+        print(report("untrained policy", evaluate(learner, highest_scored(untrained), args.eval_games, args.eval_seed)))
+        print(report("trained policy", evaluate(learner, highest_scored(policy), args.eval_games, args.eval_seed)))
     return 0
 
 
