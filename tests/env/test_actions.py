@@ -146,3 +146,26 @@ def test_a_refused_action_leaves_the_rewards_as_they_were():
     with pytest.raises(IllegalAction):
         env.step(env.action_size)
     assert env.rewards == rewards and env._cumulative_rewards == cumulative
+
+
+def test_render_ansi_says_whose_decision_it_is():
+    env = E.aec_env(str(TOY), render_mode="ansi", forced=True)
+    env.reset(seed=0)
+    text = env.render()
+    assert "turn 1" in text and "cp chooses attack_target" in text and "attack Amiens" in text
+    assert E.aec_env(str(TOY)).render() is None  # no render mode: nothing drawn
+
+
+def test_max_cycles_cuts_the_game_once_a_side_has_taken_that_many_steps():
+    env = E.aec_env("campaign", max_cycles=5)
+    env.reset(seed=3)
+    steps = dict.fromkeys(env.possible_agents, 0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            assert truncated and "max_cycles" in info["truncated"]
+            env.step(None)
+            continue
+        steps[agent] += 1
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert max(steps.values()) == 5 and not env.game.over
