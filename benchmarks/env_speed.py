@@ -1,0 +1,214 @@
+"""How fast the reinforcement-learning environment plays, against `simulate`.
+
+For each scenario (Historical and the Campaign by default), in one process
+on one core, round after round:
+
+  * `simulate`'s games: random players answering inside the interpreter
+    (runtime/sampling.py: an option drawn without listing them all, no
+    log, the cycle collector set for games), as `pogdsl simulate --ap random
+    --cp random` plays them — its decisions per CPU second;
+  * the environment's games of the same seeds: `pogdsl.env.aec_env`, both
+    sides played by a random legal action drawn from the action mask, as a
+    learner's rollouts play — its steps per CPU second (a step answers a
+    decision: the interpreter runs to the next one, lists every legal
+    option for the mask, and the acting side's observation is built).
+
+  * the interpreter alone on the same seeds, every decision's legal options
+    listed (as the mask needs them) and one picked at random, no
+    environment: the most an environment step could reach with an
+    observation costing nothing.
+
+The ratio of the first two is issue 34's target (at least 80%).  The games are
+not the same games (the environment's random actions are not the random
+player's draws), only the same seeds of the same scenario; each side's
+figure is over whole games, so long and short games weigh as they should.
+CPU time, not wall time: the machine may be loaded.
+
+    python benchmarks/env_speed.py                              # historical, campaign
+    python benchmarks/env_speed.py --scenario campaign --games 3 --rounds 2
+    python benchmarks/env_speed.py --profile campaign           # where an env step's time goes
+
+`--profile` runs the environment's games under cProfile and prints the
+functions taking the most time, grouped into the parts of a step (the
+interpreter's run to the next decision, listing the options, the
+observation, the mask, PettingZoo's bookkeeping).
+
+Timings are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def simulate_games(opened, seeds: list[int]) -> tuple[int, float]:
+    """(decisions, CPU seconds) of random games of SEEDS, as simulate plays them."""
+    from pogdsl.agents import RandomAgent, agent_seed
+    from pogdsl.runtime.errors import GameError
+    from pogdsl.sim import collector_set_for_games
+
+    decisions, cpu = 0, 0.0
+    with collector_set_for_games():
+        for gs in seeds:
+            start = time.process_time()
+            g = opened.new_game(gs, log=False)
+            g.samplers = {s.key: RandomAgent(agent_seed(gs, s.key)) for s in opened.world.sides}
+            try:
+                g.run()
+            except GameError:
+                pass
+            cpu += time.process_time() - start
+            decisions += g.s["decisions"]
+    return decisions, cpu
+
+
+def listed_games(opened, seeds: list[int]) -> tuple[int, float]:
+    """(decisions, CPU seconds) of the interpreter alone with every decision's
+    legal options listed (as the mask needs them) and one picked at random:
+    what an environment step costs before its observation."""
+    import numpy as np
+
+    from pogdsl.runtime.errors import GameError
+
+    decisions, cpu = 0, 0.0
+    for gs in seeds:
+        rng = np.random.default_rng(gs)
+        start = time.process_time()
+        g = opened.new_game(gs, log=False)
+        try:
+            d = g.run()
+            while d is not None:
+                d = g.choose(int(rng.integers(len(g.s["pending"]["options"]))) + 1)
+        except GameError:
+            pass
+        cpu += time.process_time() - start
+        decisions += g.s["decisions"]
+    return decisions, cpu
+
+
+def env_games(env, seeds: list[int]) -> tuple[int, float]:
+    """(steps, CPU seconds) of the AEC environment's games of SEEDS, both
+    sides taking a random legal action from their mask."""
+    import numpy as np
+
+    steps, cpu = 0, 0.0
+    for gs in seeds:
+        rng = np.random.default_rng(gs)
+        start = time.process_time()
+        env.reset(seed=gs)
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+        cpu += time.process_time() - start
+    return steps, cpu
+
+
+def measure(scenario: str, args) -> dict:
+    import pogdsl.env
+    from pogdsl.sim import game_seed
+
+    env = pogdsl.env.aec_env(scenario, with_option_features=args.option_features)
+    opened = env.opened
+    seeds = [game_seed(args.seed, i) for i in range(args.games)]
+    rounds = []
+    for r in range(args.rounds):
+        d, d_cpu = simulate_games(opened, seeds)
+        s, s_cpu = env_games(env, seeds)
+        n, n_cpu = listed_games(opened, seeds)
+        sim_rate, env_rate, listed_rate = (x / max(t, 1e-9) for x, t in ((d, d_cpu), (s, s_cpu), (n, n_cpu)))
+        rounds.append((sim_rate, env_rate, env_rate / sim_rate, listed_rate))
+        print(f"  round {r + 1}: simulate {d:6d} decisions in {d_cpu:6.2f} CPU s = {sim_rate:6.0f}/s;  "
+              f"env {s:6d} steps in {s_cpu:6.2f} CPU s = {env_rate:6.0f}/s ({100 * env_rate / sim_rate:5.1f}%);  "
+              f"options listed {n:6d} in {n_cpu:6.2f} CPU s = {listed_rate:6.0f}/s", flush=True)
+    ratios = [x[2] for x in rounds]
+    return {"scenario": scenario, "simulate": statistics.median(x[0] for x in rounds),
+            "env": statistics.median(x[1] for x in rounds), "ratio": statistics.median(ratios),
+            "low": min(ratios), "high": max(ratios), "listed": statistics.median(x[3] for x in rounds)}
+
+
+# The parts of an environment step, by the function that does each: the
+# first in the profile's call stack wins (cumulative time).
+PARTS = [
+    ("interpreter: run to the next decision, listing its legal options", "interpreter.py", "run"),
+    ("observation vector (layout.observe)", "layout.py", "observe"),
+    ("option features", "options.py", "option_features"),
+    ("action mask", "aec.py", "action_mask"),
+    ("rewards and infos (PogAEC._fill_infos)", "aec.py", "_fill_infos"),
+    ("PettingZoo's wrappers and last()", "", "last"),
+]
+
+
+def profile(scenario: str, args) -> None:
+    import pogdsl.env
+    from pogdsl.sim import game_seed
+
+    env = pogdsl.env.aec_env(scenario, with_option_features=args.option_features)
+    seeds = [game_seed(args.seed, i) for i in range(args.games)]
+    env_games(env, seeds[:1])  # warm: the layout and the caches
+    prof = cProfile.Profile(time.process_time)  # CPU time, as the rates: the machine may be loaded
+    prof.enable()
+    steps, cpu = env_games(env, seeds)
+    prof.disable()
+    stats = pstats.Stats(prof)
+    total = stats.total_tt
+    print(f"{scenario}: {steps} environment steps in {cpu:.2f} CPU s under cProfile ({total:.2f} s profiled)")
+    print("  by part of a step (cumulative time of the function doing it):")
+    for name, file, func in PARTS:
+        cum = sum(v[3] for k, v in stats.stats.items() if k[2] == func and k[0].endswith(file))
+        print(f"    {100 * cum / total:5.1f}%  {name}")
+    print("  the functions taking the most time of their own:")
+    stats.sort_stats("tottime").print_stats(args.top)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="Environment steps per CPU second (PettingZoo AEC, random legal "
+                                 "actions from the mask, both sides) against simulate's decisions per CPU second "
+                                 "with random players, on the same scenarios and seeds, in one process.")
+    ap.add_argument("--scenario", action="append", help="a scenario to measure (repeatable; default: historical "
+                    "and campaign)")
+    ap.add_argument("--games", type=int, default=3, help="games per scenario and round (default: %(default)s)")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds, alternating the two (default: %(default)s)")
+    ap.add_argument("--seed", type=int, default=0, help="the games' seeds, as simulate --seed (default: %(default)s)")
+    ap.add_argument("--option-features", action="store_true",
+                    help="build the options' features too (with_option_features=True)")
+    ap.add_argument("--profile", metavar="SCENARIO", help="profile the environment's games of SCENARIO instead")
+    ap.add_argument("--top", type=int, default=25, help="functions listed by --profile (default: %(default)s)")
+    args = ap.parse_args(argv)
+    if args.games < 1 or args.rounds < 1:
+        ap.error("--games and --rounds must be at least 1")
+    try:  # (without the rl extra, making the environment says which extra to install)
+        if args.profile:
+            profile(args.profile, args)
+            return 0
+        print(f"Python {sys.version.split()[0]}; {args.games} games a round, {args.rounds} rounds; CPU time")
+        results = []
+        for scenario in args.scenario or ["historical", "campaign"]:
+            print(f"{scenario}:", flush=True)
+            results.append(measure(scenario, args))
+    except ValueError as err:  # EnvError: a bad scenario name, the rl extra missing
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    print("median of the rounds:")
+    for r in results:
+        print(f"  {r['scenario']:<12} simulate {r['simulate']:7.0f} decisions/s, env {r['env']:7.0f} steps/s: "
+              f"{100 * r['ratio']:.1f}% (rounds {100 * r['low']:.1f} to {100 * r['high']:.1f}%; target 80%); "
+              f"options listed {r['listed']:.0f} decisions/s ({100 * r['listed'] / r['simulate']:.1f}%)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,35 @@
+"""benchmarks/env_speed.py runs (on the toy game, in seconds): it measures
+both ways and profiles.  Its figures are printed, never asserted."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from .conftest import REPO, TOY
+
+BENCH = REPO / "benchmarks" / "env_speed.py"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(BENCH), *args], cwd=REPO, capture_output=True, text=True,
+                          timeout=300, check=False)
+
+
+def test_measures_the_environment_beside_simulate():
+    proc = _run("--scenario", str(TOY), "--games", "2", "--rounds", "1")
+    assert proc.returncode == 0, proc.stderr
+    summary = proc.stdout.split("median of the rounds:")[1]
+    assert "decisions/s, env" in summary and "target 80%" in summary and "options listed" in summary
+
+
+def test_profiles_a_step():
+    proc = _run("--profile", str(TOY), "--games", "2", "--top", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert "observation vector" in proc.stdout and "environment steps" in proc.stdout
+
+
+def test_an_unknown_scenario_is_one_line():
+    proc = _run("--scenario", "no_such_scenario", "--games", "1", "--rounds", "1")
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error: unknown scenario 'no_such_scenario'") and "Traceback" not in proc.stderr
