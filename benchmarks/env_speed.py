@@ -7,21 +7,20 @@ on one core, round after round:
     (runtime/sampling.py: an option drawn without listing them all, no
     log, the cycle collector set for games), as `pogdsl simulate --ap random
     --cp random` plays them — its decisions per CPU second;
-  * the environment's games of the same seeds: `pogdsl.env.aec_env`, both
-    sides played by a random legal action drawn from the action mask, as a
-    learner's rollouts play — its steps per CPU second (a step answers a
-    decision: the interpreter runs to the next one, lists every legal
-    option for the mask, and the acting side's observation is built).
+  * the environment's games of the same seeds, the very same games: each
+    step observes the side to move (`env.last()`: the observation vector and
+    the mask), pogdsl's random player picks from the listed decision as it
+    would have drawn inside the interpreter, and `env.step` answers it — its
+    steps per CPU second without the random player's own time (what a
+    learner's policy replaces);
+  * the interpreter alone on the same games, every decision's legal options
+    listed (as the mask needs them), no environment: the most an
+    environment step could reach with an observation costing nothing.
 
-  * the interpreter alone on the same seeds, every decision's legal options
-    listed (as the mask needs them) and one picked at random, no
-    environment: the most an environment step could reach with an
-    observation costing nothing.
-
-The ratio of the first two is issue 34's target (at least 80%).  The games are
-not the same games (the environment's random actions are not the random
-player's draws), only the same seeds of the same scenario; each side's
-figure is over whole games, so long and short games weigh as they should.
+The ratio of the first two is issue 34's target (at least 80%).  The three
+play the same games (the script stops if their decision counts differ), so
+the ratio compares the same work; each figure is over whole games, so long
+and short games weigh as they should.
 CPU time, not wall time: the machine may be loaded.
 
     python benchmarks/env_speed.py                              # historical, campaign
@@ -72,22 +71,29 @@ def simulate_games(opened, seeds: list[int]) -> tuple[int, float]:
 
 
 def listed_games(opened, seeds: list[int]) -> tuple[int, float]:
-    """(decisions, CPU seconds) of the interpreter alone with every decision's
-    legal options listed (as the mask needs them) and one picked at random:
-    what an environment step costs before its observation."""
-    import numpy as np
+    """(decisions, CPU seconds without the players' own) of the interpreter
+    alone with every decision's legal options listed (as the mask needs
+    them), the random players picking from the list: what an environment
+    step costs before its observation."""
+    from types import SimpleNamespace
 
+    from pogdsl.agents import RandomAgent, agent_seed
     from pogdsl.runtime.errors import GameError
 
     decisions, cpu = 0, 0.0
     for gs in seeds:
-        rng = np.random.default_rng(gs)
         start = time.process_time()
         g = opened.new_game(gs, log=False)
+        g.list_weights = False
+        players = {s.key: RandomAgent(agent_seed(gs, s.key)) for s in opened.world.sides}
+        session = SimpleNamespace(game=g)
         try:
             d = g.run()
             while d is not None:
-                d = g.choose(int(rng.integers(len(g.s["pending"]["options"]))) + 1)
+                p0 = time.process_time()
+                answer = players[d.by].choose(session, d)
+                start += time.process_time() - p0
+                d = g.choose(answer)
         except GameError:
             pass
         cpu += time.process_time() - start
@@ -96,22 +102,27 @@ def listed_games(opened, seeds: list[int]) -> tuple[int, float]:
 
 
 def env_games(env, seeds: list[int]) -> tuple[int, float]:
-    """(steps, CPU seconds) of the AEC environment's games of SEEDS, both
-    sides taking a random legal action from their mask."""
-    import numpy as np
+    """(steps, CPU seconds without the random players' own) of the AEC
+    environment's games of SEEDS, each side answered by pogdsl's random
+    player from the listed decision: simulate's very games."""
+    from pogdsl.agents import RandomAgent, agent_seed
+    from pogdsl.runtime.record import Session
 
     steps, cpu = 0, 0.0
     for gs in seeds:
-        rng = np.random.default_rng(gs)
         start = time.process_time()
         env.reset(seed=gs)
+        players = {s: RandomAgent(agent_seed(gs, s)) for s in env.possible_agents}
+        session = Session(env.opened, env.game)
         for agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
+            _, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
+            p0 = time.process_time()
+            action = players[agent].choose(session, env.game.decision()) - 1
+            start += time.process_time() - p0
+            env.step(action)
             steps += 1
         cpu += time.process_time() - start
     return steps, cpu
@@ -129,6 +140,9 @@ def measure(scenario: str, args) -> dict:
         d, d_cpu = simulate_games(opened, seeds)
         s, s_cpu = env_games(env, seeds)
         n, n_cpu = listed_games(opened, seeds)
+        if not d == s == n:
+            raise SystemExit(f"error: not the same games: simulate {d} decisions, the environment {s} steps, "
+                             f"the interpreter listing {n} decisions")
         sim_rate, env_rate, listed_rate = (x / max(t, 1e-9) for x, t in ((d, d_cpu), (s, s_cpu), (n, n_cpu)))
         rounds.append((sim_rate, env_rate, env_rate / sim_rate, listed_rate))
         print(f"  round {r + 1}: simulate {d:6d} decisions in {d_cpu:6.2f} CPU s = {sim_rate:6.0f}/s;  "
