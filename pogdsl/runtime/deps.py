@@ -331,19 +331,34 @@ class _Reads:
         elif name in CONSTANT_AREAS:
             self.found.update(CONSTANT_AREAS[name])
 
+    def named(self, e, params, local):
+        """The space or unit an expression names outright (`Gallipoli`,
+        `'BR NE'`), or None: its own state is an area of its own, read by
+        `Gallipoli.control` as a parameter's is."""
+        if not isinstance(e, A.Ref):
+            return None
+        name = e.name.text
+        if name in local or name in params or name in self.w.state_decls or name in self.w.values:
+            return None
+        entity = self.w.names.get(name)
+        return entity if getattr(entity, "kind", None) in ("space", "unit") else None
+
     def attr(self, e: A.Attr, params, local) -> None:
         attr = e.attr.text
         i = self.param(e.obj, params, local)
-        if _read_through_entity(self.w.state_decls.get(attr), self.kinds.get(i)):
+        named = self.named(e.obj, params, local) if i is None else None
+        if _read_through_entity(self.w.state_decls.get(attr), self.kinds.get(i) if named is None else named.kind):
             area = f"var:{attr}"
-            self.found.add((i, area) if i is not None else area)
+            self.found.add((i, area) if i is not None else entity_area(self.w, area, named) if named else area)
         elif attr in DYNAMIC_ATTRIBUTES:
             if attr in ("cards", "size"):
                 self.found.add(CARDS)
             elif attr == "at_war":
                 self.found.add(WAR)
+            elif attr in ENTITY_ATTRIBUTES and (i is not None or named is not None):
+                self.found.add((i, BOARD) if i is not None else entity_area(self.w, BOARD, named))
             else:
-                self.found.add((i, BOARD) if i is not None and attr in ENTITY_ATTRIBUTES else BOARD)
+                self.found.add(BOARD)
         if i is None:
             self.visit(e.obj, params, local)
 
@@ -355,8 +370,11 @@ class _Reads:
             return False
         area = f"var:{decl.key}"
         i = self.param(e.args[0], params, local)
+        named = self.named(e.args[0], params, local) if i is None else None
         if i is not None:
             self.found.add((i, area))
+        elif named is not None and decl.scope.text == named.kind:
+            self.found.add(entity_area(self.w, area, named))
         else:
             self.found.add(area)
             self.visit(e.args[0], params, local)
@@ -372,6 +390,8 @@ class _Reads:
             self.value(fn, args)
         elif fn in ENTITY_FUNCTIONS and args and args[0] is not None:
             self.found.add((args[0], BOARD))
+        elif fn in ENTITY_FUNCTIONS and args and self.named(e.args[0], params, local) is not None:
+            self.found.add(entity_area(self.w, BOARD, self.named(e.args[0], params, local)))
         elif fn == "played":
             card = self.deps.named_card(e.args[0] if e.args else None, params, local)
             if args and args[0] is not None:

@@ -220,6 +220,28 @@ def test_counting_a_list_of_units_reads_no_cards_counting_a_pile_does(campaign):
     assert CARDS in deps.of_value("stack_option") and CARDS in deps.of_value("directed")
 
 
+def test_a_space_or_unit_named_outright_reads_its_own_state_only(campaign):
+    """`Gallipoli.control` (sea_ports: 14.1.4 lets the Allies use
+    Constantinople only while they hold Gallipoli) reads Gallipoli's own
+    area, not the whole board: the Allied ports stay good while units move
+    elsewhere, and expire when Gallipoli changes hands."""
+    gallipoli = campaign.by_kind["space"]["Gallipoli"]
+    whole, own = campaign.value_areas["sea_ports"]
+    assert whole == (f"loc:{gallipoli.index}",) and not own
+    game = play_randomly(campaign, 4, 30)
+    ap, cp = campaign.by_kind["side"]["ap"], campaign.by_kind["side"]["cp"]
+    B.value_of(game, "sea_ports", (ap,))
+    entry = game.vcache[("sea_ports", (ap,))]
+    elsewhere = next(u for u in campaign.units if game.s["loc"][u.index] is not None
+                     and 0 <= game.s["loc"][u.index] < len(campaign.spaces)
+                     and game.s["loc"][u.index] != gallipoli.index)
+    game.move_unit(elsewhere, game.s["loc"][elsewhere.index])
+    assert B._still_good(game, entry)
+    game.set_control(gallipoli, cp if game.s["control"][gallipoli.index] == "ap" else ap, ())
+    assert not B._still_good(game, entry)
+    assert B.value_of(game, "sea_ports", (ap,)) == _fresh(game, "sea_ports", (ap,))
+
+
 def test_walking_a_list_argument_reads_no_state(campaign):
     """`t in region` of a `region: list of space` parameter reads the list
     given, not the board: reaches_region stays good while units move, as long
