@@ -268,7 +268,7 @@ class Compiler:
             if w.modifiers.get(name):
                 continue
             found = space_filter(deps, decl)
-            if found is None or not found[0]:
+            if found is None or not (found[0] or found[2]):
                 continue
             var = decl.expr.var.text
             params = [prm.name.text for prm in decl.params]
@@ -281,6 +281,10 @@ class Compiler:
             except (Unsupported, RecursionError, SyntaxError):
                 continue
             w.space_filters[name] = (found[0], found[1], cond)
+            if found[2]:
+                w.filter_neighbours[name] = found[2]
+                if not w.neighbour_of:
+                    w.neighbour_of = _neighbour_of(w)
             # The full scan tests each space as the patches do: the values it
             # calls for one space are worked out, not remembered per space.
             w.values[name] = (w.values[name][0], scan)
@@ -1455,3 +1459,14 @@ def _bound_names(steps) -> set[str]:
         elif s.op == "effect" and s.node.verb == "set" and isinstance(s.node.obj, A.Ref):
             pass
     return names
+
+
+def _neighbour_of(w) -> tuple:
+    """For each space, the spaces it is a neighbour of (`adjacent(t)` holds
+    it): the spaces whose test reads it, in a space filter that reads the
+    neighbours of its space."""
+    out = [[] for _ in w.spaces]
+    for t, near in enumerate(w.neighbours):
+        for x in near:
+            out[x.index].append(t)
+    return tuple(tuple(ts) for ts in out)

@@ -150,6 +150,45 @@ def test_a_space_filter_is_patched_not_recomputed(campaign, monkeypatch):
     assert result == _fresh(game, "supply_open_spaces", (cp,))
 
 
+def test_a_filter_reading_the_neighbours_is_patched_around_each_change(campaign, monkeypatch):
+    """front_spaces (the spaces next to enemy units) reads the units of each
+    space's neighbours: a unit moving is a change to the spaces next to the
+    ones it left and entered, tested again there and nowhere else, and the
+    result stays what the rule says at every decision of a game."""
+    assert campaign.filter_neighbours["front_spaces"] == {"board"}
+    sides = list(campaign.sides)
+
+    def by_rule(game, p):
+        def enemy_in(x):
+            return any(game.s["loc"][u.index] == x.index and u.data.side is not None and u.data.side is not p
+                       for u in campaign.units)
+        return [t for t in campaign.spaces if any(enemy_in(x) for x in campaign.neighbours[t.index])]
+
+    def each(game, d):
+        if game.s["decisions"] % 7 == 0:
+            for p in sides:
+                assert list(B.value_of(game, "front_spaces", (p,))) == by_rule(game, p)
+
+    game = play_randomly(campaign, 9, 120, each=each)
+    cp = campaign.by_kind["side"]["cp"]
+    B.value_of(game, "front_spaces", (cp,))
+    tested = []
+    space_filter = campaign.space_filters["front_spaces"]
+    cond = space_filter[2]
+
+    def counting(g, t, *args):
+        tested.append(t.index)
+        return cond(g, t, *args)
+    monkeypatch.setitem(campaign.space_filters, "front_spaces", (space_filter[0], space_filter[1], counting))
+    unit = next(u for u in campaign.units if game.s["loc"][u.index] is not None
+                and 0 <= game.s["loc"][u.index] < len(campaign.spaces))
+    here = game.s["loc"][unit.index]
+    there = campaign.neighbours[here][0].index
+    game.move_unit(unit, there)
+    assert list(B.value_of(game, "front_spaces", (cp,))) == by_rule(game, cp)
+    assert set(tested) == set(campaign.neighbour_of[here]) | set(campaign.neighbour_of[there])
+
+
 def test_cached_and_uncached_games_agree_over_long_play(campaign):
     def hashes(cache: bool) -> list[str]:
         game = Game.new(campaign, seed=21, log=False)
