@@ -46,6 +46,7 @@ def test_supply_open_spaces_is_a_space_filter(campaign):
     assert "board" not in others
     assert "sr_open_spaces" in campaign.space_filters
     assert "open_sources" in campaign.space_filters  # the sources a space traces to, kept per space
+    assert "live_sources" in campaign.space_filters  # the sources a network traces to
 
 
 def test_a_space_filter_tests_each_space_without_remembering_it(campaign):
@@ -76,6 +77,8 @@ def test_remembered_supply_values_equal_fresh_ones_along_a_game(campaign, seed):
     game = Game.new(campaign, seed=seed, log=False)
     rng = random.Random(seed)
     sides = list(campaign.sides)
+    cp, ap = campaign.by_kind["side"]["cp"], campaign.by_kind["side"]["ap"]
+    ru = campaign.by_kind["nation"]["ru"]
     units = campaign.units
     d = game.run()
     checked = 0
@@ -88,6 +91,12 @@ def test_remembered_supply_values_equal_fresh_ones_along_a_game(campaign, seed):
             assert remembered == _fresh(game, "supply_open_spaces", (p,))
             assert B.value_of(game, "space_region", (p,)) == _fresh(game, "space_region", (p,))
             assert B.value_of(game, "sr_open_spaces", (p,)) == _fresh(game, "sr_open_spaces", (p,))
+        for feeds, p in ((cp, cp), (ap, ap), (ru, ap)):
+            # 14.1.2: a marked source feeds while its side holds it and no enemy stands in it
+            open_ = _fresh(game, "supply_open_spaces", (p,))
+            marked = _fresh(game, "marked_sources", (feeds,))
+            expected = [s for s in marked if game.s["control"][s.index] == p.key and s in open_]
+            assert list(B.value_of(game, "live_sources", (feeds, p))) == expected
         for u in rng.sample(units, 5):
             assert B.value_of(game, "in_supply", (u,)) == _fresh(game, "in_supply", (u,)), u.key
             if u.data.side is not None and game.s["loc"][u.index] is not None \
