@@ -179,6 +179,22 @@ def test_membership_in_a_named_list_is_tested_in_place(container, expected):
     assert fn(_FakeGame({}), {"x": 1, "xs": container}) is expected
 
 
+@pytest.mark.parametrize("container, expected", [
+    ([1, 2], True), ([3], False), (Found([1, 5]), True), (Found([5]), False), (None, False), ((2, 1), True),
+])
+def test_membership_in_a_worked_out_list_works_it_out_once(container, expected):
+    """`x in f(xs)` (a value's result, here a list picked from a list): the
+    container is worked out once and tested as a named one is, a search's
+    result by its set, the rest as the language says."""
+    e = parse_text("value v(x: int, xs: list of int) cites 1.0 = x in (if x > 0 then xs else [])\n",
+                   "i.pog")[0].decls[0].expr
+    fn = codegen.Generator(_FakeCompiler({})).function(e, {"x", "xs"})
+    assert ":=" in fn.source
+    locals_ = {"x": 1, "xs": container}
+    assert fn(_FakeGame({}), locals_) is expected
+    assert locals_ == {"x": 1, "xs": container}  # the container held in the function, not in the frame
+
+
 def test_an_unbound_local_is_a_game_error_naming_it():
     e = parse_text("value v(a: int) cites 1.0 = a + b\n", "u.pog")[0].decls[0].expr
     fn = codegen.Generator(_FakeCompiler({})).function(e, {"a", "b"})
