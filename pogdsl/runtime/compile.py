@@ -564,6 +564,8 @@ class Compiler:
         card_params = frozenset(p.name.text for p in choice.params if p.type is not None and p.type.text == "card")
         if choice.weight is not None and self._reads_nothing_but(choice.weight, set(params), card_params):
             spec.weights = {}
+        elif choice.weight is not None and self.codegen:
+            spec.weight_fixed = self.fixed_weights(choice)
         spec.enumerate = self.enumerator(spec, singles)
         spec.distinct_texts = _texts_tell_apart(choice, [b.var.text for i, b in enumerate(node.bindings)
                                                          if i not in singles], self.w)
@@ -581,6 +583,36 @@ class Compiler:
             return g.offer(spec, frame)
         run.spec = spec
         return run
+
+    def fixed_weights(self, choice: A.ChoiceDecl) -> tuple | None:
+        """For a weight that reads the state: (the position of a parameter of
+        a small enum, {its value → the weight}) for the values that decide the
+        weight outright (`if mode == move then 2 else …`), so the options
+        with those values are weighed without a call; None if none do."""
+        from .codegen import SPECIALIZE_AT_MOST, _constant_tests, specialize
+
+        own = {p.name.text for p in choice.params}
+        w, values = self.w, self.p.decls["value"]
+
+        def denotes(name: str):
+            if name in own or name in w.state_decls or name in values or name in B.CONSTANTS:
+                return None
+            value = w.names.get(name)
+            return value if isinstance(value, Entity) else None
+        for i, prm in enumerate(choice.params):
+            if prm.type is None or prm.is_list or prm.type.text in ("card", "space", "unit"):
+                continue
+            members = w.by_kind.get(prm.type.text)
+            if not members or len(members) > SPECIALIZE_AT_MOST or not _constant_tests(choice.weight, prm.name.text):
+                continue
+            table = {}
+            for value in members.values():
+                decided = specialize(choice.weight, {prm.name.text: value}, denotes)
+                if isinstance(decided, A.IntLit):
+                    table[value] = max(0, decided.value)
+            if table:
+                return i, table
+        return None
 
     def weight_function(self, choice: A.ChoiceDecl, weight: Fn, params: list[str]):
         """`f(g, *values)`: a choice's weight with the option's values as
@@ -1060,6 +1092,9 @@ class ChoiceSpec:
     # The weights worked out, by the option's values, when the weight reads
     # nothing but them (None when it reads the state).
     weights: dict | None = None
+    # For a weight that reads the state, the values of one parameter that
+    # decide it outright: (position, {value → weight}) (Compiler.fixed_weights).
+    weight_fixed: tuple | None = None
     # Whether options of different values always read differently (each
     # value that varies is shown as it is, and no two things of its type
     # share a name): a random player then need not write them to tell them
