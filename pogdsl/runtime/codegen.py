@@ -134,7 +134,8 @@ class Namespace:
             "_ordered": ordered_compare, "_lt": ORDERED["<"], "_le": ORDERED["<="],
             "_gt": ORDERED[">"], "_ge": ORDERED[">="], "_divide": divide, "_aggregate_call": _aggregate_call,
             "_aggregate_many": _aggregate_many, "_extreme": extreme, "_reach": B.reach,
-            "_reach_in_region": B.reach_in_region, "_add": B.add, "_sub": B.sub, "_mul": B.mul, "_members": B.members, "_Found": Found, "_Entity": Entity, "_card_in_play": _card_in_play,
+            "_reach_in_region": B.reach_in_region, "_add": B.add, "_sub": B.sub, "_mul": B.mul, "_members": B.members,
+            "_Found": Found, "_Entity": Entity, "_card_in_play": _card_in_play,
         }
         self.count = 0
         self._named: dict[int, str] = {}
