@@ -339,9 +339,11 @@ def _memoised(g, name: str, args: tuple):
 RESULT, CHECKED, CHANGED, CALLED, ARGS, AREAS, MEMBER, KEY = range(8)
 
 
-def _patch_filter(g, space_filter, entry: list, args: tuple) -> bool:
+def _patch_filter(g, space_filter, entry: list, args: tuple, near: frozenset | None = None) -> bool:
     """Bring a space filter's result up to date by testing again only the
-    spaces whose own state changed since it was checked (deps.space_filter).
+    spaces whose own state changed since it was checked (deps.space_filter),
+    and, when its test reads the state of its space's neighbours (`near`:
+    those areas), the spaces next to a space whose state changed.
     False when that is not enough: another area it reads changed, or the
     record of changes does not reach back far enough."""
     own, others, cond = space_filter
@@ -366,6 +368,20 @@ def _patch_filter(g, space_filter, entry: list, args: tuple) -> bool:
                 return False
             if e.kind == "space":
                 touched.add(e.index)
+    if near:
+        neighbour_of = g.w.neighbour_of
+        for whole in near:
+            log = changed.get(whole)
+            if not log:
+                continue
+            for i in range(len(log) - 1, -1, -1):
+                clock, e = log[i]
+                if clock <= checked:
+                    break
+                if e is None:
+                    return False
+                if e.kind == "space":
+                    touched.update(neighbour_of[e.index])
     member = entry[MEMBER]
     spaces = g.w.spaces
     flipped = False
@@ -411,7 +427,8 @@ def _still_good(g, entry: list) -> bool:
 
 def _recompute(g, key, name: str, args: tuple, old: list | None) -> list:
     space_filter = g.w.space_filters.get(name)
-    if space_filter is not None and old is not None and _patch_filter(g, space_filter, old, args):
+    if space_filter is not None and old is not None and _patch_filter(g, space_filter, old, args,
+                                                                      g.w.filter_neighbours.get(name)):
         return old
     outer = g.calls
     g.calls = called = []
@@ -427,7 +444,7 @@ def _recompute(g, key, name: str, args: tuple, old: list | None) -> list:
         member = bytearray(len(g.w.spaces))
         for s in result:
             member[s.index] = 1
-        areas = tuple(own) + others
+        areas = tuple(own) + others + tuple(g.w.filter_neighbours.get(name, ()))
         if old is not None and old[RESULT] == result:
             old[CHECKED], old[MEMBER] = clock, member
             return old

@@ -35,7 +35,7 @@ from ..syntax import ast as A
 from . import builtins as B
 from .deps import counts_a_list
 from .errors import GameError
-from .values import Entity, ScopedState, text_of
+from .values import Entity, Found, ScopedState, text_of
 
 
 class Unsupported(Exception):
@@ -134,7 +134,8 @@ class Namespace:
             "_ordered": ordered_compare, "_lt": ORDERED["<"], "_le": ORDERED["<="],
             "_gt": ORDERED[">"], "_ge": ORDERED[">="], "_divide": divide, "_aggregate_call": _aggregate_call,
             "_aggregate_many": _aggregate_many, "_extreme": extreme, "_reach": B.reach,
-            "_reach_in_region": B.reach_in_region, "_add": B.add, "_sub": B.sub, "_mul": B.mul, "_members": B.members, "_card_in_play": _card_in_play,
+            "_reach_in_region": B.reach_in_region, "_add": B.add, "_sub": B.sub, "_mul": B.mul, "_members": B.members,
+            "_Found": Found, "_Entity": Entity, "_card_in_play": _card_in_play,
         }
         self.count = 0
         self._named: dict[int, str] = {}
@@ -691,6 +692,8 @@ class Generator:
             args = [self.gen(a, names, cvars) for a in e.args]
         if name == "len" and counts_a_list(self.w, e.args):  # a list's length, the list being built here
             return f"len({args[0]})"
+        if name == "at_war" and len(args) == 1 and "at_war" not in self.compiler.p.decls["value"]:
+            return self.at_war(args[0], e.span)
         if name in B.FUNCTIONS:
             fn = self.const(B.FUNCTIONS[name])
             return f"{fn}(g, {self.const(e.span)}{''.join(', ' + a for a in args)})"
@@ -706,6 +709,17 @@ class Generator:
             packed = "(" + "".join(a + ", " for a in args) + ")"
             return f"value_of(g, {name!r}, {packed})"
         raise GameError(f"unknown function '{name}'", e.span)
+
+    def at_war(self, arg: str, span) -> str:
+        """`at_war(n)` read in place for a nation (an entity of the plain
+        class), the call for anything else (none, a subclass) as before:
+        supply and SR ask it of every unit they look at."""
+        if not (_PLAIN.fullmatch(arg) and not arg.lstrip("-").isdigit()):
+            held = self.pyname("n")
+            return (f"(g.s['at_war'].get({held}.key, False) if ({held} := {arg}).__class__ is _Entity "
+                    f"else {self.const(B.at_war)}(g, {self.const(span)}, {held}))")
+        return (f"(g.s['at_war'].get({arg}.key, False) if {arg}.__class__ is _Entity "
+                f"else {self.const(B.at_war)}(g, {self.const(span)}, {arg}))")
 
     def inline_value(self, name: str, args: list[str]) -> str | None:
         """A one-line value (not remembered, no modifiers) written in place
@@ -810,9 +824,15 @@ class Generator:
         container = self.gen(e.container, names, cvars)
         if _PLAIN.fullmatch(container) and not container.lstrip("-").isdigit():
             # a name or a frame's local, read twice at no cost: a plain list
-            # (the common case) is tested as it is, without a call
-            return f"({item} {op} ({container} if {container}.__class__ is list else _members(g, {container})))"
-        return f"({item} {op} _members(g, {container}))"
+            # (the common case) is tested as it is, without a call, and a
+            # search's result by its set
+            return (f"({item} {op} ({container} if {container}.__class__ is list else {container}.as_set() "
+                    f"if {container}.__class__ is _Found else _members(g, {container})))")
+        # Anything else (a value's result: `t in supply_open_spaces(p)`) is
+        # worked out once into a local of the function, then tested the same way.
+        held = self.pyname("in")
+        return (f"({item} {op} ({held} if ({held} := {container}).__class__ is list else {held}.as_set() "
+                f"if {held}.__class__ is _Found else _members(g, {held})))")
 
     def g_BoolOp(self, e: A.BoolOp, names, cvars):
         parts = [self.gen(o, names, cvars) for o in e.operands]

@@ -268,7 +268,7 @@ class Compiler:
             if w.modifiers.get(name):
                 continue
             found = space_filter(deps, decl)
-            if found is None or not found[0]:
+            if found is None or not (found[0] or found[2]):
                 continue
             var = decl.expr.var.text
             params = [prm.name.text for prm in decl.params]
@@ -281,6 +281,10 @@ class Compiler:
             except (Unsupported, RecursionError, SyntaxError):
                 continue
             w.space_filters[name] = (found[0], found[1], cond)
+            if found[2]:
+                w.filter_neighbours[name] = found[2]
+                if not w.neighbour_of:
+                    w.neighbour_of = _neighbour_of(w)
             # The full scan tests each space as the patches do: the values it
             # calls for one space are worked out, not remembered per space.
             w.values[name] = (w.values[name][0], scan)
@@ -560,6 +564,8 @@ class Compiler:
         card_params = frozenset(p.name.text for p in choice.params if p.type is not None and p.type.text == "card")
         if choice.weight is not None and self._reads_nothing_but(choice.weight, set(params), card_params):
             spec.weights = {}
+        elif choice.weight is not None and self.codegen:
+            spec.weight_fixed = self.fixed_weights(choice)
         spec.enumerate = self.enumerator(spec, singles)
         spec.distinct_texts = _texts_tell_apart(choice, [b.var.text for i, b in enumerate(node.bindings)
                                                          if i not in singles], self.w)
@@ -577,6 +583,36 @@ class Compiler:
             return g.offer(spec, frame)
         run.spec = spec
         return run
+
+    def fixed_weights(self, choice: A.ChoiceDecl) -> tuple | None:
+        """For a weight that reads the state: (the position of a parameter of
+        a small enum, {its value → the weight}) for the values that decide the
+        weight outright (`if mode == move then 2 else …`), so the options
+        with those values are weighed without a call; None if none do."""
+        from .codegen import SPECIALIZE_AT_MOST, _constant_tests, specialize
+
+        own = {p.name.text for p in choice.params}
+        w, values = self.w, self.p.decls["value"]
+
+        def denotes(name: str):
+            if name in own or name in w.state_decls or name in values or name in B.CONSTANTS:
+                return None
+            value = w.names.get(name)
+            return value if isinstance(value, Entity) else None
+        for i, prm in enumerate(choice.params):
+            if prm.type is None or prm.is_list or prm.type.text in ("card", "space", "unit"):
+                continue
+            members = w.by_kind.get(prm.type.text)
+            if not members or len(members) > SPECIALIZE_AT_MOST or not _constant_tests(choice.weight, prm.name.text):
+                continue
+            table = {}
+            for value in members.values():
+                decided = specialize(choice.weight, {prm.name.text: value}, denotes)
+                if isinstance(decided, A.IntLit):
+                    table[value] = max(0, decided.value)
+            if table:
+                return i, table
+        return None
 
     def weight_function(self, choice: A.ChoiceDecl, weight: Fn, params: list[str]):
         """`f(g, *values)`: a choice's weight with the option's values as
@@ -1056,6 +1092,9 @@ class ChoiceSpec:
     # The weights worked out, by the option's values, when the weight reads
     # nothing but them (None when it reads the state).
     weights: dict | None = None
+    # For a weight that reads the state, the values of one parameter that
+    # decide it outright: (position, {value → weight}) (Compiler.fixed_weights).
+    weight_fixed: tuple | None = None
     # Whether options of different values always read differently (each
     # value that varies is shown as it is, and no two things of its type
     # share a name): a random player then need not write them to tell them
@@ -1455,3 +1494,14 @@ def _bound_names(steps) -> set[str]:
         elif s.op == "effect" and s.node.verb == "set" and isinstance(s.node.obj, A.Ref):
             pass
     return names
+
+
+def _neighbour_of(w) -> tuple:
+    """For each space, the spaces it is a neighbour of (`adjacent(t)` holds
+    it): the spaces whose test reads it, in a space filter that reads the
+    neighbours of its space."""
+    out = [[] for _ in w.spaces]
+    for t, near in enumerate(w.neighbours):
+        for x in near:
+            out[x.index].append(t)
+    return tuple(tuple(ts) for ts in out)

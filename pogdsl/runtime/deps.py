@@ -263,10 +263,13 @@ class _Reads:
     parameter shadowed by a comprehension's variable is not that parameter."""
 
     def __init__(self, deps: Dependencies, cached: set[str], found: set, lists: frozenset = frozenset(),
-                 kinds: dict[int, str] | None = None):
+                 kinds: dict[int, str] | None = None, neighbours: bool = False):
         self.deps, self.cached, self.found = deps, cached, found
         self.lists = lists  # the parameters declared as lists: walking one reads no state
         self.kinds = kinds or {}  # the declared kind of each parameter that has one
+        # A space filter's test may walk the neighbours of its space
+        # (`for x in adjacent(t)`): their own state is then read as NEIGHBOUR's.
+        self.neighbours = neighbours
         self.w = deps.w
 
     def visit(self, e, params: dict[str, int], local: frozenset = frozenset()) -> None:
@@ -275,6 +278,11 @@ class _Reads:
         if isinstance(e, (A.ListComp, A.Aggregate, A.Reach)):
             self.walked(e.source, params, local)
             self.visit(e.source, params, local)
+            if self.walks_neighbours(e, params, local):
+                inner_params = {**params, e.var.text: NEIGHBOUR}
+                for child in (getattr(e, "item", None), e.where):
+                    self.visit(child, inner_params, local - {e.var.text})
+                return
             inner = local | {e.var.text}
             for child in (getattr(e, "item", None), e.where):
                 self.visit(child, params, inner)
@@ -308,6 +316,13 @@ class _Reads:
                     if isinstance(item, A.Expr):
                         self.visit(item, params, local)
 
+    def walks_neighbours(self, e, params, local) -> bool:
+        """`... for x in adjacent(t)` in a space filter's test, `t` its space."""
+        src = e.source
+        return (self.neighbours and not isinstance(e, A.Reach) and isinstance(src, A.Call)
+                and src.func.text == "adjacent" and src.func.text not in self.w.values and len(src.args) == 1
+                and self.param(src.args[0], params, local) == 0)
+
     def walked(self, e, params, local) -> None:
         """Walking a parameter itself (`for u in s`, `x in s`): a space or box
         yields its units, a pile its cards."""
@@ -331,19 +346,34 @@ class _Reads:
         elif name in CONSTANT_AREAS:
             self.found.update(CONSTANT_AREAS[name])
 
+    def named(self, e, params, local):
+        """The space or unit an expression names outright (`Gallipoli`,
+        `'BR NE'`), or None: its own state is an area of its own, read by
+        `Gallipoli.control` as a parameter's is."""
+        if not isinstance(e, A.Ref):
+            return None
+        name = e.name.text
+        if name in local or name in params or name in self.w.state_decls or name in self.w.values:
+            return None
+        entity = self.w.names.get(name)
+        return entity if getattr(entity, "kind", None) in ("space", "unit") else None
+
     def attr(self, e: A.Attr, params, local) -> None:
         attr = e.attr.text
         i = self.param(e.obj, params, local)
-        if _read_through_entity(self.w.state_decls.get(attr), self.kinds.get(i)):
+        named = self.named(e.obj, params, local) if i is None else None
+        if _read_through_entity(self.w.state_decls.get(attr), self.kinds.get(i) if named is None else named.kind):
             area = f"var:{attr}"
-            self.found.add((i, area) if i is not None else area)
+            self.found.add((i, area) if i is not None else entity_area(self.w, area, named) if named else area)
         elif attr in DYNAMIC_ATTRIBUTES:
             if attr in ("cards", "size"):
                 self.found.add(CARDS)
             elif attr == "at_war":
                 self.found.add(WAR)
+            elif attr in ENTITY_ATTRIBUTES and (i is not None or named is not None):
+                self.found.add((i, BOARD) if i is not None else entity_area(self.w, BOARD, named))
             else:
-                self.found.add((i, BOARD) if i is not None and attr in ENTITY_ATTRIBUTES else BOARD)
+                self.found.add(BOARD)
         if i is None:
             self.visit(e.obj, params, local)
 
@@ -355,8 +385,11 @@ class _Reads:
             return False
         area = f"var:{decl.key}"
         i = self.param(e.args[0], params, local)
+        named = self.named(e.args[0], params, local) if i is None else None
         if i is not None:
             self.found.add((i, area))
+        elif named is not None and decl.scope.text == named.kind:
+            self.found.add(entity_area(self.w, area, named))
         else:
             self.found.add(area)
             self.visit(e.args[0], params, local)
@@ -372,6 +405,8 @@ class _Reads:
             self.value(fn, args)
         elif fn in ENTITY_FUNCTIONS and args and args[0] is not None:
             self.found.add((args[0], BOARD))
+        elif fn in ENTITY_FUNCTIONS and args and self.named(e.args[0], params, local) is not None:
+            self.found.add(entity_area(self.w, BOARD, self.named(e.args[0], params, local)))
         elif fn == "played":
             card = self.deps.named_card(e.args[0] if e.args else None, params, local)
             if args and args[0] is not None:
@@ -425,13 +460,21 @@ def attrs_fields(node) -> list:
     return [getattr(node, f.name) for f in attrs.fields(type(node))]
 
 
+# The parameter index standing, in a space filter's test, for a neighbour of
+# its space (deps._Reads.walks_neighbours).
+NEIGHBOUR = -1
+
+
 def space_filter(deps: Dependencies, decl) -> tuple | None:
     """A value that picks spaces of the map, `[t for t in spaces where C]`,
     can be kept up to date one space at a time when C reads only (1) the
-    state of t itself and (2) areas that change seldom: after units move,
-    only the spaces they left and entered are tested again.  Returns (the
-    areas of t that C reads, the other areas C reads), or None when the value
-    is not such a filter (or C reads the whole board: no gain)."""
+    state of t itself, (2) the state of t's neighbours (walked as
+    `for x in adjacent(t)`) and (3) areas that change seldom: after units
+    move, only the spaces they left and entered are tested again (and, for a
+    test reading the neighbours, the spaces next to those).  Returns (the
+    areas of t that C reads, the other areas C reads, the areas of t's
+    neighbours that C reads), or None when the value is not such a filter
+    (or C reads the whole board: no gain)."""
     e = decl.expr
     if not (isinstance(e, A.ListComp) and isinstance(e.source, A.Ref) and e.source.name.text == "spaces"
             and isinstance(e.item, A.Ref) and e.item.name.text == e.var.text and e.where is not None):
@@ -441,13 +484,14 @@ def space_filter(deps: Dependencies, decl) -> tuple | None:
         return None
     params[e.var.text] = 0
     found: set = set()
-    _Reads(deps, set(), found).visit(e.where, params)
-    own = {whole for area in found if isinstance(area, tuple) and area[0] == 0 for whole in [area[1]]}
+    _Reads(deps, set(), found, neighbours=True).visit(e.where, params)
+    own = {area[1] for area in found if isinstance(area, tuple) and area[0] == 0}
+    near = {area[1] for area in found if isinstance(area, tuple) and area[0] == NEIGHBOUR}
     others = {area if isinstance(area, str) else area[1] for area in found
-              if not (isinstance(area, tuple) and area[0] == 0)}
-    if UNCACHEABLE in others or BOARD in others or any(not (w == BOARD or w.startswith("var:")) for w in own):
+              if not (isinstance(area, tuple) and area[0] in (0, NEIGHBOUR))}
+    if UNCACHEABLE in others or BOARD in others or any(not (w == BOARD or w.startswith("var:")) for w in own | near):
         return None
-    return frozenset(own), tuple(sorted(others))
+    return frozenset(own), tuple(sorted(others)), frozenset(near)
 
 
 def entity_area(world, whole: str, entity) -> str | None:

@@ -624,11 +624,15 @@ class Game:
         weight that reads the state (nothing to look up first)."""
         weigh = spec.weight_at
         out = []
+        fixed = spec.weight_fixed  # the values that decide the weight outright
+        at, known = fixed if fixed is not None else (0, {})
         for values in candidates:
             if values.count(None) == len(values):
                 out.append(1)
                 continue
-            weight = int(weigh(self, *values))
+            weight = known.get(values[at])
+            if weight is None:
+                weight = int(weigh(self, *values))
             out.append(weight if weight > 0 else 0)
         return out
 

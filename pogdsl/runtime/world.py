@@ -134,6 +134,11 @@ class World:
     # Values kept up to date one space at a time: name → (areas of the space
     # its test reads, the other areas it reads, the test).
     space_filters: dict = field(factory=dict)
+    # Space filters whose test reads the neighbours of its space: name → the
+    # areas of the neighbours it reads; and, for each space, the spaces it
+    # is a neighbour of (the ones to test again when it changes).
+    filter_neighbours: dict = field(factory=dict)
+    neighbour_of: tuple = ()
     # Remembered values: name → [calls, calls answered from memory]; the ones
     # no longer remembered (builtins._stop_remembering), and the hook that
     # rebinds their generated name.

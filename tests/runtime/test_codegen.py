@@ -179,6 +179,41 @@ def test_membership_in_a_named_list_is_tested_in_place(container, expected):
     assert fn(_FakeGame({}), {"x": 1, "xs": container}) is expected
 
 
+@pytest.mark.parametrize("container, expected", [
+    ([1, 2], True), ([3], False), (Found([1, 5]), True), (Found([5]), False), (None, False), ((2, 1), True),
+])
+def test_membership_in_a_worked_out_list_works_it_out_once(container, expected):
+    """`x in f(xs)` (a value's result, here a list picked from a list): the
+    container is worked out once and tested as a named one is, a search's
+    result by its set, the rest as the language says."""
+    e = parse_text("value v(x: int, xs: list of int) cites 1.0 = x in (if x > 0 then xs else [])\n",
+                   "i.pog")[0].decls[0].expr
+    fn = codegen.Generator(_FakeCompiler({})).function(e, {"x", "xs"})
+    assert ":=" in fn.source
+    locals_ = {"x": 1, "xs": container}
+    assert fn(_FakeGame({}), locals_) is expected
+    assert locals_ == {"x": 1, "xs": container}  # the container held in the function, not in the frame
+
+
+@pytest.mark.parametrize("text", ["at_war(n)", "at_war((if b then n else none))"])
+def test_at_war_is_read_in_place_for_a_nation_and_as_before_for_anything_else(text):
+    """`at_war(n)` (asked of every unit supply and SR look at): a nation's
+    entry read in place, none (a space of no nation) never at war."""
+    from pogdsl.runtime.values import Entity
+
+    e = parse_text(f"value v(n: nation, b: bool) cites 1.0 = {text}\n", "w.pog")[0].decls[0].expr
+    fn = codegen.Generator(_FakeCompiler({})).function(e, {"n", "b"})
+    assert "at_war'].get(" in fn.source
+    game = _FakeGame({})
+    game.s["at_war"] = {"fr": True, "it": False}
+    fr, it, us = (Entity("nation", key, i, None) for i, key in enumerate(["fr", "it", "us"]))
+    assert fn(game, {"n": fr, "b": True}) is True
+    assert fn(game, {"n": it, "b": True}) is False
+    assert fn(game, {"n": us, "b": True}) is False  # no entry: not at war
+    assert fn(game, {"n": None, "b": True}) is False
+    assert fn(game, {"n": fr, "b": False}) is (text == "at_war(n)")  # the second form asks it of none
+
+
 def test_an_unbound_local_is_a_game_error_naming_it():
     e = parse_text("value v(a: int) cites 1.0 = a + b\n", "u.pog")[0].decls[0].expr
     fn = codegen.Generator(_FakeCompiler({})).function(e, {"a", "b"})

@@ -46,6 +46,7 @@ def test_supply_open_spaces_is_a_space_filter(campaign):
     assert "board" not in others
     assert "sr_open_spaces" in campaign.space_filters
     assert "open_sources" in campaign.space_filters  # the sources a space traces to, kept per space
+    assert "live_sources" in campaign.space_filters  # the sources a network traces to
 
 
 def test_a_space_filter_tests_each_space_without_remembering_it(campaign):
@@ -76,6 +77,8 @@ def test_remembered_supply_values_equal_fresh_ones_along_a_game(campaign, seed):
     game = Game.new(campaign, seed=seed, log=False)
     rng = random.Random(seed)
     sides = list(campaign.sides)
+    cp, ap = campaign.by_kind["side"]["cp"], campaign.by_kind["side"]["ap"]
+    ru = campaign.by_kind["nation"]["ru"]
     units = campaign.units
     d = game.run()
     checked = 0
@@ -88,6 +91,12 @@ def test_remembered_supply_values_equal_fresh_ones_along_a_game(campaign, seed):
             assert remembered == _fresh(game, "supply_open_spaces", (p,))
             assert B.value_of(game, "space_region", (p,)) == _fresh(game, "space_region", (p,))
             assert B.value_of(game, "sr_open_spaces", (p,)) == _fresh(game, "sr_open_spaces", (p,))
+        for feeds, p in ((cp, cp), (ap, ap), (ru, ap)):
+            # 14.1.2: a marked source feeds while its side holds it and no enemy stands in it
+            open_ = _fresh(game, "supply_open_spaces", (p,))
+            marked = _fresh(game, "marked_sources", (feeds,))
+            expected = [s for s in marked if game.s["control"][s.index] == p.key and s in open_]
+            assert list(B.value_of(game, "live_sources", (feeds, p))) == expected
         for u in rng.sample(units, 5):
             assert B.value_of(game, "in_supply", (u,)) == _fresh(game, "in_supply", (u,)), u.key
             if u.data.side is not None and game.s["loc"][u.index] is not None \
@@ -148,6 +157,45 @@ def test_a_space_filter_is_patched_not_recomputed(campaign, monkeypatch):
     result = B.value_of(game, "supply_open_spaces", (cp,))
     assert "supply_open_spaces" not in calls, "the whole map was scanned again"
     assert result == _fresh(game, "supply_open_spaces", (cp,))
+
+
+def test_a_filter_reading_the_neighbours_is_patched_around_each_change(campaign, monkeypatch):
+    """front_spaces (the spaces next to enemy units) reads the units of each
+    space's neighbours: a unit moving is a change to the spaces next to the
+    ones it left and entered, tested again there and nowhere else, and the
+    result stays what the rule says at every decision of a game."""
+    assert campaign.filter_neighbours["front_spaces"] == {"board"}
+    sides = list(campaign.sides)
+
+    def by_rule(game, p):
+        def enemy_in(x):
+            return any(game.s["loc"][u.index] == x.index and u.data.side is not None and u.data.side is not p
+                       for u in campaign.units)
+        return [t for t in campaign.spaces if any(enemy_in(x) for x in campaign.neighbours[t.index])]
+
+    def each(game, d):
+        if game.s["decisions"] % 7 == 0:
+            for p in sides:
+                assert list(B.value_of(game, "front_spaces", (p,))) == by_rule(game, p)
+
+    game = play_randomly(campaign, 9, 120, each=each)
+    cp = campaign.by_kind["side"]["cp"]
+    B.value_of(game, "front_spaces", (cp,))
+    tested = []
+    space_filter = campaign.space_filters["front_spaces"]
+    cond = space_filter[2]
+
+    def counting(g, t, *args):
+        tested.append(t.index)
+        return cond(g, t, *args)
+    monkeypatch.setitem(campaign.space_filters, "front_spaces", (space_filter[0], space_filter[1], counting))
+    unit = next(u for u in campaign.units if game.s["loc"][u.index] is not None
+                and 0 <= game.s["loc"][u.index] < len(campaign.spaces))
+    here = game.s["loc"][unit.index]
+    there = campaign.neighbours[here][0].index
+    game.move_unit(unit, there)
+    assert list(B.value_of(game, "front_spaces", (cp,))) == by_rule(game, cp)
+    assert set(tested) == set(campaign.neighbour_of[here]) | set(campaign.neighbour_of[there])
 
 
 def test_cached_and_uncached_games_agree_over_long_play(campaign):
@@ -218,6 +266,33 @@ def test_counting_a_list_of_units_reads_no_cards_counting_a_pile_does(campaign):
     # len(us) of a parameter, len(directed_spaces(u)) of a value: either may be a pile, as far as
     # the source says, so the cards are read
     assert CARDS in deps.of_value("stack_option") and CARDS in deps.of_value("directed")
+
+
+def test_a_space_or_unit_named_outright_reads_its_own_state_only():
+    """`Gallipoli.control` (sea_ports: 14.1.4 lets the Allies use
+    Constantinople only while they hold Gallipoli) reads Gallipoli's own
+    area, not the whole board: the Allied ports stay good while units move
+    elsewhere, and expire when Gallipoli changes hands."""
+    from pogdsl.opening import open_scenario
+
+    # A world of its own: one that has played many games may have stopped
+    # remembering sea_ports (builtins._stop_remembering).
+    campaign = open_scenario("campaign", ROOT, cache=False).world
+    gallipoli = campaign.by_kind["space"]["Gallipoli"]
+    whole, own = campaign.value_areas["sea_ports"]
+    assert whole == (f"loc:{gallipoli.index}",) and not own
+    game = play_randomly(campaign, 4, 30)
+    ap, cp = campaign.by_kind["side"]["ap"], campaign.by_kind["side"]["cp"]
+    B.value_of(game, "sea_ports", (ap,))
+    entry = game.vcache[("sea_ports", (ap,))]
+    elsewhere = next(u for u in campaign.units if game.s["loc"][u.index] is not None
+                     and 0 <= game.s["loc"][u.index] < len(campaign.spaces)
+                     and game.s["loc"][u.index] != gallipoli.index)
+    game.move_unit(elsewhere, game.s["loc"][elsewhere.index])
+    assert B._still_good(game, entry)
+    game.set_control(gallipoli, cp if game.s["control"][gallipoli.index] == "ap" else ap, ())
+    assert not B._still_good(game, entry)
+    assert B.value_of(game, "sea_ports", (ap,)) == _fresh(game, "sea_ports", (ap,))
 
 
 def test_walking_a_list_argument_reads_no_state(campaign):

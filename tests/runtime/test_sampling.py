@@ -231,6 +231,50 @@ def test_a_weight_reading_only_the_option_is_worked_out_once_per_option(campaign
     assert not compiler._reads_nothing_but(printed, {"use", "c"})
 
 
+def test_a_weight_decided_by_an_option_value_is_taken_without_working_it_out(campaign_scenario, monkeypatch):
+    """`activate`'s weight reads the board, but an activation to move weighs
+    2 whatever the board: those options are weighed without a call, and
+    every option of a game weighs what the weight says."""
+    world = campaign_scenario.world
+    specs = {st.run.spec.name: st.run.spec for code in world.codes.values() for st in code.steps
+             if getattr(st.run, "spec", None) is not None}
+    activate = specs["activate"]
+    move = world.by_kind["activation_mode"]["move"]
+    at, known = activate.weight_fixed
+    assert activate.params[at] == "mode" and known == {move: 2}
+    asked = []
+    weigh = activate.weight_at
+
+    def counting(g, *values):
+        asked.append(values)
+        w = weigh(g, *values)
+        assert w == max(0, int(activate.weight(g, dict(zip(activate.params, values)))))
+        return w
+    monkeypatch.setattr(activate, "weight_at", counting)
+    game = campaign_scenario.new_game(7, log=False)
+    game.samplers = {s.key: RandomAgent(agent_seed(7, s.key)) for s in world.sides}
+    weights_now = Game._weights_now
+    moves = []
+
+    def checking(self, spec, candidates):
+        out = weights_now(self, spec, candidates)
+        if spec is activate:
+            for values, w in zip(candidates, out):
+                if values[at] is move:
+                    moves.append(w)
+                else:
+                    assert w == max(0, int(spec.weight(self, dict(zip(spec.params, values)))))
+        return out
+    monkeypatch.setattr(Game, "_weights_now", checking)
+    game.max_decisions = 400
+    try:
+        game.run()
+    except DecisionBudgetExceeded:
+        pass
+    assert moves and set(moves) == {2}
+    assert asked and all(values[at] is not move for values in asked)
+
+
 @pytest.mark.parametrize("decl, varying, apart", [
     ('choice c(p: side, s: space, m: activation_mode) "activate {s} {m}"', ["s", "m"], True),
     ('choice c(p: side, s: space, m: activation_mode) "activate {s} {m}"', ["p", "s"], False),  # p not shown
