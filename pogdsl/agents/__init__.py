@@ -18,7 +18,7 @@ An agent spec, as the command line gives it:
                   search over them, greedy playing the playouts
                   (agents/ismcts.py), seeded likewise; elsewhere greedy's
                   answer; ismcts:N:H plays each playout for at most H
-                  decisions after the tree (default 10)
+                  decisions after the tree (default 40)
   script:FILE     the FILE's decision lines for that side, in order
 """
 
