@@ -105,7 +105,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scenario", default="campaign")
     parser.add_argument("--games", "-n", type=int, default=100, help="games a pairing, half on each side")
-    parser.add_argument("--player", default="ismcts:64")
+    parser.add_argument("--player", default="ismcts:16")
     parser.add_argument("--against", default="mcts:8,random", help="opponents, comma-separated")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)

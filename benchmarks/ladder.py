@@ -7,11 +7,11 @@ scale, the first player 0) with their intervals, and the seat bias.  Strength
 claims about the players (docs/players.rst, docs/balance.rst) are made from
 its output, never from timed tests.
 
-    python benchmarks/ladder.py [--scenario historical] [--players random,greedy,ismcts:4:4] [--games N]
+    python benchmarks/ladder.py [--scenario historical] [--players random,greedy,ismcts:16] [--games N]
                                 [--seed S] [--workers W] [--out ladder.json]
 
 Cost: (players)² × N games; a random Historical game takes about a second on
-one core, a greedy one a few seconds, an ismcts:4:4 side about 12 CPU
+one core, a greedy one a few seconds, an ismcts:16 side 50 to 110 CPU
 seconds, an mcts:8 side about a hundred times a random one.
 """
 
@@ -25,7 +25,7 @@ import time
 from pogdsl.cli.ladder import print_ladder
 from pogdsl.sim.ladder import play_ladder
 
-DEFAULT_PLAYERS = "random,greedy,ismcts:4:4"
+DEFAULT_PLAYERS = "random,greedy,ismcts:16"
 
 
 def main(argv=None) -> int:

@@ -214,3 +214,32 @@ def test_a_card_spent_is_a_card_drawn_at_the_end_of_the_turn():
     _, twin = determinize(game, "ap", rng.seed_state(4))
     assert sorted(twin.s["piles"]["hand:cp"]) != sorted(game.s["piles"]["hand:cp"])
     assert evaluation(twin, "ap") == evaluation(game, "ap")
+
+
+# ------------------------------------------------------------ the Historical scenario's own term
+
+def _card(world, name: str):
+    return world.by_kind["card_name"][name]
+
+
+def test_the_historical_end_of_game_vp_are_counted_before_the_end():
+    """5.7.4 (8, 9): when an Armistice or turn 20 ends the Historical game,
+    the Central Powers gain a VP for each US Army reinforcement card whose
+    event was never played (AP 38, 43 and 47; AP 64 is optional) and lose
+    two if Fall of the Tsar's event was not played.  The players count
+    those VP (ten a VP, as the VP lead does) from the start: 3 - 2 = +1 VP
+    for the Central Powers, one less for each US card played as an event,
+    two more once the Tsar falls; the Allies' term is the opposite."""
+    opened = open_scenario("historical")
+    game = opened.new_game(4, log=False)
+    game.run()
+    assert [(w, v) for n, w, v in term_values(game, "cp") if n == "historical_end_vp"] == [(10, 1)]
+    assert _term(game, "ap", "historical_end_vp") == -1
+    before = score(game, "cp")
+    game.s["played"].append(_card(opened.world, "USA Reinforcements (US 1)").index)  # USA Reinforcements (US 1), as its event
+    game.invalidate()
+    assert _term(game, "cp", "historical_end_vp") == 0 and score(game, "cp") < before
+    game.s["played"].append(_card(opened.world, "Fall of the Tsar").index)  # Fall of the Tsar, as its event
+    game.invalidate()
+    assert _term(game, "cp", "historical_end_vp") == 2 and _term(game, "ap", "historical_end_vp") == -2
+    assert "historical_end_vp" not in [t.name for t in open_scenario("campaign").world.terms]

@@ -249,6 +249,67 @@ def test_a_contested_decision_plays_each_candidate_on_the_same_deals(duel):
     assert agent.stats["iterations"] == rounds * len(children)
 
 
+def _searched_choices(opened, side: str, spec: str, games: int) -> list[str]:
+    """The choices `ismcts:N` of SIDE searched over GAMES duel games, the
+    other side playing at random."""
+    searched = []
+    for g in range(games):
+        game = opened.new_game(game_seed(6, g), log=False)
+        agent, picker = _spec_agent(spec, g), RandomAgent(g)
+        d = game.run()
+        while d is not None:
+            if str(d.by) == side and len(d.options) > 1:
+                before = agent.stats["searched"]
+                index = agent.pick(game, side)
+                if agent.stats["searched"] > before:
+                    searched.append(d.choice)
+                d = game.choose(index + 1)
+            else:
+                d = game.choose(picker.pick(d.options) + 1)
+    return searched
+
+
+def test_only_a_decision_that_opens_the_sides_action_is_searched(duel):
+    """In the duel a side's round is its card, then its push right after
+    (tests/fixtures/duel): the card opens the round and is searched when
+    contested, the push that follows it never is."""
+    for side in ("ap", "cp"):
+        searched = _searched_choices(duel, side, "ismcts:6", games=6)
+        assert searched and set(searched) == {"play_card"}
+
+
+def test_a_playout_plays_through_the_other_sides_round(duel):
+    """A searched card play is played out through the side's own push and
+    the other side's whole round (its card, its push), and scored when the
+    side is back at its next card (or the game is over): the score is read
+    after the reply, not before it."""
+    from pogdsl.agents.evaluation import score
+
+    checked = 0
+    for k in range(12):
+        game = _at_decision(duel, 20 + k, "ap", choice="play_card", skip=k % 3)
+        agent = _spec_agent("ismcts:12:40", k)
+        scored = []
+
+        def evaluate(g, side, scored=scored):
+            pending = g.s["pending"]
+            scored.append((pending and (str(pending["by"]), pending["choice"]), g.s["decisions"]))
+            return score(g, side)
+
+        agent.evaluate = evaluate
+        at = game.s["decisions"]
+        agent.pick(game, "ap")
+        if not agent.stats["searched"]:
+            continue  # a clear choice: nothing played out
+        checked += 1
+        assert scored
+        for pending, decisions in scored:
+            assert pending in (None, ("ap", "play_card"))
+            if pending is not None:  # the card chosen, the push, the other side's card and push
+                assert decisions >= at + 4
+    assert checked >= 3
+
+
 def test_a_short_ladder_with_the_search_player(capsys):
     """`pogdsl ladder` plays ismcts:N against the others on both sides."""
     code = main(["ladder", "duel", "--root", str(DUEL), "--players", "random,greedy,ismcts:4", "--games", "2",

@@ -13,12 +13,13 @@ An agent spec, as the command line gives it:
   mcts:N          looks ahead: N random playouts a decision (agents/mcts.py),
                   seeded from the game's seed and the side; mcts:N:D cuts
                   each playout after D decisions (default 30)
-  ismcts:N        searches: where greedy's look-ahead finds its best options
-                  close, N iterations of information-set Monte Carlo tree
-                  search over them, greedy playing the playouts
-                  (agents/ismcts.py), seeded likewise; elsewhere greedy's
-                  answer; ismcts:N:H plays each playout for at most H
-                  decisions after the tree (default 10)
+  ismcts:N        searches: at a decision that opens its action where
+                  greedy's look-ahead finds its best options close, N
+                  iterations of information-set Monte Carlo tree search over
+                  them, greedy playing the playouts through the other side's
+                  reply (agents/ismcts.py), seeded likewise; elsewhere
+                  greedy's answer; ismcts:N:H plays each playout for at most
+                  H decisions after the tree (default 40)
   script:FILE     the FILE's decision lines for that side, in order
 """
 

@@ -7,10 +7,14 @@ It knows nothing of any game beyond what the sources declare.
 `ismcts:N` spends its search where it can change the answer.  At each
 decision with more than one option it first asks the heuristic player
 (agents/greedy.py, its own generator: the `Screen`) and reads its
-look-ahead scores.  Where they tell the best option clearly apart (by more
-than MARGIN), or tell the options apart by nothing at all (the first step
-of an operation, answered by the choice's weight), it takes the heuristic
-player's answer: no search.  Else it searches the heuristic player's choice
+look-ahead scores.  It searches only a decision that opens its side's
+action (its first since another side decided, at the outermost level of
+the sequence of play it has met: which card and how, not a step inside an
+operation or a combat; `_opens_action`), and only where the scores are
+close: where they tell the best option clearly apart (by more than
+MARGIN), or tell the options apart by nothing at all (answered by the
+choice's weight), or the decision is a later step of an action, it takes
+the heuristic player's answer.  Else it searches the heuristic player's choice
 and the options it scored within MARGIN of the best, WIDTH at most, in
 rounds: each round deals one game from its side's view and plays every
 one of those options from it, with the same dice and the same state of
@@ -20,7 +24,11 @@ every option of the round starts from it (Game.mark/restore), so what they
 share is worked out once.  Below the root the tree grows by progressive
 widening: a node's first child is the playout policy's own option, another
 only when 1 + WIDEN × √visits allows.  N iterations in all, in whole
-rounds; playouts of at most H = 10 decisions (`ismcts:N:H`).
+rounds.  A playout goes on through the other side's reply: it stops when
+the side is back at the searched decision's choice after the other side
+has made that choice too (its next card, once the other side has played
+one), at the end of the game, or after H = 40 decisions (`ismcts:N:H`),
+and is scored there.
 
 `IsmctsAgent` without a screen (its Python default) searches every option
 of every decision as plain ISMCTS.  Each iteration:
@@ -78,7 +86,7 @@ from .base import LookAhead, random_samplers
 from .evaluation import score
 
 DEFAULT_HORIZON = 30  # decisions a playout plays after the tree before it is scored
-SPEC_HORIZON = 10  # `ismcts:N`'s: the evaluation judges sooner, and more iterations fit the time
+SPEC_HORIZON = 40  # `ismcts:N`'s cap: a playout stops sooner, at the side's next turn at the choice
 WIDTH = 3  # a screened search weighs the heuristic player's best few options, no more …
 MARGIN = 0.05  # … those it scored within this of its best; a clearer best is taken without a search
 WIDEN = 0.5  # under a screened search a tree node may have 1 + WIDEN * sqrt(visits) children
@@ -202,6 +210,13 @@ class IsmctsAgent(LookAhead):
         self._kept: tuple[str, int, Node] | None = None
         self._at: tuple[str, int] = ("", 0)  # (side, decision count) of the decision being searched
         self.root: Node | None = None  # the tree of the last decision searched
+        # the game's decision count at its last answer: a decision right after
+        # it is a later step of the same action, not searched (see _screened_pick)
+        self._answered_at: int | None = None
+        self._shallowest: int | None = None  # the fewest frames on the stack at a decision it answered
+        # (side, choice) of the decision being searched: its playouts stop when
+        # the side is back at that choice after the other side had its turn at it
+        self._round: tuple[str, str] | None = None
 
     def pick(self, game, side: str) -> int:
         """The 0-based index of the option to take at GAME's pending decision
@@ -229,10 +244,12 @@ class IsmctsAgent(LookAhead):
         rounds: one deal a round, every option played from it with the same
         dice and the same state of the playout policy, so the options are
         compared on the same luck."""
+        opens = self._opens_action(game)  # (asked at every decision: it counts them)
         choice, candidates = self.screen.contested(game, side, self.width, self.margin)
-        if len(candidates) < 2:
+        if len(candidates) < 2 or not opens:
             self._kept = None
             return choice
+        self._round = (side, game.s["pending"]["choice"])
         pending = game.s["pending"]
         root = self._reused_root(game, side)
         rounds = max(1, -(-self.iterations // len(candidates)))
@@ -251,6 +268,19 @@ class IsmctsAgent(LookAhead):
         self.stats["searched"] += 1
         self.stats["search_seconds"] += time.perf_counter() - start
         return self._chosen(root, pending["by"], pending["options"], candidates)
+
+    def _opens_action(self, game) -> bool:
+        """Whether this decision opens the side's action: its first since
+        another side decided, at the outermost level of the sequence of play
+        the agent has met (the fewest procedures running: which card to
+        play and how, not a step inside an operation or a combat).  Only
+        these are searched: they are few and weigh most."""
+        depth = len(game.s["stack"])
+        if self._shallowest is None or depth < self._shallowest:
+            self._shallowest = depth
+        follows_own = self._answered_at is not None and game.s["decisions"] == self._answered_at + 1
+        self._answered_at = game.s["decisions"]
+        return not follows_own and depth <= self._shallowest
 
     def _policy_mark(self):
         """What a playout changes in the heuristic playout policy (its
@@ -383,9 +413,16 @@ class IsmctsAgent(LookAhead):
             game.choose(option + 1)  # runs on, the random players answering inside
             return
         d = game.choose(option + 1)
+        side, choice = self._round if self._round is not None else (None, None)
+        answered = False  # another side has made the searched decision's choice since
         for _ in range(self.horizon):
             if d is None:
                 return
+            if d.choice == choice:
+                if str(d.by) != side:
+                    answered = True
+                elif answered:
+                    return  # the side is back at the same choice, the other side's turn at it played
             d = game.choose(self.policy.pick(game, str(d.by)) + 1)
 
     def _back_up(self, path: list[tuple[str, Node]], game) -> None:
