@@ -34,8 +34,11 @@ cp: 2
 """
 
 
-def _source_line(file: str, line: int) -> str:
-    return (REPO / file).read_text(encoding="utf-8").splitlines()[line - 1]
+def _source_line(file: str, line: int, end_line: int | None = None) -> str:
+    """The source's line LINE (through END_LINE: an expression laid out on
+    several lines), as one text."""
+    lines = (REPO / file).read_text(encoding="utf-8").splitlines()[line - 1:end_line or line]
+    return " ".join(part.strip() for part in lines)
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +99,7 @@ def test_a_card_of_the_other_deck_is_not_offered(august):
     assert reason.kind == "source" and reason.block.name == "take_action"
     assert "c = ap 4 (Pleve) is not in `cards_in(hand(player))`" in e.headline
     assert reason.span.file == "rules/08-action-phase.pog"
-    assert "cards_in(hand(player))" in _source_line(reason.span.file, reason.span.line)
+    assert "cards_in(hand(player))" in _source_line(reason.span.file, reason.span.line, reason.span.end_line)
 
 
 def test_an_activated_space_is_not_offered_again(august, tmp_path):

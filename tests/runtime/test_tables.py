@@ -3,10 +3,14 @@ each key matched against the rows once and remembered."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pogdsl.runtime.tables import Table, TableError
 from pogdsl.syntax import ast as A
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _key(kind: str, low: int = 0, high: int = 0, name: str | None = None) -> A.TableKey:
@@ -63,5 +67,8 @@ def test_an_expression_reads_cells_remembered_by_their_keys(fire):
 def test_generated_code_reads_a_table_through_its_remembered_cells(campaign_scenario):
     import linecache
 
-    source = "".join(linecache.getlines("<value sr_cost_of at rules/13-strategic-redeployment.pog:36>"))
+    rules = ROOT / "rules" / "13-strategic-redeployment.pog"
+    line = next(i for i, text in enumerate(rules.read_text(encoding="utf-8").splitlines(), 1)
+                if text.startswith("value sr_cost_of("))
+    source = "".join(linecache.getlines(f"<value sr_cost_of at rules/13-strategic-redeployment.pog:{line}>"))
     assert ".cell_or_error(" in source
