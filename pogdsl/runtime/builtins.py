@@ -339,6 +339,30 @@ def _memoised(g, name: str, args: tuple):
 RESULT, CHECKED, CHANGED, CALLED, ARGS, AREAS, MEMBER, KEY = range(8)
 
 
+def _spaces_written(changed: dict, wholes, checked: int, note) -> bool:
+    """Pass to NOTE the index of each space written in the areas WHOLES
+    since CHECKED, newest first; False when one was written whole (no space
+    to name)."""
+    for whole in wholes:
+        log = changed.get(whole)
+        if not log:
+            continue
+        for i in range(len(log) - 1, -1, -1):
+            clock, e = log[i]
+            if clock <= checked:
+                break
+            if e is None:  # the whole area was written
+                return False
+            if e.kind == "space":
+                note(e.index)
+    return True
+
+
+def _add_neighbours(touched: set, neighbour_of):
+    """A NOTE for `_spaces_written` that adds a space's neighbours to TOUCHED."""
+    return lambda index: touched.update(neighbour_of[index])
+
+
 def _patch_filter(g, space_filter, entry: list, args: tuple, near: frozenset | None = None) -> bool:
     """Bring a space filter's result up to date by testing again only the
     spaces whose own state changed since it was checked (deps.space_filter),
@@ -356,32 +380,10 @@ def _patch_filter(g, space_filter, entry: list, args: tuple, near: frozenset | N
             return False
     touched = set()
     changed = g.changed
-    for whole in own:
-        log = changed.get(whole)
-        if not log:
-            continue
-        for i in range(len(log) - 1, -1, -1):
-            clock, e = log[i]
-            if clock <= checked:
-                break
-            if e is None:  # the whole area was written
-                return False
-            if e.kind == "space":
-                touched.add(e.index)
-    if near:
-        neighbour_of = g.w.neighbour_of
-        for whole in near:
-            log = changed.get(whole)
-            if not log:
-                continue
-            for i in range(len(log) - 1, -1, -1):
-                clock, e = log[i]
-                if clock <= checked:
-                    break
-                if e is None:
-                    return False
-                if e.kind == "space":
-                    touched.update(neighbour_of[e.index])
+    if not _spaces_written(changed, own, checked, touched.add):
+        return False
+    if near and not _spaces_written(changed, near, checked, _add_neighbours(touched, g.w.neighbour_of)):
+        return False
     member = entry[MEMBER]
     spaces = g.w.spaces
     flipped = False
