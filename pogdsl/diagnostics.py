@@ -13,6 +13,7 @@ from compilers::
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 
 from attrs import define, field
@@ -183,16 +184,52 @@ def render(diag: Diagnostic, sources: Sources) -> str:
         width = (s.end_col - s.col) if s.end_line == s.line and s.end_col > s.col else max(
             1, len(expanded.rstrip()) - s.col + 1
         )
+        shown, start, width = _window(expanded, s.col - 1, max(1, width))
         # a control character in the line is shown escaped (safe_io), the caret kept under its span
-        before, under = expanded[:s.col - 1], expanded[s.col - 1:s.col - 1 + max(1, width)]
+        before, under = shown[:start], shown[start:start + width]
         shown_before, shown_under = escape_controls(before), escape_controls(under)
-        out.append(f" {gutter} | {escape_controls(expanded)}")
+        out.append(f" {gutter} | {escape_controls(shown)}")
         out.append(f" {pad} | {' ' * len(shown_before)}{'^' * max(1, width + len(shown_under) - len(under))}")
     for message, span in diag.notes:
         out.append(f"   = note: {message}" + (f" ({span})" if span else ""))
     if diag.hint:
         out.append(f"   = hint: {diag.hint}")
     return "\n".join(out)
+
+
+# A quoted source line is cut to a window this wide around its span, and a
+# name quoted in a message to this many characters: a generated or hostile
+# file with a line of a megabyte gets a diagnostic of a few lines, not a
+# copy of itself.
+QUOTED_LINE_MOST = 120
+QUOTED_NAME_MOST = 60
+_LONG_QUOTE = re.compile(r"'([^'\n]{%d,})'" % (QUOTED_NAME_MOST + 1))
+
+
+def _window(line: str, start: int, width: int) -> tuple[str, int, int]:
+    """(the part of LINE shown, where the span starts in it, the span's
+    width shown): the whole line when it is short, else at most
+    QUOTED_LINE_MOST characters from a little before the span, marked '…'
+    where cut, the caret cut to what is shown."""
+    if len(line) <= QUOTED_LINE_MOST:
+        return line, start, width
+    lead = min(start, 30)
+    first = start - lead
+    last = min(len(line), first + QUOTED_LINE_MOST)
+    shown = line[first:last]
+    if first > 0:
+        shown, lead = "…" + shown, lead + 1
+    if last < len(line):
+        shown += "…"
+    return shown, lead, max(1, min(width, last - start))
+
+
+def clip_names(message: str) -> str:
+    """MESSAGE with each quoted name longer than QUOTED_NAME_MOST cut short
+    (its length said), so a message never repeats a huge token."""
+    def clip(m: re.Match) -> str:
+        return f"'{m[1][:QUOTED_NAME_MOST - 10]}…' ({len(m[1]):,} characters)"
+    return _LONG_QUOTE.sub(clip, message)
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
@@ -223,7 +260,7 @@ class Reporter:
         if key in self._seen:
             return
         self._seen.add(key)
-        self.items.append(Diagnostic(severity, code, message, span, hint, notes or []))
+        self.items.append(Diagnostic(severity, code, clip_names(message), span, hint, notes or []))
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None,
               notes: list | None = None) -> None:
