@@ -527,9 +527,14 @@ class Compiler:
                 g.s["stack"][-1]["c"] = list(own)  # read by Game.log while this frame runs
             return run_cited
 
+        w = self.w
+        named: list = []  # the callee's parameters with their arguments, once the callee is compiled
+
         def run(g, frame):
-            values = [a(g, frame["l"]) for a in args]
-            g.push_code(key, values)
+            if not named:
+                named.extend(zip(w.codes[key].params, args))
+            l = frame["l"]
+            g.push_frame(key, {param: a(g, l) for param, a in named})
         return run
 
     def _reads_nothing_but(self, e: A.Expr, params: set[str], cards: frozenset = frozenset()) -> bool:

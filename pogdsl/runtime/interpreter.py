@@ -894,8 +894,8 @@ class Game:
             ready.append((h, bound))
         for h, bound in reversed(ready):  # the first declared runs first
             self.push_frame(h.code.key, bound)
-            if self.trace is not None:
-                self.trace.append(("trigger", h.decl.key, [c.number for c in h.decl.cites]))
+            if self._trace is not None:
+                self._trace.append(("trigger", h.decl.key, [c.number for c in h.decl.cites]))
 
     def log(self, text: str, cites=(), quiet: bool = False) -> None:
         if not self.log_enabled or (quiet and self._trace is None):
