@@ -275,6 +275,50 @@ class Generator:
         fn.source = body
         return fn
 
+    def weights_function(self, decl: A.ValueDecl, one):
+        """`W(g, candidates, at, known)`: a choice's weight for each of its
+        candidates (tuples of the option's values), as Game._weights_now
+        works it out one candidate at a time, in one loop: the weight written
+        inline for each, no call per candidate.  `one(g, *values)` is the
+        weight of one option (Compiler.weight_function), taken where the
+        inline form would fall back to its closure or for a tuple of another
+        length."""
+        self.inline_ok = True
+        self.frameless = True
+        cvars, args = {}, []
+        for prm in decl.params:
+            py = self.pyname(prm.name.text)
+            cvars[prm.name.text] = py
+            args.append(py)
+            if prm.type is not None and not prm.is_list:
+                self.kinds[py] = prm.type.text
+        if not args:
+            raise Unsupported("a weight of no parameter")
+        body = self.generate_pure(decl.expr, set(), cvars)
+        fn_name = self.ns.fresh("_weights")
+        one_name = self.const(one)
+        work_out = f"weight = {body}"
+        if self.inlined:
+            work_out = (f"try:\n                    {work_out}\n                except AttributeError:\n"
+                        f"                    weight = {one_name}(g, *values)")
+        source = (f"def {fn_name}(g, candidates, at, known):\n"
+                  "    out = []\n    append = out.append\n    get = known.get\n"
+                  "    for values in candidates:\n"
+                  "        value = values[at]\n"
+                  "        if value is None and values.count(None) == len(values):\n"
+                  "            append(1)\n            continue\n"
+                  "        weight = get(value)\n"
+                  "        if weight is None:\n"
+                  f"            if len(values) != {len(args)}:\n"
+                  f"                weight = {one_name}(g, *values)\n"
+                  "            else:\n"
+                  f"                {', '.join(args)}, = values\n"
+                  f"                {work_out}\n"
+                  "            if weight.__class__ is not int:\n                weight = int(weight)\n"
+                  "        append(weight if weight > 0 else 0)\n"
+                  "    return out\n")
+        return self.ns.define(source, fn_name, f"weights of {decl.key} at {decl.span.file}:{decl.span.line}")
+
     def filter_condition(self, decl: A.ValueDecl, slow):
         """`C(g, t, a, b)`, the test of a value `[t for t in spaces where C]`
         for one space t (see deps.space_filter), and `S(g, a, b)`, the value

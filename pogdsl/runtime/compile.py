@@ -564,6 +564,7 @@ class Compiler:
         spec.source_names = [name for name, _ in sources]
         if weight is not None:
             spec.weight_at = self.weight_function(choice, weight, params)
+            spec.weights_of = self.weights_function(choice, spec.weight_at)
         if choice.default is not None:
             spec.default = self.expr(choice.default, set(params))
         card_params = frozenset(p.name.text for p in choice.params if p.type is not None and p.type.text == "card")
@@ -634,6 +635,18 @@ class Compiler:
             except (Unsupported, RecursionError, SyntaxError):
                 pass
         return slow
+
+    def weights_function(self, choice: A.ChoiceDecl, one):
+        """`f(g, candidates, at, known)`: the weight of every candidate in one
+        generated loop (codegen.Generator.weights_function), or None without
+        codegen."""
+        if not self.codegen:
+            return None
+        shim = _WeightDecl(choice.params, choice.weight, f"weight of {choice.key}", choice.weight.span or choice.span)
+        try:
+            return Generator(self).weights_function(shim, one)
+        except (Unsupported, RecursionError, SyntaxError):
+            return None
 
     def enumerator(self, spec: "ChoiceSpec", singles: dict | None = None, filtered: bool = True):
         """f(g, l) → the candidates of a choice: one nested Python loop per
@@ -1090,6 +1103,9 @@ class ChoiceSpec:
     weight: Fn | None = None
     # The weight again, as f(g, *values) (Compiler.weight_function).
     weight_at: Callable | None = None
+    # The weight of every candidate at once, f(g, candidates, at, known)
+    # (Compiler.weights_function; None without codegen): see Game._weights_now.
+    weights_of: Callable | None = None
     # The score of an option when a hostile side decides (Game._take_default).
     default: Fn | None = None
     source_names: list = field(factory=list)

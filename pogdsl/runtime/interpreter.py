@@ -632,11 +632,13 @@ class Game:
     def _weights_now(self, spec: ChoiceSpec, candidates: list[tuple]) -> list[int]:
         """The weight of each candidate, as _weight_of works it out, for a
         weight that reads the state (nothing to look up first)."""
+        fixed = spec.weight_fixed  # the values that decide the weight outright
+        at, known = fixed if fixed is not None else (0, {})
+        if spec.weights_of is not None:  # the same loop, generated with the weight inline
+            return spec.weights_of(self, candidates, at, known)
         weigh = spec.weight_at
         out = []
         append = out.append
-        fixed = spec.weight_fixed  # the values that decide the weight outright
-        at, known = fixed if fixed is not None else (0, {})
         get = known.get
         for values in candidates:
             value = values[at]

@@ -234,7 +234,9 @@ def test_a_weight_reading_only_the_option_is_worked_out_once_per_option(campaign
 def test_a_weight_decided_by_an_option_value_is_taken_without_working_it_out(campaign_scenario, monkeypatch):
     """`activate`'s weight reads the board, but an activation to move weighs
     2 whatever the board: those options are weighed without a call, and
-    every option of a game weighs what the weight says."""
+    every option of a game weighs what the weight says.  (Weighed one
+    option at a time here: the loop generated for all of them at once is
+    tested below.)"""
     world = campaign_scenario.world
     specs = {st.run.spec.name: st.run.spec for code in world.codes.values() for st in code.steps
              if getattr(st.run, "spec", None) is not None}
@@ -244,6 +246,7 @@ def test_a_weight_decided_by_an_option_value_is_taken_without_working_it_out(cam
     assert activate.params[at] == "mode" and known == {move: 2}
     asked = []
     weigh = activate.weight_at
+    monkeypatch.setattr(activate, "weights_of", None)
 
     def counting(g, *values):
         asked.append(values)
@@ -273,6 +276,39 @@ def test_a_weight_decided_by_an_option_value_is_taken_without_working_it_out(cam
         pass
     assert moves and set(moves) == {2}
     assert asked and all(values[at] is not move for values in asked)
+
+
+def test_the_weights_of_every_candidate_at_once_are_each_options_own(campaign_scenario, monkeypatch):
+    """A weight that reads the state is worked out for all the candidates of
+    a random player's draw in one generated loop (ChoiceSpec.weights_of):
+    along a game, each weight it gives is what the choice's weight says of
+    that option alone (0 for a negative one), and a move activation still
+    weighs 2."""
+    world = campaign_scenario.world
+    specs = {st.run.spec.name: st.run.spec for code in world.codes.values() for st in code.steps
+             if getattr(st.run, "spec", None) is not None}
+    assert specs["activate"].weights_of is not None
+    weights_now = Game._weights_now
+    checked = Counter()
+
+    def checking(self, spec, candidates):
+        out = weights_now(self, spec, candidates)
+        assert len(out) == len(candidates)
+        for values, w in zip(candidates, out):
+            if spec.weights_of is not None and values.count(None) < len(values):
+                assert w == max(0, int(spec.weight(self, dict(zip(spec.params, values)))))
+                checked[spec.name, w] += 1
+        return out
+    monkeypatch.setattr(Game, "_weights_now", checking)
+    game = campaign_scenario.new_game(11, log=False)
+    game.samplers = {s.key: RandomAgent(agent_seed(11, s.key)) for s in world.sides}
+    game.max_decisions = 400
+    try:
+        game.run()
+    except DecisionBudgetExceeded:
+        pass
+    activate = {w for name, w in checked if name == "activate"}
+    assert {1, 2} <= activate and any(w >= 6 for w in activate)  # not in front, a move, in front
 
 
 @pytest.mark.parametrize("decl, varying, apart", [
