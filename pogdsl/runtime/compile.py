@@ -564,7 +564,9 @@ class Compiler:
         spec.source_names = [name for name, _ in sources]
         if weight is not None:
             spec.weight_at = self.weight_function(choice, weight, params)
-            spec.weights_of = self.weights_function(choice, spec.weight_at)
+            shared = frozenset(spec.vars.index(node.bindings[i].var.text) for i in singles
+                               if node.bindings[i].var.text in spec.vars)
+            spec.weights_of = self.weights_function(choice, spec.weight_at, shared)
         if choice.default is not None:
             spec.default = self.expr(choice.default, set(params))
         card_params = frozenset(p.name.text for p in choice.params if p.type is not None and p.type.text == "card")
@@ -636,17 +638,22 @@ class Compiler:
                 pass
         return slow
 
-    def weights_function(self, choice: A.ChoiceDecl, one):
+    def weights_function(self, choice: A.ChoiceDecl, one, shared: frozenset = frozenset()):
         """`f(g, candidates, at, known)`: the weight of every candidate in one
         generated loop (codegen.Generator.weights_function), or None without
-        codegen."""
+        codegen.  `shared`: the positions of the values every candidate of an
+        offer shares (a source of one item)."""
         if not self.codegen:
             return None
         shim = _WeightDecl(choice.params, choice.weight, f"weight of {choice.key}", choice.weight.span or choice.span)
-        try:
-            return Generator(self).weights_function(shim, one)
-        except (Unsupported, RecursionError, SyntaxError):
-            return None
+        for hoisted in (shared, frozenset()):
+            try:
+                return Generator(self).weights_function(shim, one, hoisted)
+            except SyntaxError:  # a value worked out once, named where Python forbids it (a comprehension's source)
+                continue
+            except (Unsupported, RecursionError):
+                return None
+        return None
 
     def enumerator(self, spec: "ChoiceSpec", singles: dict | None = None, filtered: bool = True):
         """f(g, l) → the candidates of a choice: one nested Python loop per

@@ -311,6 +311,44 @@ def test_the_weights_of_every_candidate_at_once_are_each_options_own(campaign_sc
     assert {1, 2} <= activate and any(w >= 6 for w in activate)  # not in front, a move, in front
 
 
+def test_a_value_of_the_shared_parameters_is_worked_out_once_for_all_candidates(campaign_scenario, monkeypatch):
+    """`activate`'s weight asks `front_spaces(player)` of every attack
+    candidate, and `player` is the same for all the candidates of an offer
+    (`p in [player]`): the loop over the candidates works it out once, and
+    again only when a candidate names another player; every weight is still
+    the option's own."""
+    world = campaign_scenario.world
+    specs = {st.run.spec.name: st.run.spec for code in world.codes.values() for st in code.steps
+             if getattr(st.run, "spec", None) is not None}
+    activate = specs["activate"]
+    env = activate.weights_of.__globals__
+    asked = []
+    front = env["V_front_spaces"]
+
+    def counting(g, player):
+        asked.append(player)
+        return front(g, player)
+    game = campaign_scenario.new_game(3, log=False)
+    game.samplers = {s.key: RandomAgent(agent_seed(3, s.key)) for s in world.sides}
+    game.max_decisions = 30  # the armies set up, some moves made
+    with pytest.raises(DecisionBudgetExceeded):
+        game.run()
+    monkeypatch.setitem(env, "V_front_spaces", counting)
+    attack = world.by_kind["activation_mode"]["attack"]
+    ap, cp = (world.by_kind["side"][k] for k in ("ap", "cp"))
+    spaces = world.spaces
+    at, known = activate.weight_fixed
+    one_side = [(ap, s, attack) for s in spaces]
+    weights = activate.weights_of(game, one_side, at, known)
+    assert asked == [ap]
+    assert weights == [max(0, int(activate.weight_at(game, *v))) for v in one_side]
+    assert any(w >= 6 for w in weights) and 1 in weights  # spaces at the front and behind it
+    asked.clear()
+    both = [(side, s, attack) for s in spaces[:3] for side in (ap, cp)]
+    assert activate.weights_of(game, both, at, known) == [max(0, int(activate.weight_at(game, *v))) for v in both]
+    assert asked[:6] == [ap, cp] * 3
+
+
 @pytest.mark.parametrize("decl, varying, apart", [
     ('choice c(p: side, s: space, m: activation_mode) "activate {s} {m}"', ["s", "m"], True),
     ('choice c(p: side, s: space, m: activation_mode) "activate {s} {m}"', ["p", "s"], False),  # p not shown
