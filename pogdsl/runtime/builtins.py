@@ -994,7 +994,15 @@ def _card_rp_nations(g, c):
 
 
 def _card_reinforcements(g, c):
-    return [g.w.by_kind["unit"][n.text] for n in c.data.reinforcements if n.text in g.w.by_kind["unit"]]
+    """The units a card lists, looked up once per world (a card's printed
+    facts never change; a random player weighs each card's event by them at
+    every action round).  Shared, as a remembered value's result is: nothing
+    changes a list in place."""
+    found = g.w.card_units.get(c.index)
+    if found is None:
+        units = g.w.by_kind["unit"]
+        found = g.w.card_units[c.index] = [units[n.text] for n in c.data.reinforcements if n.text in units]
+    return found
 
 
 FUNCTIONS = {

@@ -220,6 +220,11 @@ class Generator:
         # would cost more than the test.
         self.per_space: str | None = None
         self._inlining: set[str] = set()  # the values being written in place (inline_value)
+        # In a loop over a choice's candidates (weights_function): the Python
+        # names of the parameters shared by all of them, and each call of
+        # those alone → the names of its result and of the arguments it had.
+        self.hoisting: set[str] | None = None
+        self.hoisted: dict[str, tuple[str, str]] = {}
 
     # ------------------------------------------------------------------ entry
     def function(self, e: A.Expr, names: set[str], slow=None):
@@ -274,6 +279,58 @@ class Generator:
         fn = self.ns.define(source, fn_name, f"value {decl.key} at {decl.span.file}:{decl.span.line}")
         fn.source = body
         return fn
+
+    def weights_function(self, decl: A.ValueDecl, one, shared: frozenset = frozenset()):
+        """`W(g, candidates, at, known)`: a choice's weight for each of its
+        candidates (tuples of the option's values), as Game._weights_now
+        works it out one candidate at a time, in one loop: the weight written
+        inline for each, no call per candidate.  `one(g, *values)` is the
+        weight of one option (Compiler.weight_function), taken where the
+        inline form would fall back to its closure or for a tuple of another
+        length.  The values called with `shared` parameters alone (their
+        positions: one value for every candidate of an offer, as `p in
+        [player]` binds) are worked out once for the loop (value_call)."""
+        self.inline_ok = True
+        self.frameless = True
+        cvars, args = {}, []
+        for prm in decl.params:
+            py = self.pyname(prm.name.text)
+            cvars[prm.name.text] = py
+            args.append(py)
+            if prm.type is not None and not prm.is_list:
+                self.kinds[py] = prm.type.text
+        if not args:
+            raise Unsupported("a weight of no parameter")
+        self.hoisting = {args[i] for i in shared if i < len(args)}
+        body = self.generate_pure(decl.expr, set(), cvars)
+        self.hoisting = None
+        if self.hoisted and "lambda" in body:  # (a name bound inside a lambda would be the lambda's own)
+            self.hoisted = {}
+            body = self.generate_pure(decl.expr, set(), cvars)
+        fn_name = self.ns.fresh("_weights")
+        one_name = self.const(one)
+        work_out = f"weight = {body}"
+        if self.inlined:
+            work_out = (f"try:\n                    {work_out}\n                except AttributeError:\n"
+                        f"                    weight = {one_name}(g, *values)")
+        source = (f"def {fn_name}(g, candidates, at, known):\n"
+                  "    out = []\n    append = out.append\n    get = known.get\n"
+                  + "".join(f"    {at} = None\n" for _, at in self.hoisted.values()) +
+                  "    for values in candidates:\n"
+                  "        value = values[at]\n"
+                  "        if value is None and values.count(None) == len(values):\n"
+                  "            append(1)\n            continue\n"
+                  "        weight = get(value)\n"
+                  "        if weight is None:\n"
+                  f"            if len(values) != {len(args)}:\n"
+                  f"                weight = {one_name}(g, *values)\n"
+                  "            else:\n"
+                  f"                {', '.join(args)}, = values\n"
+                  f"                {work_out}\n"
+                  "            if weight.__class__ is not int:\n                weight = int(weight)\n"
+                  "        append(weight if weight > 0 else 0)\n"
+                  "    return out\n")
+        return self.ns.define(source, fn_name, f"weights of {decl.key} at {decl.span.file}:{decl.span.line}")
 
     def filter_condition(self, decl: A.ValueDecl, slow):
         """`C(g, t, a, b)`, the test of a value `[t for t in spaces where C]`
@@ -500,7 +557,7 @@ class Generator:
             if inline is not None:
                 return inline
             if self.direct_values:
-                return f"V_{name}(g)"
+                return self.value_call(name, [])
             return f"value_of(g, {name!r}, ())"
         if name == "turn":
             return "g.s['turn']"
@@ -705,10 +762,22 @@ class Generator:
                 if (self.per_space is not None and not self.w.modifiers.get(name)
                         and any(re.search(rf"\b{self.per_space}\b", a) for a in args)):
                     return f"F_{name}(g{''.join(', ' + a for a in args)})"
-                return f"V_{name}(g{''.join(', ' + a for a in args)})"
+                return self.value_call(name, args)
             packed = "(" + "".join(a + ", " for a in args) + ")"
             return f"value_of(g, {name!r}, {packed})"
         raise GameError(f"unknown function '{name}'", e.span)
+
+    def value_call(self, name: str, args: list[str]) -> str:
+        """`V_name(g, …)`; in a loop over a choice's candidates (`hoisting`:
+        the Python names of the parameters every candidate of one offer
+        shares), a call of such parameters alone is worked out once for the
+        loop, when first needed, and again only if its arguments differ."""
+        call = f"V_{name}(g{''.join(', ' + a for a in args)})"
+        if self.hoisting is None or not set(args) <= self.hoisting:
+            return call
+        result, at = self.hoisted.setdefault(call, (f"h{len(self.hoisted)}", f"h{len(self.hoisted)}_at"))
+        key = "(" + "".join(a + ", " for a in args) + ")"
+        return f"({result} if {at} == {key} else (({result} := {call}), ({at} := {key}))[0])"
 
     def at_war(self, arg: str, span) -> str:
         """`at_war(n)` read in place for a nation (an entity of the plain

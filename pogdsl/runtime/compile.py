@@ -527,9 +527,14 @@ class Compiler:
                 g.s["stack"][-1]["c"] = list(own)  # read by Game.log while this frame runs
             return run_cited
 
+        w = self.w
+        named: list = []  # the callee's parameters with their arguments, once the callee is compiled
+
         def run(g, frame):
-            values = [a(g, frame["l"]) for a in args]
-            g.push_code(key, values)
+            if not named:
+                named.extend(zip(w.codes[key].params, args))
+            l = frame["l"]
+            g.push_frame(key, {param: a(g, l) for param, a in named})
         return run
 
     def _reads_nothing_but(self, e: A.Expr, params: set[str], cards: frozenset = frozenset()) -> bool:
@@ -559,6 +564,9 @@ class Compiler:
         spec.source_names = [name for name, _ in sources]
         if weight is not None:
             spec.weight_at = self.weight_function(choice, weight, params)
+            shared = frozenset(spec.vars.index(node.bindings[i].var.text) for i in singles
+                               if node.bindings[i].var.text in spec.vars)
+            spec.weights_of = self.weights_function(choice, spec.weight_at, shared)
         if choice.default is not None:
             spec.default = self.expr(choice.default, set(params))
         card_params = frozenset(p.name.text for p in choice.params if p.type is not None and p.type.text == "card")
@@ -629,6 +637,23 @@ class Compiler:
             except (Unsupported, RecursionError, SyntaxError):
                 pass
         return slow
+
+    def weights_function(self, choice: A.ChoiceDecl, one, shared: frozenset = frozenset()):
+        """`f(g, candidates, at, known)`: the weight of every candidate in one
+        generated loop (codegen.Generator.weights_function), or None without
+        codegen.  `shared`: the positions of the values every candidate of an
+        offer shares (a source of one item)."""
+        if not self.codegen:
+            return None
+        shim = _WeightDecl(choice.params, choice.weight, f"weight of {choice.key}", choice.weight.span or choice.span)
+        for hoisted in (shared, frozenset()):
+            try:
+                return Generator(self).weights_function(shim, one, hoisted)
+            except SyntaxError:  # a value worked out once, named where Python forbids it (a comprehension's source)
+                continue
+            except (Unsupported, RecursionError):
+                return None
+        return None
 
     def enumerator(self, spec: "ChoiceSpec", singles: dict | None = None, filtered: bool = True):
         """f(g, l) → the candidates of a choice: one nested Python loop per
@@ -1085,6 +1110,9 @@ class ChoiceSpec:
     weight: Fn | None = None
     # The weight again, as f(g, *values) (Compiler.weight_function).
     weight_at: Callable | None = None
+    # The weight of every candidate at once, f(g, candidates, at, known)
+    # (Compiler.weights_function; None without codegen): see Game._weights_now.
+    weights_of: Callable | None = None
     # The score of an option when a hostile side decides (Game._take_default).
     default: Fn | None = None
     source_names: list = field(factory=list)

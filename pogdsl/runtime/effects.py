@@ -62,9 +62,10 @@ def _target_writer(compiler, node: A.Effect, names, step):
             return (lambda g, l, v: l.__setitem__(name, v)), (lambda g, l: l.get(name)), (lambda g, l: name)
         decl = w.state_decls[name]
         area = f"var:{name}"
+        bounded = _bounded(decl)
 
         def write(g, l, v):
-            g.s["vars"][name] = _clamped(decl, v)
+            g.s["vars"][name] = _clamped(decl, v) if bounded else v
             g.touch(area)
         return write, (lambda g, l: g.s["vars"][name]), (lambda g, l: name)
     if isinstance(target, A.Index):
@@ -72,10 +73,11 @@ def _target_writer(compiler, node: A.Effect, names, step):
         decl = w.state_decls[name]
         area = f"var:{name}"
         key = compiler.expr(target.args[0], names)
+        bounded = _bounded(decl)
 
         def write(g, l, v):
             k = key(g, l)
-            g.s["vars"][name][B.scope_key(k)] = _clamped(decl, v)
+            g.s["vars"][name][B.scope_key(k)] = _clamped(decl, v) if bounded else v
             g.touch_entity(area, k)
         return write, (lambda g, l: B.read_scoped(g, name, key(g, l))), \
             (lambda g, l: f"{name}[{text_of(key(g, l))}]")
@@ -86,9 +88,11 @@ def _target_writer(compiler, node: A.Effect, names, step):
     area = f"var:{attr}"
     getter = B.attribute_getter(w, attr)
     if decl is not None and decl.scope is not None:
+        bounded = _bounded(decl)
+
         def write(g, l, v):
             entity = obj(g, l)
-            g.s["vars"][attr][B.scope_key(entity)] = _clamped(decl, v)
+            g.s["vars"][attr][B.scope_key(entity)] = _clamped(decl, v) if bounded else v
             g.touch_entity(area, entity)
         return write, (lambda g, l: getter(g, obj(g, l), span)), (lambda g, l: f"{text_of(obj(g, l))}.{attr}")
 
@@ -107,8 +111,14 @@ def _target_writer(compiler, node: A.Effect, names, step):
     return write_engine, (lambda g, l: getter(g, obj(g, l), span)), (lambda g, l: f"{text_of(obj(g, l))}.{attr}")
 
 
+def _bounded(decl) -> bool:
+    """Whether a state variable keeps its values within bounds (a track):
+    the writers of any other variable store a value as it is, with no call."""
+    return decl is not None and decl.state_kind == "track" and decl.low is not None
+
+
 def _clamped(decl, v):
-    if decl is not None and decl.state_kind == "track" and decl.low is not None and isinstance(v, int):
+    if _bounded(decl) and isinstance(v, int):
         return max(decl.low, min(decl.high, v))
     return v
 
@@ -116,6 +126,19 @@ def _clamped(decl, v):
 def make_set(compiler, step, node, names):
     write, _, label = _target_writer(compiler, node, names, step)
     value = compiler.expr(node.arg("to"), names)
+    if isinstance(node.obj, A.Ref) and node.obj.name.text in names:
+        # A local (most sets): stored in the frame's locals without a call.
+        local = node.obj.name.text
+
+        def run_local(g, frame):
+            l = frame["l"]
+            v = value(g, l)
+            if v.__class__ is int or v.__class__ is list:  # (a flag, an entity: nothing to check, no call)
+                B.stored(g, v, step.span)
+            l[local] = v
+            if g.log_enabled:
+                g.log(f"{local} = {text_of(v)}", step.cites, quiet=True)
+        return run_local
 
     def run(g, frame):
         v = value(g, frame["l"])

@@ -517,13 +517,7 @@ class Game:
         l = frame["l"]
         try:
             groups = self._option_groups(spec, self._candidates(spec, l, sampled=True), texts=False)
-            allowed = self._allowed(spec)
-            where = spec.where_holds
-            if where is not None:
-                def legal(v, allowed=allowed):
-                    return where(self, l, v) and allowed(v)
-            else:
-                legal = allowed
+            legal = self._sampled_legal(spec, l)
             def first_legal(text, members):
                 if len(members) == 1:
                     return members[0] if legal(members[0]) else None
@@ -550,6 +544,22 @@ class Game:
             self.log(f"{_chooser(side)} chose: {text if text is not None else spec.text(values, self)}",
                      list(spec.cites))
         return TAKEN
+
+    def _sampled_legal(self, spec: ChoiceSpec, l: dict):
+        """values → whether the option is legal, for a random player's draw:
+        the choice's `where` (when the candidates were listed without it) and
+        its restrictions' generated checker, called directly (no trace is
+        kept while a random player answers at once: see offer)."""
+        where = spec.where_holds
+        forbids = self.w.forbid_any.get(spec.name)
+        if forbids is None:
+            allowed = self._allowed(spec)
+            if where is None:
+                return allowed
+            return lambda v: where(self, l, v) and allowed(v)
+        if where is None:
+            return lambda v: not forbids(self, *v)
+        return lambda v: where(self, l, v) and not forbids(self, *v)
 
     def _draw(self, spec: ChoiceSpec, groups: list, first_legal, state: int):
         """A random player's draw among option groups (sampling.sample):
@@ -622,18 +632,25 @@ class Game:
     def _weights_now(self, spec: ChoiceSpec, candidates: list[tuple]) -> list[int]:
         """The weight of each candidate, as _weight_of works it out, for a
         weight that reads the state (nothing to look up first)."""
-        weigh = spec.weight_at
-        out = []
         fixed = spec.weight_fixed  # the values that decide the weight outright
         at, known = fixed if fixed is not None else (0, {})
+        if spec.weights_of is not None:  # the same loop, generated with the weight inline
+            return spec.weights_of(self, candidates, at, known)
+        weigh = spec.weight_at
+        out = []
+        append = out.append
+        get = known.get
         for values in candidates:
-            if values.count(None) == len(values):
-                out.append(1)
+            value = values[at]
+            if value is None and values.count(None) == len(values):
+                append(1)
                 continue
-            weight = known.get(values[at])
+            weight = get(value)
             if weight is None:
-                weight = int(weigh(self, *values))
-            out.append(weight if weight > 0 else 0)
+                weight = weigh(self, *values)
+                if weight.__class__ is not int:
+                    weight = int(weight)
+            append(weight if weight > 0 else 0)
         return out
 
     def _known_weights(self, spec: ChoiceSpec, known: dict, candidates: list[tuple]) -> list[int]:
@@ -894,8 +911,8 @@ class Game:
             ready.append((h, bound))
         for h, bound in reversed(ready):  # the first declared runs first
             self.push_frame(h.code.key, bound)
-            if self.trace is not None:
-                self.trace.append(("trigger", h.decl.key, [c.number for c in h.decl.cites]))
+            if self._trace is not None:
+                self._trace.append(("trigger", h.decl.key, [c.number for c in h.decl.cites]))
 
     def log(self, text: str, cites=(), quiet: bool = False) -> None:
         if not self.log_enabled or (quiet and self._trace is None):

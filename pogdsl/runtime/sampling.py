@@ -44,7 +44,7 @@ def sample(count: int, weights: list[int] | None, legal: Callable[[int], bool],
         positive, zero = list(range(count)), []
     else:
         positive = [i for i in range(count) if weights[i] > 0]
-        zero = [i for i in range(count) if weights[i] <= 0]
+        zero = [i for i in range(count) if weights[i] <= 0] if len(positive) < count else []
     state, picked = _draw_until_legal(positive, weights, legal, state)
     if picked is None:
         state, picked = _draw_until_legal(zero, None, legal, state)

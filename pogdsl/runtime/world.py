@@ -129,6 +129,8 @@ class World:
     static_results: dict = field(factory=dict)
     # A nation's or side's units, in play or not (builtins.units_of).
     pieces_by_owner: dict = field(factory=dict)
+    # The units each card lists (`c.reinforcements`), by card index, once asked.
+    card_units: dict = field(factory=dict)
     # The playing sides' in-play piles (Game.card_in_play), named once they are asked.
     in_play_piles: tuple | None = None
     # Values kept up to date one space at a time: name → (areas of the space

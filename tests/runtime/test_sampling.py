@@ -234,7 +234,9 @@ def test_a_weight_reading_only_the_option_is_worked_out_once_per_option(campaign
 def test_a_weight_decided_by_an_option_value_is_taken_without_working_it_out(campaign_scenario, monkeypatch):
     """`activate`'s weight reads the board, but an activation to move weighs
     2 whatever the board: those options are weighed without a call, and
-    every option of a game weighs what the weight says."""
+    every option of a game weighs what the weight says.  (Weighed one
+    option at a time here: the loop generated for all of them at once is
+    tested below.)"""
     world = campaign_scenario.world
     specs = {st.run.spec.name: st.run.spec for code in world.codes.values() for st in code.steps
              if getattr(st.run, "spec", None) is not None}
@@ -244,6 +246,7 @@ def test_a_weight_decided_by_an_option_value_is_taken_without_working_it_out(cam
     assert activate.params[at] == "mode" and known == {move: 2}
     asked = []
     weigh = activate.weight_at
+    monkeypatch.setattr(activate, "weights_of", None)
 
     def counting(g, *values):
         asked.append(values)
@@ -273,6 +276,77 @@ def test_a_weight_decided_by_an_option_value_is_taken_without_working_it_out(cam
         pass
     assert moves and set(moves) == {2}
     assert asked and all(values[at] is not move for values in asked)
+
+
+def test_the_weights_of_every_candidate_at_once_are_each_options_own(campaign_scenario, monkeypatch):
+    """A weight that reads the state is worked out for all the candidates of
+    a random player's draw in one generated loop (ChoiceSpec.weights_of):
+    along a game, each weight it gives is what the choice's weight says of
+    that option alone (0 for a negative one), and a move activation still
+    weighs 2."""
+    world = campaign_scenario.world
+    specs = {st.run.spec.name: st.run.spec for code in world.codes.values() for st in code.steps
+             if getattr(st.run, "spec", None) is not None}
+    assert specs["activate"].weights_of is not None
+    weights_now = Game._weights_now
+    checked = Counter()
+
+    def checking(self, spec, candidates):
+        out = weights_now(self, spec, candidates)
+        assert len(out) == len(candidates)
+        for values, w in zip(candidates, out):
+            if spec.weights_of is not None and values.count(None) < len(values):
+                assert w == max(0, int(spec.weight(self, dict(zip(spec.params, values)))))
+                checked[spec.name, w] += 1
+        return out
+    monkeypatch.setattr(Game, "_weights_now", checking)
+    game = campaign_scenario.new_game(11, log=False)
+    game.samplers = {s.key: RandomAgent(agent_seed(11, s.key)) for s in world.sides}
+    game.max_decisions = 400
+    try:
+        game.run()
+    except DecisionBudgetExceeded:
+        pass
+    activate = {w for name, w in checked if name == "activate"}
+    assert {1, 2} <= activate and any(w >= 6 for w in activate)  # not in front, a move, in front
+
+
+def test_a_value_of_the_shared_parameters_is_worked_out_once_for_all_candidates(campaign_scenario, monkeypatch):
+    """`activate`'s weight asks `front_spaces(player)` of every attack
+    candidate, and `player` is the same for all the candidates of an offer
+    (`p in [player]`): the loop over the candidates works it out once, and
+    again only when a candidate names another player; every weight is still
+    the option's own."""
+    world = campaign_scenario.world
+    specs = {st.run.spec.name: st.run.spec for code in world.codes.values() for st in code.steps
+             if getattr(st.run, "spec", None) is not None}
+    activate = specs["activate"]
+    env = activate.weights_of.__globals__
+    asked = []
+    front = env["V_front_spaces"]
+
+    def counting(g, player):
+        asked.append(player)
+        return front(g, player)
+    game = campaign_scenario.new_game(3, log=False)
+    game.samplers = {s.key: RandomAgent(agent_seed(3, s.key)) for s in world.sides}
+    game.max_decisions = 30  # the armies set up, some moves made
+    with pytest.raises(DecisionBudgetExceeded):
+        game.run()
+    monkeypatch.setitem(env, "V_front_spaces", counting)
+    attack = world.by_kind["activation_mode"]["attack"]
+    ap, cp = (world.by_kind["side"][k] for k in ("ap", "cp"))
+    spaces = world.spaces
+    at, known = activate.weight_fixed
+    one_side = [(ap, s, attack) for s in spaces]
+    weights = activate.weights_of(game, one_side, at, known)
+    assert asked == [ap]
+    assert weights == [max(0, int(activate.weight_at(game, *v))) for v in one_side]
+    assert any(w >= 6 for w in weights) and 1 in weights  # spaces at the front and behind it
+    asked.clear()
+    both = [(side, s, attack) for s in spaces[:3] for side in (ap, cp)]
+    assert activate.weights_of(game, both, at, known) == [max(0, int(activate.weight_at(game, *v))) for v in both]
+    assert asked[:6] == [ap, cp] * 3
 
 
 @pytest.mark.parametrize("decl, varying, apart", [
