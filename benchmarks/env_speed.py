@@ -26,11 +26,24 @@ CPU time, not wall time: the machine may be loaded.
     python benchmarks/env_speed.py                              # historical, campaign
     python benchmarks/env_speed.py --scenario campaign --games 3 --rounds 2
     python benchmarks/env_speed.py --profile campaign           # where an env step's time goes
+    python benchmarks/env_speed.py --breakdown campaign         # microseconds of each part of a step
 
 `--profile` runs the environment's games under cProfile and prints the
 functions taking the most time, grouped into the parts of a step (the
 interpreter's run to the next decision, listing the options, the
 observation, the mask, PettingZoo's bookkeeping).
+
+`--breakdown` plays the environment's games (no profiler) with a timer
+around each part of a step and prints CPU microseconds per step: the
+interpreter's `Game.choose` (running to the next decision and listing its
+options), and the environment's own part — the observation vector, the
+mask, the options' features, the infos, and the rest (PettingZoo's `last()`,
+`step()`'s bookkeeping).  Each part is timed by the wall clock
+(`perf_counter_ns`: reading the CPU clock costs a microsecond, more than
+some parts), and the games' CPU time is shared out in proportion: on a
+loaded machine the wall clock runs on while the process waits, about
+evenly across the parts.  Each timed part adds about 0.2 µs of its own.
+Compare two versions side by side, not with a figure from another day.
 
 Timings are printed, never asserted.
 """
@@ -101,16 +114,17 @@ def listed_games(opened, seeds: list[int]) -> tuple[int, float]:
     return decisions, cpu
 
 
-def env_games(env, seeds: list[int]) -> tuple[int, float]:
+def env_games(env, seeds: list[int], wall: list | None = None) -> tuple[int, float]:
     """(steps, CPU seconds without the random players' own) of the AEC
     environment's games of SEEDS, each side answered by pogdsl's random
-    player from the listed decision: simulate's very games."""
+    player from the listed decision: simulate's very games.  WALL, a list,
+    is given the wall-clock seconds of the same (--breakdown's scale)."""
     from pogdsl.agents import RandomAgent, agent_seed
     from pogdsl.runtime.record import Session
 
-    steps, cpu = 0, 0.0
+    steps, cpu, elapsed = 0, 0.0, 0.0
     for gs in seeds:
-        start = time.process_time()
+        start, wall_start = time.process_time(), time.perf_counter()
         env.reset(seed=gs)
         players = {s: RandomAgent(agent_seed(gs, s)) for s in env.possible_agents}
         session = Session(env.opened, env.game)
@@ -119,12 +133,16 @@ def env_games(env, seeds: list[int]) -> tuple[int, float]:
             if terminated or truncated:
                 env.step(None)
                 continue
-            p0 = time.process_time()
+            p0, w0 = time.process_time(), time.perf_counter()
             action = players[agent].choose(session, env.game.decision()) - 1
             start += time.process_time() - p0
+            wall_start += time.perf_counter() - w0
             env.step(action)
             steps += 1
         cpu += time.process_time() - start
+        elapsed += time.perf_counter() - wall_start
+    if wall is not None:
+        wall.append(elapsed)
     return steps, cpu
 
 
@@ -162,7 +180,7 @@ PARTS = [
     ("option features", "options.py", "option_features"),
     ("action mask", "aec.py", "action_mask"),
     ("rewards and infos (PogAEC._fill_infos)", "aec.py", "_fill_infos"),
-    ("PettingZoo's wrappers and last()", "", "last"),
+    ("PettingZoo's last(), the observation and mask included (aec_env adds no wrapper)", "", "last"),
 ]
 
 
@@ -188,6 +206,91 @@ def profile(scenario: str, args) -> None:
     stats.sort_stats("tottime").print_stats(args.top)
 
 
+class StepTimer:
+    """Wall-clock nanoseconds spent in each part of ENV's steps, by timing
+    wrappers set on the environment object (and on each new game's
+    `choose`), the environment's code left as it is."""
+
+    PARTS = [("interpreter", "Game.choose: run to the next decision, listing its options"),
+             ("observation", "observation vector (layout.observe)"),
+             ("mask", "action mask"),
+             ("features", "option features"),
+             ("infos", "infos (PogAEC._fill_infos)")]
+
+    def __init__(self, env):
+        from pogdsl.env import aec
+
+        self.ns = dict.fromkeys(["total", *(name for name, _ in self.PARTS)], 0)
+        env.last = self._timed("total", env.last)
+        env.step = self._timed("total", env.step)
+        env.action_mask = self._timed("mask", env.action_mask)
+        env._fill_infos = self._timed("infos", env._fill_infos)
+        self._restore = [(aec, "observe", aec.observe), (aec, "option_features", aec.option_features)]
+        aec.observe = self._timed("observation", aec.observe)
+        aec.option_features = self._timed("features", aec.option_features)
+        reset = env.reset
+
+        def timed_reset(*args, **kw):
+            reset(*args, **kw)
+            env.game.choose = self._timed("interpreter", env.game.choose)
+
+        env.reset = timed_reset
+
+    def _timed(self, part: str, func):
+        ns, clock = self.ns, time.perf_counter_ns
+
+        def timed(*args, **kw):
+            start = clock()
+            try:
+                return func(*args, **kw)
+            finally:
+                ns[part] += clock() - start
+
+        return timed
+
+    def clear(self) -> None:
+        for part in self.ns:
+            self.ns[part] = 0
+
+    def close(self) -> None:
+        for module, name, func in self._restore:
+            setattr(module, name, func)
+
+
+def breakdown(scenario: str, args) -> None:
+    import pogdsl.env
+    from pogdsl.sim import game_seed
+
+    env = pogdsl.env.aec_env(scenario, with_option_features=args.option_features)
+    seeds = [game_seed(args.seed, i) for i in range(args.games)]
+    env_games(env, seeds[:1])  # warm: the layout and the caches
+    timer = StepTimer(env)
+    rounds = []
+    try:
+        for _ in range(args.rounds):
+            timer.clear()
+            wall: list = []
+            steps, cpu = env_games(env, seeds, wall)
+            scale = cpu / max(wall[0], 1e-9)  # (CPU seconds per wall second: 1 on a quiet machine)
+            per = {part: scale * ns / 1000 / max(steps, 1) for part, ns in timer.ns.items()}
+            per["own"] = per["total"] - per["interpreter"]
+            per["rest"] = per["own"] - sum(per[p] for p, _ in StepTimer.PARTS[1:])
+            per["scale"] = scale
+            rounds.append(per)
+    finally:
+        timer.close()
+    med = {part: statistics.median(r[part] for r in rounds) for part in rounds[0]}
+    print(f"{scenario}: {steps} environment steps a round, {args.rounds} rounds; CPU microseconds per step "
+          f"(median of the rounds; the process had {100 * med['scale']:.0f}% of a core):")
+    print(f"  {med['total']:8.1f}  the step: env.last() and env.step()")
+    print(f"  {med['interpreter']:8.1f}    {StepTimer.PARTS[0][1]}")
+    print(f"  {med['own']:8.1f}    the environment's own part:")
+    for part, meaning in StepTimer.PARTS[1:]:
+        if part != "features" or args.option_features:
+            print(f"  {med[part]:8.1f}      {meaning}")
+    print(f"  {med['rest']:8.1f}      the rest: PettingZoo's last(), step()'s bookkeeping, rewards")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Environment steps per CPU second (PettingZoo AEC, random legal "
                                  "actions from the mask, both sides) against simulate's decisions per CPU second "
@@ -200,6 +303,8 @@ def main(argv=None) -> int:
     ap.add_argument("--option-features", action="store_true",
                     help="build the options' features too (with_option_features=True)")
     ap.add_argument("--profile", metavar="SCENARIO", help="profile the environment's games of SCENARIO instead")
+    ap.add_argument("--breakdown", metavar="SCENARIO", help="microseconds per step of each part of the "
+                    "environment's games of SCENARIO instead")
     ap.add_argument("--top", type=int, default=25, help="functions listed by --profile (default: %(default)s)")
     args = ap.parse_args(argv)
     if args.games < 1 or args.rounds < 1:
@@ -207,6 +312,9 @@ def main(argv=None) -> int:
     try:  # (without the rl extra, making the environment says which extra to install)
         if args.profile:
             profile(args.profile, args)
+            return 0
+        if args.breakdown:
+            breakdown(args.breakdown, args)
             return 0
         print(f"Python {sys.version.split()[0]}; {args.games} games a round, {args.rounds} rounds; CPU time")
         results = []

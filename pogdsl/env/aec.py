@@ -104,7 +104,7 @@ class PogAEC(AECEnv, EzPickle):
         self.forced = forced  # offer a decision of one option too (the interpreter takes it itself otherwise)
         self.possible_agents = [s.key for s in self.world.sides]
         self.agents = list(self.possible_agents)
-        width = option_width(self.world)
+        width = self._option_width = option_width(self.world)
         parts = {
             "observation": spaces.Box(-BOUND, BOUND, (self.layout.size,), np.float32),
             "action_mask": spaces.MultiBinary(self.action_size),
@@ -231,14 +231,12 @@ class PogAEC(AECEnv, EzPickle):
         g = self._started()
         if agent not in self.possible_agents:
             raise EnvError(f"'{agent}' is not an agent of this environment: {', '.join(self.possible_agents)}")
-        vec = observe(self.layout, g, agent, self.page)
-        p = g.s["pending"]
         mask = self.action_mask(agent)
-        mine = p is not None and p["by"] == agent and mask.any()
-        out = {"observation": vec, "action_mask": mask}
+        out = {"observation": observe(self.layout, g, agent, self.page), "action_mask": mask}
         if self.with_option_features:
-            feats = np.zeros((self.action_size, option_width(self.world)), np.float32)
-            if mine:
+            feats = np.zeros((self.action_size, self._option_width), np.float32)
+            p = g.s["pending"]
+            if p is not None and p["by"] == agent and mask.any():
                 first, count = self._page_range(len(p["options"]))
                 option_features(self.world, p["values"][first:first + count], feats)
             out["option_features"] = feats

@@ -32,13 +32,16 @@ a set, never in order), and the parts of the state no player sees
 
 from __future__ import annotations
 
+from itertools import compress, count
+from operator import itemgetter, ne
+
 from attrs import define
 
 import numpy as np
 
 from ..board.tracks import declared_tracks
 from ..runtime.hidden import HIDDEN_STATE, hidden_from
-from ..runtime.values import Entity
+from ..runtime.values import Entity, copy_data
 
 # A variable kept per entity that holds one of more than this many values is
 # given as the value's position (1-based, 0 for none) rather than a one-hot:
@@ -102,6 +105,7 @@ class Layout:
         # the piles and the piles then.
         self._public: tuple | None = None
         self._sides: dict[str, tuple] = {}
+        self._pile_at: dict[tuple, tuple] = {}  # (side, pile) → (kind's position, owner's, whether side sees its cards)
 
     def forget(self) -> None:
         """Drop what observe() keeps: the next observation is worked out afresh."""
@@ -211,6 +215,9 @@ def _lay_out_board(lay: Layout, w, sides: list) -> tuple[int, np.ndarray]:
     lay._nation_of, lay._side_of = nation_of, side_of
     lay._cf_full = np.array([u.data.full[0] if u.data.full else 0 for u in w.units], np.float32)
     lay._cf_reduced = np.array([(u.data.reduced or u.data.full or (0,))[0] for u in w.units], np.float32)
+    # (the same as Python numbers, for a unit or two at a time: numpy's scalars are slow)
+    lay._unit_facts = [(int(n), int(s), float(full), float(red)) for n, s, full, red in
+                       zip(nation_of, side_of, lay._cf_full, lay._cf_reduced)]
     lay._full = lay.add("space_full_units", (S, N),
                         "per space and nation (" + ", ".join(n.key for n in w.nations) + "): its full-strength "
                         "units there")
@@ -337,17 +344,19 @@ def _value_markers(w) -> list[tuple[str, str]]:
 
 
 def _write(vec: np.ndarray, v: _Var, at: int, value) -> None:
-    """Write VALUE of variable V for the entity at position AT of its scope."""
+    """Write VALUE of variable V for the entity at position AT of its scope
+    (a count, a position, a one-hot or a multi-hot: within ±BOUND, as a
+    list holds fewer items than BOUND)."""
     base = v.start + at * v.width
     if v.members is None:
         if v.as_list:
-            vec[base] = len(value) if value else 0
+            vec[base] = min(len(value), BOUND) if value else 0
         else:
             vec[base] = float(value) if isinstance(value, (int, float)) else (0.0 if value is None else 1.0)
         return
     if v.width == 1:  # a position
         if v.as_list:
-            vec[base] = len(value) if value else 0
+            vec[base] = min(len(value), BOUND) if value else 0
         else:
             vec[base] = v.members.get(_member_key(value), 0) if value is not None else 0
         return
@@ -376,10 +385,12 @@ def observe(lay: Layout, game, side: str, page: int = 0) -> np.ndarray:
     every side sees (the board, the declared state, where play stands), and
     for each side its view of the piles, with what each part of the state
     was then, and writes again only the parts that differ now (most
-    decisions change a few variables and move a unit or two).  What differs
-    is found by comparing the state with the kept copies, never by trusting
-    the caller: two games of one scenario observed in turn are each
-    observed right."""
+    decisions change a few variables and move a unit or two): the spaces and
+    units whose entries differ, the variables that differ (of one kept per
+    entity, the entities whose entry differs), the piles that differ.  What
+    differs is found by comparing the state with the kept copies (list
+    against list, in C), never by trusting the caller: two games of one
+    scenario observed in turn are each observed right."""
     s = game.s
     if lay._public is None:
         lay._public = (lay.template.copy(), {})
@@ -387,8 +398,8 @@ def observe(lay: Layout, game, side: str, page: int = 0) -> np.ndarray:
     _observe_board(lay, s, public, seen)
     _observe_vars(lay, s["vars"], public, seen)
     if lay.frame_tracks:
-        _observe_frame_tracks(lay, s["stack"], public)
-    _observe_play(lay, s, public)
+        _observe_frame_tracks(lay, s["stack"], public, seen)
+    _observe_play(lay, s, public, seen)
     if lay.markers:
         _observe_markers(lay, game, public)
     out = public.copy()
@@ -396,8 +407,16 @@ def observe(lay: Layout, game, side: str, page: int = 0) -> np.ndarray:
     out[a:b] = _observe_cards(lay, s, side)
     p = s["pending"]
     if p is not None and p["by"] == side:
-        out[lay._own:lay._own + 3] = (1, len(p["options"]), page)
+        own = lay._own
+        out[own] = 1
+        out[own + 1] = len(p["options"])
+        out[own + 2] = page
     return out
+
+
+def _changed(now: list, before: list) -> list[int]:
+    """The positions where two lists of one length differ (compared in C)."""
+    return list(compress(count(), map(ne, now, before)))
 
 
 def _observe_markers(lay: Layout, game, vec: np.ndarray) -> None:
@@ -422,7 +441,7 @@ def _observe_board(lay: Layout, s: dict, vec: np.ndarray, seen: dict) -> None:
     control, last = s["control"], seen.get("control")
     if control != last:
         block = vec[lay._control:lay._control + S * nsides].reshape(S, nsides)
-        changed = range(S) if last is None else [i for i, (a, b) in enumerate(zip(control, last)) if a != b]
+        changed = range(S) if last is None else _changed(control, last)
         if len(changed) > MANY:
             array = np.array(control, dtype=object)
             for key, i in lay._side_pos.items():
@@ -442,7 +461,9 @@ def _observe_board(lay: Layout, s: dict, vec: np.ndarray, seen: dict) -> None:
     if loc == last_loc and red == last_red:
         return
     if last_loc is not None:
-        changed = [i for i, (a, b, c, d) in enumerate(zip(loc, last_loc, red, last_red)) if a != b or c != d]
+        changed = _changed(loc, last_loc)
+        if red != last_red:
+            changed = sorted(set(changed).union(_changed(red, last_red)))
     if last_loc is None or len(changed) > MANY:
         _all_units(lay, loc, red, vec)
     else:
@@ -459,7 +480,7 @@ MANY = 24
 def _unit(lay: Layout, vec: np.ndarray, i: int, loc, reduced: bool, sign: int) -> None:
     """Add (SIGN 1) or take away (-1) unit I, at LOC and REDUCED, from the
     board's counts, and write (or clear) its own row."""
-    S, N, nsides = lay._S, lay._N, lay._nsides
+    S = lay._S
     width = 3 + lay._B
     row = lay._units + i * width
     if sign < 0:
@@ -469,9 +490,11 @@ def _unit(lay: Layout, vec: np.ndarray, i: int, loc, reduced: bool, sign: int) -
     if loc is None or loc < 0:
         return
     if loc < S:
-        counts = lay._reduced if reduced else lay._full
-        vec[counts + loc * N + lay._nation_of[i]] += sign
-        vec[lay._cf + loc * nsides + lay._side_of[i]] += sign * (lay._cf_reduced[i] if reduced else lay._cf_full[i])
+        nation, side, cf_full, cf_reduced = lay._unit_facts[i]
+        at = (lay._reduced if reduced else lay._full) + loc * lay._N + nation
+        vec[at] += sign
+        at = lay._cf + loc * lay._nsides + side
+        vec[at] += sign * (cf_reduced if reduced else cf_full)
         if sign > 0:
             vec[row] = 1
             vec[row + 2] = (loc + 1) / S
@@ -506,108 +529,198 @@ _NOTHING = object()  # what `seen` holds for a part never observed
 
 
 def _observe_vars(lay: Layout, values: dict, vec: np.ndarray, seen: dict) -> None:
-    """The declared state: each variable written again only when it changed."""
+    """The declared state: each variable written again only when it changed
+    (of one kept per entity, only the entities whose entry changed)."""
     a, b = lay._plain_span
     if b > a:
-        got = [values.get(n) for n in lay._plain_names]
-        if got != seen.get("plain"):
-            numbers = [0 if x is None else x for x in got]  # (numpy would read a none as nan)
-            try:
-                vec[a:b] = np.clip(np.array(numbers, np.float64), -BOUND, BOUND)
-            except (TypeError, ValueError):  # an odd value among them
-                vec[a:b] = np.clip([_number(x) for x in numbers], -BOUND, BOUND)
-            seen["plain"] = got  # (numbers, yes/no, none: nothing in it changes in place)
-    # The other variables: found changed in one pass (map and zip run in C),
-    # each changed one written again from the template.
+        got = _read(values, lay._plain_names, lay._plain_getter)
+        last = seen.get("plain")
+        if last is None:
+            _plain_numbers(vec, a, b, got)
+        elif got != last:
+            for i in _changed(got, last):
+                vec[a + i] = _clipped(got[i])
+        seen["plain"] = got  # (numbers, yes/no, none: nothing in it changes in place)
+    # The other variables: found changed in one pass (map and compare run in
+    # C), each changed one written again.
     last = seen.get("vars")
     if last is None:
         last = seen["vars"] = [_NOTHING] * len(lay._tracked)
-    now_all = list(map(values.get, lay._tracked_names))
-    if now_all == last:
-        return
-    template = lay.template
-    for i, (now, before, (v, stop, how, positions)) in enumerate(zip(now_all, last, lay._tracked)):
-        if now == before:
+    now_all = _read(values, lay._tracked_names, lay._tracked_getter)
+    for i in _changed(now_all, last):  # (one pass: a dict kept per entity is long to compare)
+        now, before = now_all[i], last[i]
+        v, stop, how, positions = lay._tracked[i]
+        if positions is not None and _rewrite_entries(lay, v, how, positions, now, before, vec):
+            last[i] = dict(now) if now is not None else None
             continue
-        vec[v.start:stop] = template[v.start:stop]
+        vec[v.start:stop] = lay.template[v.start:stop]
         if how == SCOPED_NUMBERS:
             if now:
                 _scoped_numbers(v, positions, now, vec)
-            last[i] = dict(now) if now is not None else None
-            continue
-        if how == SCOPED_ONE_HOT:
+        elif how == SCOPED_ONE_HOT:
             if now:
                 _scoped_one_hot(v, positions, now, vec)
-            last[i] = dict(now) if now is not None else None
-            continue
-        if v.scope is None:
+        elif v.scope is None:
             _write(vec, v, 0, now)
         elif now:
             for key, item in now.items():
                 at = positions.get(key)
                 if at is not None:
                     _write(vec, v, at, item)
-        np.clip(vec[v.start:stop], -BOUND, BOUND, out=vec[v.start:stop])
-        last[i] = _snapshot(now)
+        last[i] = copy_data(now)  # (kept apart from the state, whose lists change in place)
 
 
-def _observe_frame_tracks(lay: Layout, stack: list, vec: np.ndarray) -> None:
+def _read(values: dict, names: list, getter) -> list:
+    """The values of the variables NAMES, read at once by GETTER (their
+    itemgetter); none for one the state lacks."""
+    try:
+        got = getter(values)
+    except KeyError:
+        return list(map(values.get, names))
+    return list(got) if len(names) != 1 else [got]
+
+
+def _getter(names: list):
+    return itemgetter(*names) if names else (lambda values: ())
+
+
+def _plain_numbers(vec: np.ndarray, a: int, b: int, got: list) -> None:
+    """The variables holding one number, written at once."""
+    numbers = [0 if x is None else x for x in got]  # (numpy would read a none as nan)
+    try:
+        vec[a:b] = np.clip(np.array(numbers, np.float64), -BOUND, BOUND)
+    except (TypeError, ValueError, OverflowError):  # an odd value among them
+        vec[a:b] = [_clipped(x) for x in numbers]
+
+
+def _rewrite_entries(lay: Layout, v: _Var, how: int, positions: dict, now, before, vec: np.ndarray) -> bool:
+    """Write again the entries of variable V (kept per entity) that differ
+    between BEFORE, what the vector holds, and NOW; False when that cannot
+    be told entry by entry (an entry holds a list), and V must be written
+    whole.  A variable not yet observed, or holding none, is the template
+    in the vector: no entry at all."""
+    if now is None:
+        now = {}
+    if before is _NOTHING or before is None:
+        before = {}
+    if type(now) is not dict or type(before) is not dict:
+        return False
+    try:
+        differ = {key for key, _ in now.items() ^ before.items()}
+    except TypeError:  # (an entry that is a list)
+        return False
+    width, template = v.width, lay.template
+    for key in differ:
+        at = positions.get(key)
+        if at is None:
+            continue
+        base = v.start + at * width
+        if key not in now:
+            vec[base:base + width] = template[base:base + width]
+        elif how == SCOPED_NUMBERS:
+            vec[base] = _clipped(now[key])
+        elif how == SCOPED_ONE_HOT:
+            vec[base:base + width] = 0
+            item = now[key]
+            p = v.members.get(_member_key(item)) if item is not None else None
+            if p is not None:
+                vec[base + p] = 1
+        else:
+            vec[base:base + width] = template[base:base + width]
+            _write(vec, v, at, now[key])
+    return True
+
+
+def _observe_frame_tracks(lay: Layout, stack: list, vec: np.ndarray, seen: dict) -> None:
     """The display's tracks that are a procedure's value, while it runs."""
-    for code, local, start in lay.frame_tracks:
-        vec[start:start + 2] = 0
+    now = []
+    for code, local, _ in lay.frame_tracks:
+        shown = (0, 0)
         for frame in reversed(stack):
             if frame["code"] == code:
                 if local in frame["l"]:
                     x = frame["l"][local]
-                    vec[start] = 1
-                    vec[start + 1] = min(max(float(x), -BOUND), BOUND) if isinstance(x, (int, float)) else 0
+                    shown = (1, min(max(float(x), -BOUND), BOUND) if isinstance(x, (int, float)) else 0)
                 break
+        now.append(shown)
+    if now != seen.get("frames"):
+        for (_, _, start), shown in zip(lay.frame_tracks, now):
+            vec[start:start + 2] = shown
+        seen["frames"] = now
 
 
 def _observe_cards(lay: Layout, s: dict, side: str) -> np.ndarray:
     """The piles as SIDE may see them (runtime/hidden.py decides), and the
-    events played: the part of the vector from `cards` to `cards_played`."""
+    events played: the part of the vector from `cards` to `cards_played`
+    (kept for SIDE, and written again only where a pile or the events
+    played changed since its last observation)."""
     piles, played = s["piles"], s["played"]
     kept = lay._sides.get(side)
-    if kept is not None and piles == kept[1] and played == kept[2]:
-        return kept[0]
-    a, b = lay._cards_span
-    block = np.zeros(b - a, np.float32)
-    kinds, C, nsides, side_pos = lay._pile_kinds, lay._C, lay._nsides, lay._side_pos
+    if kept is None:
+        a, b = lay._cards_span
+        kept = lay._sides[side] = (np.zeros(b - a, np.float32), {}, [])
+    block, last_piles, last_played = kept
+    if piles == last_piles and played == last_played:
+        return block
+    kinds, C, nsides = lay._pile_kinds, lay._C, lay._nsides
+    a = lay._cards_span[0]
     cards = block[lay._cards - a:lay._cards - a + C * len(kinds) * nsides].reshape(C, len(kinds), nsides)
     sizes = block[lay._sizes - a:lay._sizes - a + len(kinds) * nsides].reshape(len(kinds), nsides)
+    for name in last_piles.keys() - piles.keys():  # (a pile gone: no state the interpreter makes)
+        _observe_pile(lay, side, name, [], cards, sizes)
+        del last_piles[name]
     for name, pile in piles.items():
-        kind, _, owner = name.partition(":")
-        k, o = lay._kind_pos(kind), side_pos.get(owner)
-        if k is None or o is None:
-            continue
-        sizes[k, o] = len(pile)
-        if pile and hidden_from(side, name) != "cards":  # its cards as a set: never their order
-            cards[pile, k, o] = 1
-    if played:
+        if pile != last_piles.get(name):
+            _observe_pile(lay, side, name, pile, cards, sizes)
+            last_piles[name] = list(pile)
+    if played != last_played:
+        at = lay._played - a
+        block[at:at + C] = 0
         idx = [c for c in played if isinstance(c, int)]
-        block[lay._played - a + np.array(idx, np.int64)] = 1
-    lay._sides[side] = (block, {k: list(v) for k, v in piles.items()}, list(played))
+        block[at + np.array(idx, np.int64)] = 1
+        last_played[:] = played
     return block
 
 
-def _observe_play(lay: Layout, s: dict, vec: np.ndarray) -> None:
+def _observe_pile(lay: Layout, side: str, name: str, pile: list, cards: np.ndarray, sizes: np.ndarray) -> None:
+    """Pile NAME (KIND:SIDE) as SIDE may see it: its size, and its cards
+    (as a set, never their order) unless they are hidden from SIDE."""
+    where = lay._pile_at.get((side, name))
+    if where is None:
+        kind, _, owner = name.partition(":")
+        k, o = lay._kind_pos(kind), lay._side_pos.get(owner)
+        where = lay._pile_at[(side, name)] = (k, o, hidden_from(side, name) != "cards") if k is not None \
+            and o is not None else ()
+    if not where:
+        return
+    k, o, visible = where
+    sizes[k, o] = len(pile)
+    if visible:
+        cards[:, k, o] = 0
+        if pile:
+            cards[pile, k, o] = 1
+
+
+def _observe_play(lay: Layout, s: dict, vec: np.ndarray, seen: dict) -> None:
     """The turn, the phase and the pending decision (whose it is and which
-    choice: how many options it has is for the side deciding, observe())."""
-    w = lay.world
-    vec[lay._turn:lay._turn + 3] = (s["turn"], w.first_turn, w.last_turn)
-    vec[lay._phase:lay._own + 3] = 0  # the phase, then the decision's fields, which follow it
-    phase = s["phase"]
-    if phase in lay._phase_pos:
-        vec[lay._phase + lay._phase_pos[phase]] = 1
+    choice: how many options it has is for the side deciding, observe()).
+    Each one-hot is moved from where it was at the last observation."""
     p = s["pending"]
-    if p is not None:
-        by = lay._side_pos.get(p["by"])
-        if by is not None:
-            vec[lay._by + by] = 1
-        c = lay._choice_pos.get(p["choice"])
-        if c is not None:
-            vec[lay._choice + c] = 1
+    turn = s["turn"]
+    now = (lay._phase_pos.get(s["phase"]), None, None) if p is None else \
+        (lay._phase_pos.get(s["phase"]), lay._side_pos.get(p["by"]), lay._choice_pos.get(p["choice"]))
+    last_turn, last = seen.get("play", (_NOTHING, (None, None, None)))
+    if turn != last_turn:
+        w = lay.world
+        vec[lay._turn:lay._turn + 3] = (turn, w.first_turn, w.last_turn)
+    if now != last:
+        for start, before, after in zip((lay._phase, lay._by, lay._choice), last, now):
+            if before != after:
+                if before is not None:
+                    vec[start + before] = 0
+                if after is not None:
+                    vec[start + after] = 1
+    seen["play"] = (turn, now)
 
 
 def _scope_positions(lay: Layout, v: _Var) -> dict:
@@ -641,6 +754,7 @@ def _group_vars(lay: Layout) -> None:
                      _scope_positions(lay, v) if v.scope is not None else None)
                     for g in (SCOPED_NUMBERS, SCOPED_ONE_HOT, OTHER) for v in groups[g]]
     lay._tracked_names = [v.name for v, _, _, _ in lay._tracked]
+    lay._plain_getter, lay._tracked_getter = _getter(lay._plain_names), _getter(lay._tracked_names)
 
 
 def _number(x) -> float:
@@ -651,25 +765,31 @@ def _number(x) -> float:
     return 1.0  # a value of another kind where a number was declared: present
 
 
-def _snapshot(value):
-    """VALUE as it is now, kept apart from the state (which changes lists in place)."""
-    if isinstance(value, list):
-        return [_snapshot(x) for x in value]
-    if isinstance(value, dict):
-        return {k: _snapshot(x) for k, x in value.items()}
-    return value
+def _clipped(x) -> float:
+    """One number of the declared state as the vector holds it, what numpy
+    makes of it in a list of them: none 0, yes/no 1 or 0, a number within
+    ±BOUND, a value of another kind 1 (present)."""
+    if x is None:
+        return 0.0
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return 1.0
+    except OverflowError:  # (a whole number beyond any float)
+        return BOUND if x > 0 else -BOUND
+    return min(max(x, -BOUND), BOUND)
 
 
 def _scoped_numbers(v: _Var, positions: dict, kept: dict, vec: np.ndarray) -> None:
     at = [positions.get(k, -1) for k in kept]
     got = [0 if x is None else x for x in kept.values()]
     try:
-        numbers = np.array(got, np.float64)
-    except (TypeError, ValueError):
-        numbers = np.array([_number(x) for x in got], np.float64)
+        numbers = np.clip(np.array(got, np.float64), -BOUND, BOUND)
+    except (TypeError, ValueError, OverflowError):  # an odd value among them
+        numbers = np.array([_clipped(x) for x in got], np.float64)
     where = np.array(at, np.int64)
     known = where >= 0
-    vec[v.start + where[known]] = np.clip(numbers[known], -BOUND, BOUND)
+    vec[v.start + where[known]] = numbers[known]
 
 
 def _scoped_one_hot(v: _Var, positions: dict, kept: dict, vec: np.ndarray) -> None:

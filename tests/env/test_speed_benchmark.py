@@ -1,10 +1,12 @@
 """benchmarks/env_speed.py runs (on the toy game, in seconds): it measures
-both ways and profiles.  Its figures are printed, never asserted."""
+both ways, profiles, and breaks a step down into its parts.  Its figures are printed, never asserted."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+
+import pytest
 
 from .conftest import REPO, TOY
 
@@ -27,6 +29,18 @@ def test_profiles_a_step():
     proc = _run("--profile", str(TOY), "--games", "2", "--top", "3")
     assert proc.returncode == 0, proc.stderr
     assert "observation vector" in proc.stdout and "environment steps" in proc.stdout
+
+
+def test_breaks_a_step_down_into_its_parts():
+    proc = _run("--breakdown", str(TOY), "--games", "2", "--rounds", "1")
+    assert proc.returncode == 0, proc.stderr
+    rows = {line.split(None, 1)[1]: float(line.split(None, 1)[0]) for line in proc.stdout.splitlines()[1:]}
+    total = rows["the step: env.last() and env.step()"]
+    interpreter = next(v for k, v in rows.items() if k.startswith("Game.choose"))
+    own = rows["the environment's own part:"]
+    assert total > 0 and interpreter > 0 and own == pytest.approx(total - interpreter, abs=0.11)
+    parts = [v for k, v in rows.items() if k.startswith(("observation", "action mask", "infos", "the rest"))]
+    assert len(parts) == 4 and sum(parts) == pytest.approx(own, abs=0.3)
 
 
 def test_an_unknown_scenario_is_one_line():
