@@ -224,15 +224,19 @@ def remembered(g, key, entry, name: str, args: tuple):
     """The result of a remembered value whose entry (or None) was looked up
     under `key`: checked, or worked out again (the generated `V_name` calls
     this directly once it has the entry)."""
-    stats = g.w.cache_stats[name]  # [calls worked out, calls found good]
+    stats = g.w.cache_stats[name]  # [calls worked out, calls found good, last revision worked out at, revisions]
     if entry is None or (entry[1] != g.clock and not _still_good(g, entry)):
         entry = _recompute(g, key, name, args, entry)
         stats[0] += 1
+        if stats[2] != g.clock:
+            stats[2] = g.clock
+            stats[3] += 1
         good = stats[1]
         calls = stats[0] + good
-        if ((calls > REVIEW_AFTER and good < calls * WORTH_KEEPING)
+        if stats[3] >= REVIEW_REVISIONS and ((calls > REVIEW_AFTER and good < calls * WORTH_KEEPING)
                 or (calls > MID_REVIEW_AFTER and good < calls * MID_WORTH_KEEPING)
-                or (calls > QUICK_REVIEW_AFTER and good < calls * QUICK_WORTH_KEEPING)) and name not in g.w.space_filters:
+                or (calls > QUICK_REVIEW_AFTER and good < calls * QUICK_WORTH_KEEPING)) \
+                and name not in g.w.space_filters:
             # (a space filter is brought up to date a few spaces at a time,
             # however often that is needed: always worth keeping)
             _stop_remembering(g, name)
@@ -276,6 +280,12 @@ def _areas(w, name: str, args: tuple) -> tuple:
 REVIEW_AFTER, WORTH_KEEPING = 1000, 0.5
 MID_REVIEW_AFTER, MID_WORTH_KEEPING = 300, 0.2
 QUICK_REVIEW_AFTER, QUICK_WORTH_KEEPING = 40, 0.05
+# No review judges a value worked out at fewer revisions than this: a result
+# is found good only at a later revision than the one it was worked out at,
+# so a value first asked for every option of a listed decision (sixty new
+# results at one revision: the spaces an operation may activate) would be
+# judged on no evidence, and dropped before its first reuse.
+REVIEW_REVISIONS = 3
 
 
 def _stop_remembering(g, name: str) -> None:

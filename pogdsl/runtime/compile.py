@@ -188,7 +188,8 @@ class Compiler:
         function itself for a value that is simply recomputed, else a call
         through `value_of`, which remembers it and applies its modifiers."""
         w = self.w
-        w.cache_stats = {name: [0, 0] for name in w.value_areas}  # [calls worked out, calls found good]
+        # [calls worked out, calls found good, last revision worked out at, revisions worked out at]
+        w.cache_stats = {name: [0, 0, None, 0] for name in w.value_areas}
         self.ns.env["_remembered"] = B.remembered
         w.rebind_uncached = self.bind_uncached
         for name, (params, fn) in w.values.items():

@@ -331,9 +331,9 @@ def test_values_seldom_found_good_are_no_longer_remembered_but_space_filters_alw
     unit = next(u for u in w.units if game.s["loc"][u.index] is not None
                 and 0 <= game.s["loc"][u.index] < len(w.spaces))
     for name, args in (("sr_open_spaces", (cp,)), ("in_supply", (unit,))):
-        game.clock += 1  # a new revision with nothing changed: the remembered result is found good
-        game.vcache.clear()  # … unless forgotten: each call below works it out again
-        for _ in range(3):
+        game.vcache.clear()  # forgotten: each call below works it out again
+        for _ in range(B.REVIEW_REVISIONS):
+            game.clock += 1  # a new revision with nothing changed: the remembered result would be found good
             B.value_of(game, name, args)
             game.vcache.clear()
     assert "in_supply" in w.uncached
@@ -381,6 +381,39 @@ def test_values_seldom_found_good_are_dropped_at_the_earlier_reviews(monkeypatch
     assert "in_supply" in w.uncached
     assert "sr_network" not in w.uncached
     assert B.value_of(game, "in_supply", (units[0],)) == _fresh(game, "in_supply", (units[0],))
+
+
+def test_a_value_first_asked_for_many_options_at_once_is_judged_once_it_was_asked_again():
+    """A listed decision asks a value for each of its options at one revision
+    (the cost of every space an operation may activate): all new results,
+    none found good yet, since a result is found good only at a later
+    revision.  The reviews wait for a few revisions, so the value is kept,
+    and found good when the next decision asks again; one never found good
+    at later revisions is still dropped."""
+    from pogdsl.compiler import scenario_graph
+    from pogdsl.runtime.world import build_world
+
+    comp, graph = scenario_graph("campaign")
+    w = build_world(comp.scenarios["campaign"][0], graph)
+    game = Game.new(w, seed=1, log=False)
+    game.run()
+    units = [u for u in w.units if game.s["loc"][u.index] is not None and 0 <= game.s["loc"][u.index] < len(w.spaces)]
+    assert len(units) > B.QUICK_REVIEW_AFTER
+    for u in units:
+        B.value_of(game, "in_supply", (u,))
+    assert "in_supply" not in w.uncached
+    game.clock += 1  # the next decision, nothing changed: every result is found good
+    good = w.cache_stats["in_supply"][1]
+    for u in units:
+        assert B.value_of(game, "in_supply", (u,)) == _fresh(game, "in_supply", (u,))
+    assert w.cache_stats["in_supply"][1] == good + len(units)
+    assert "in_supply" not in w.uncached
+    cp = w.by_kind["side"]["cp"]
+    for _ in range(B.QUICK_REVIEW_AFTER + 1):  # asked at each revision, forgotten each time: never found good
+        game.clock += 1
+        game.vcache.clear()
+        B.value_of(game, "sr_network", (cp, units[0]))
+    assert "sr_network" in w.uncached
 
 
 def test_space_filters_stay_exact_when_the_record_of_changes_is_trimmed(campaign, monkeypatch):
@@ -560,3 +593,4 @@ def test_values_remembered_across_a_restore_equal_values_worked_out_afresh(campa
             assert len(game.vcache) == remembered  # nothing forgotten: what expired is found so when asked
             check_all()
     assert checked > 50
+
