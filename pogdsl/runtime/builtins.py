@@ -169,9 +169,11 @@ def value_of(g, name: str, args: tuple, key=None):
     plan = w.value_areas.get(name)
     if name in w.uncached:
         calls = g.calls
-        if calls is not None:
-            calls.append((None, _areas(w, name, args)))  # what it reads, for the value calling it
-        return _value_of(g, name, args)
+        if calls is None:
+            return _value_of(g, name, args)
+        result = _value_of(g, name, args)
+        calls.append(worked_out(w, name, args, result))  # for the value calling it
+        return result
     if plan is None or not g._cache_values or g._trace is not None:  # (the attributes behind Game's properties)
         # While a trace is kept every value is worked out afresh, so the trace
         # shows every modifier that applies at each decision.
@@ -291,12 +293,50 @@ REVIEW_REVISIONS = 3
 def _stop_remembering(g, name: str) -> None:
     """From now on, in this process, work `name` out at each call.  This
     changes no result, only the work done: a value calling it then depends on
-    the areas it reads (recorded as ``(None, name, args)``, see _still_good)."""
+    the areas it reads and on its result (recorded by `worked_out`, see
+    _still_good)."""
     w = g.w
     w.uncached.add(name)
     rebind = w.rebind_uncached
     if rebind is not None:
         rebind(name)
+
+
+def worked_out(w, name: str, args: tuple, result) -> tuple:
+    """What a remembered value notes of a value it called that is not
+    remembered: ``(None, areas it reads, name, arguments, result)``.  When
+    one of those areas is written, the caller is still good if the value,
+    worked out again, gives the same result (`_same_again`): a value dropped
+    from remembering (cheap to work out, and its areas often written, like
+    the ones reading the action round) keeps its callers' early cut-off."""
+    return (None, _areas(w, name, args), name, args, result)
+
+
+def _same_again(g, dep: tuple) -> bool:
+    """Whether a value not remembered (`worked_out`'s record) gives the same
+    result now, of the same type (`1` is not `true`).  Worked out outside any
+    caller's record (nothing of it is noted: its result alone is compared);
+    an error working it out (the state moved on) counts as a change, and the
+    caller, worked out again, meets it if it must."""
+    memo = g.memo  # (while options are listed: a value called for several options is worked out once)
+    try:
+        now = memo[(dep[2], dep[3])]
+    except (KeyError, TypeError):  # not yet, no listing, or a list among the arguments
+        outer = g.calls
+        g.calls = None
+        try:
+            now = _value_of(g, dep[2], dep[3])
+        except GameError:
+            return False
+        finally:
+            g.calls = outer
+        if memo is not None:
+            try:
+                memo[(dep[2], dep[3])] = now
+            except TypeError:
+                pass
+    old = dep[4]
+    return now.__class__ is old.__class__ and now == old
 
 
 def key_part(a):
@@ -423,10 +463,12 @@ def _still_good(g, entry: list) -> bool:
         if ver.get(area, 0) > checked:
             return False
     for dep in entry[CALLED]:
-        if dep.__class__ is tuple:  # (None, areas): a value no longer remembered, the areas it reads
+        if dep.__class__ is tuple:  # a value no longer remembered (worked_out): its areas, else its result
             for area in dep[1]:
                 if ver.get(area, 0) > checked:
-                    return False
+                    if not _same_again(g, dep):
+                        return False
+                    break
             continue
         if dep[CHECKED] != g.clock and not _still_good(g, dep):
             key = dep[KEY]

@@ -297,15 +297,17 @@ class Compiler:
         params = self.w.values[name][0]
         args = [f"a{i}" for i in range(len(params))]
         packed = "(" + "".join(a + ", " for a in args) + ")"
-        source = (f"def V_{name}(g{''.join(', ' + a for a in args)}):\n"
-                  "    if g.calls is not None:\n"
-                  f"        g.calls.append((None, _areas(g.w, {name!r}, {packed})))\n")
         if self.w.modifiers.get(name):
-            source += f"    return _value_of(g, {name!r}, {packed})\n"
+            work = f"_value_of(g, {name!r}, {packed})"
         else:  # nothing to add to its expression: called directly
-            source += f"    return F_{name}(g{''.join(', ' + a for a in args)})\n"
+            work = f"F_{name}(g{''.join(', ' + a for a in args)})"
+        source = (f"def V_{name}(g{''.join(', ' + a for a in args)}):\n"
+                  f"    calls = g.calls\n    if calls is None:\n        return {work}\n"
+                  f"    result = {work}\n"
+                  f"    calls.append(_worked_out(g.w, {name!r}, {packed}, result))\n"
+                  "    return result\n")
         self.ns.env["_value_of"] = B._value_of
-        self.ns.env["_areas"] = B._areas
+        self.ns.env["_worked_out"] = B.worked_out
         self.ns.define(source, f"V_{name}", f"value {name} (not remembered)")
 
     def forbid_functions(self) -> None:

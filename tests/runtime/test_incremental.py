@@ -594,3 +594,45 @@ def test_values_remembered_across_a_restore_equal_values_worked_out_afresh(campa
             check_all()
     assert checked > 50
 
+
+def test_a_value_calling_one_no_longer_remembered_stays_good_while_that_ones_result_does(monkeypatch):
+    """A remembered value keeps the result of each value it called that is
+    no longer remembered (builtins.worked_out): when what that one reads is
+    written, it is worked out again, and the caller stays good if its result
+    did not change.  9.2.3: a space costs one point per nationality in it;
+    British and French units in a French space cost two, one only in the
+    turn of Everyone Into Battle (all Allied units there count as French).
+    The action round is read by activation_group too (SUD Army's stack of
+    the round) but changes no group here: the cost is not worked out again."""
+    from pogdsl.compiler import scenario_graph
+    from pogdsl.runtime.world import build_world
+
+    comp, graph = scenario_graph("campaign")
+    w = build_world(comp.scenarios["campaign"][0], graph)
+    game = Game.new(w, seed=1, log=False)
+    game.run()
+    B._stop_remembering(game, "activation_group")  # as a process that learnt it is cheaper worked out
+    ap, move = w.by_kind["side"]["ap"], w.names["move"]
+    paris = w.names["Paris"]
+    british = next(u for u in w.units if u.data.nation.key == "br" and game.s["loc"][u.index] is None)
+    game.move_unit(british, paris.index)
+    assert {u.data.nation.key for u in w.units if game.s["loc"][u.index] == paris.index} == {"fr", "br"}
+    args = (paris, ap, move)
+    assert B.value_of(game, "activation_cost", args) == 2
+    entry = game.vcache[("activation_cost", args)]
+    changed = entry[B.CHANGED]
+
+    worked = []
+    recompute = B._recompute
+    monkeypatch.setattr(B, "_recompute", lambda g, key, name, *rest: (worked.append(name), recompute(g, key, name,
+                                                                                                   *rest))[1])
+    game.s["vars"]["action_round"] += 1
+    game.touch("var:action_round")
+    assert B.value_of(game, "activation_cost", args) == 2
+    assert "activation_cost" not in worked
+    assert game.vcache[("activation_cost", args)] is entry and entry[B.CHANGED] == changed
+
+    game.s["vars"]["everyone_into_battle_turn"] = game.s["turn"]
+    game.touch("var:everyone_into_battle_turn")
+    assert B.value_of(game, "activation_cost", args) == 1 == _fresh(game, "activation_cost", args)
+    assert "activation_cost" in worked
