@@ -113,6 +113,10 @@ class Game:
         # Values are pure functions of the state: while options are listed the
         # state does not change, so each value is computed once per offer.
         self.memo: dict | None = None
+        # While every option of a decision is listed (offer): the values asked
+        # then are not judged worth remembering or not before they were worked
+        # out at a few revisions (builtins.REVIEW_REVISIONS).
+        self.listing = False
         # Values computed earlier, reused while nothing they read has changed
         # (see builtins.value_of and deps.py): a revision counter, the revision
         # each area of the state was last written at, the remembered results,
@@ -401,6 +405,7 @@ class Game:
             if sampler is not None:
                 return self._offer_sampled(spec, frame, side, sampler)
         self.memo = {}
+        self.listing = True
         try:
             candidates = self._candidates(spec, l)
             options: list[tuple[str, tuple]] = []
@@ -415,6 +420,7 @@ class Game:
                     options.append((text, values))
         finally:
             self.memo = None
+            self.listing = False
         if spec.optional:
             options.append((spec.optional_label, tuple(None for _ in spec.vars)))
         if not options:
@@ -451,6 +457,7 @@ class Game:
         "done" option counts as listed last, with score 0."""
         l = frame["l"]
         self.memo = {}
+        self.listing = True
         try:
             allowed = self._allowed(spec)
             options = [values for values in self._candidates(spec, l) if allowed(values)]
@@ -467,6 +474,7 @@ class Game:
                         best, best_score = values, score
         finally:
             self.memo = None
+            self.listing = False
         self._bind(spec, frame, best)
         text = spec.optional_label if spec.optional and best.count(None) == len(best) else spec.text(best, self)
         self.log(f"{text_of(side)}: {text} (no player: the rules' default)", spec.cites)

@@ -331,9 +331,9 @@ def test_values_seldom_found_good_are_no_longer_remembered_but_space_filters_alw
     unit = next(u for u in w.units if game.s["loc"][u.index] is not None
                 and 0 <= game.s["loc"][u.index] < len(w.spaces))
     for name, args in (("sr_open_spaces", (cp,)), ("in_supply", (unit,))):
-        game.vcache.clear()  # forgotten: each call below works it out again
-        for _ in range(B.REVIEW_REVISIONS):
-            game.clock += 1  # a new revision with nothing changed: the remembered result would be found good
+        game.clock += 1  # a new revision with nothing changed: the remembered result is found good
+        game.vcache.clear()  # … unless forgotten: each call below works it out again
+        for _ in range(3):
             B.value_of(game, name, args)
             game.vcache.clear()
     assert "in_supply" in w.uncached
@@ -387,9 +387,9 @@ def test_a_value_first_asked_for_many_options_at_once_is_judged_once_it_was_aske
     """A listed decision asks a value for each of its options at one revision
     (the cost of every space an operation may activate): all new results,
     none found good yet, since a result is found good only at a later
-    revision.  The reviews wait for a few revisions, so the value is kept,
-    and found good when the next decision asks again; one never found good
-    at later revisions is still dropped."""
+    revision.  While options are listed the reviews wait for a few
+    revisions, so the value is kept, and found good when the next decision
+    asks again; one never found good at later revisions is still dropped."""
     from pogdsl.compiler import scenario_graph
     from pogdsl.runtime.world import build_world
 
@@ -399,6 +399,7 @@ def test_a_value_first_asked_for_many_options_at_once_is_judged_once_it_was_aske
     game.run()
     units = [u for u in w.units if game.s["loc"][u.index] is not None and 0 <= game.s["loc"][u.index] < len(w.spaces)]
     assert len(units) > B.QUICK_REVIEW_AFTER
+    game.listing = True  # (as Game.offer, listing every option)
     for u in units:
         B.value_of(game, "in_supply", (u,))
     assert "in_supply" not in w.uncached
@@ -414,6 +415,24 @@ def test_a_value_first_asked_for_many_options_at_once_is_judged_once_it_was_aske
         game.vcache.clear()
         B.value_of(game, "sr_network", (cp, units[0]))
     assert "sr_network" in w.uncached
+
+
+def test_outside_listings_the_quick_review_drops_a_value_at_once():
+    """Values worked out for every unit at once outside a listing (the supply
+    of each unit at attrition) are judged as soon as they were asked 40
+    times: one never found good is dropped at its first revision."""
+    from pogdsl.compiler import scenario_graph
+    from pogdsl.runtime.world import build_world
+
+    comp, graph = scenario_graph("campaign")
+    w = build_world(comp.scenarios["campaign"][0], graph)
+    game = Game.new(w, seed=1, log=False)
+    game.run()
+    units = [u for u in w.units if game.s["loc"][u.index] is not None and 0 <= game.s["loc"][u.index] < len(w.spaces)]
+    for u in units:
+        B.value_of(game, "in_supply", (u,))
+    assert "in_supply" in w.uncached
+    assert all(B.value_of(game, "in_supply", (u,)) == _fresh(game, "in_supply", (u,)) for u in units)
 
 
 def test_space_filters_stay_exact_when_the_record_of_changes_is_trimmed(campaign, monkeypatch):
