@@ -171,9 +171,12 @@ def value_of(g, name: str, args: tuple, key=None):
         calls = g.calls
         if calls is None:
             return _value_of(g, name, args)
-        result = _value_of(g, name, args)
-        calls.append(worked_out(w, name, args, result))  # for the value calling it
-        return result
+        if g.listing:
+            result = _value_of(g, name, args)
+            calls.append(worked_out(w, name, args, result))  # for the value calling it
+            return result
+        calls.append((None, _areas(w, name, args)))  # what it reads, for the value calling it
+        return _value_of(g, name, args)
     if plan is None or not g._cache_values or g._trace is not None:  # (the attributes behind Game's properties)
         # While a trace is kept every value is worked out afresh, so the trace
         # shows every modifier that applies at each decision.
@@ -312,7 +315,13 @@ def worked_out(w, name: str, args: tuple, result) -> tuple:
     one of those areas is written, the caller is still good if the value,
     worked out again, gives the same result (`_same_again`): a value dropped
     from remembering (cheap to work out, and its areas often written, like
-    the ones reading the action round) keeps its callers' early cut-off."""
+    the ones reading the action round) keeps its callers' early cut-off.
+    Only while every option of a decision is listed (Game.listing), where a
+    value is checked for each of sixty options after one step; elsewhere the
+    record is ``(None, areas)`` and a written area expires the caller, as
+    simulate's games were tuned for (the results kept, and the callers kept
+    good where the reviews had dropped them, cost them 2% more instructions:
+    bench_instructions, Historical)."""
     return (None, _areas(w, name, args), name, args, result)
 
 
@@ -467,10 +476,10 @@ def _still_good(g, entry: list) -> bool:
         if ver.get(area, 0) > checked:
             return False
     for dep in entry[CALLED]:
-        if dep.__class__ is tuple:  # a value no longer remembered (worked_out): its areas, else its result
+        if dep.__class__ is tuple:  # a value no longer remembered: its areas, else its result (worked_out)
             for area in dep[1]:
                 if ver.get(area, 0) > checked:
-                    if not _same_again(g, dep):
+                    if len(dep) == 2 or not g.listing or not _same_again(g, dep):
                         return False
                     break
             continue

@@ -301,13 +301,19 @@ class Compiler:
             work = f"_value_of(g, {name!r}, {packed})"
         else:  # nothing to add to its expression: called directly
             work = f"F_{name}(g{''.join(', ' + a for a in args)})"
+        # While options are listed, B.worked_out's record (written out here),
+        # with the result; else the areas alone, as simulate's games need.
         source = (f"def V_{name}(g{''.join(', ' + a for a in args)}):\n"
                   f"    calls = g.calls\n    if calls is None:\n        return {work}\n"
-                  f"    result = {work}\n"
-                  f"    calls.append(_worked_out(g.w, {name!r}, {packed}, result))\n"
-                  "    return result\n")
+                  "    if g.listing:\n"
+                  f"        result = {work}\n"
+                  f"        args = {packed}\n"
+                  f"        calls.append((None, _areas(g.w, {name!r}, args), {name!r}, args, result))\n"
+                  "        return result\n"
+                  f"    calls.append((None, _areas(g.w, {name!r}, {packed})))\n"
+                  f"    return {work}\n")
         self.ns.env["_value_of"] = B._value_of
-        self.ns.env["_worked_out"] = B.worked_out
+        self.ns.env["_areas"] = B._areas
         self.ns.define(source, f"V_{name}", f"value {name} (not remembered)")
 
     def forbid_functions(self) -> None:

@@ -617,8 +617,9 @@ def test_values_remembered_across_a_restore_equal_values_worked_out_afresh(campa
 def test_a_value_calling_one_no_longer_remembered_stays_good_while_that_ones_result_does(monkeypatch):
     """A remembered value keeps the result of each value it called that is
     no longer remembered (builtins.worked_out): when what that one reads is
-    written, it is worked out again, and the caller stays good if its result
-    did not change.  9.2.3: a space costs one point per nationality in it;
+    written while options are listed, it is worked out again, and the caller
+    stays good if its result did not change (outside a listing the caller is
+    worked out again, as before).  9.2.3: a space costs one point per nationality in it;
     British and French units in a French space cost two, one only in the
     turn of Everyone Into Battle (all Allied units there count as French).
     The action round is read by activation_group too (SUD Army's stack of
@@ -631,6 +632,7 @@ def test_a_value_calling_one_no_longer_remembered_stays_good_while_that_ones_res
     game = Game.new(w, seed=1, log=False)
     game.run()
     B._stop_remembering(game, "activation_group")  # as a process that learnt it is cheaper worked out
+    game.listing = True  # (as Game.offer, listing every option: the operation's spaces, each one's cost)
     ap, move = w.by_kind["side"]["ap"], w.names["move"]
     paris = w.names["Paris"]
     british = next(u for u in w.units if u.data.nation.key == "br" and game.s["loc"][u.index] is None)
@@ -654,4 +656,11 @@ def test_a_value_calling_one_no_longer_remembered_stays_good_while_that_ones_res
     game.s["vars"]["everyone_into_battle_turn"] = game.s["turn"]
     game.touch("var:everyone_into_battle_turn")
     assert B.value_of(game, "activation_cost", args) == 1 == _fresh(game, "activation_cost", args)
+    assert "activation_cost" in worked
+
+    game.listing = False  # outside a listing, the written area alone expires the caller
+    worked.clear()
+    game.s["vars"]["action_round"] += 1
+    game.touch("var:action_round")
+    assert B.value_of(game, "activation_cost", args) == 1
     assert "activation_cost" in worked
