@@ -87,6 +87,16 @@ class Game:
     by default it is the scenario's `steps` limit, and the other limits
     (limits.py) are the scenario's too."""
 
+    # While every option of a decision is listed (offer): the values asked
+    # then are not judged worth remembering before they were worked out at a
+    # few revisions (builtins.REVIEW_REVISIONS), and a value no longer
+    # remembered keeps its result in its callers' record (builtins.worked_out).
+    # A class attribute until a listing sets it: one more attribute set in
+    # __init__ cost simulate's games 2% more instructions (bench_instructions,
+    # Historical, the same work done: presumably the game's attributes no
+    # longer fitting CPython's shared keys).
+    listing = False
+
     def __init__(self, world, state: dict, *, log: bool = True, step_budget: int | None = None,
                  ask_forced: bool = False, max_decisions: int | None = None):
         self.w = world
@@ -113,10 +123,6 @@ class Game:
         # Values are pure functions of the state: while options are listed the
         # state does not change, so each value is computed once per offer.
         self.memo: dict | None = None
-        # While every option of a decision is listed (offer): the values asked
-        # then are not judged worth remembering or not before they were worked
-        # out at a few revisions (builtins.REVIEW_REVISIONS).
-        self.listing = False
         # Values computed earlier, reused while nothing they read has changed
         # (see builtins.value_of and deps.py): a revision counter, the revision
         # each area of the state was last written at, the remembered results,
