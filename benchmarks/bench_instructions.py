@@ -11,12 +11,21 @@ for the measured games only, and prints instructions per decision.
     python benchmarks/bench_instructions.py                  # 1 game after 8 warm-up games
     python benchmarks/bench_instructions.py --games 2 --warm 4 --root /other/checkout
 
+`--listed` measures the other way to play: every decision's legal options
+listed (Game.offer, as an environment's action mask needs them), the
+answers the random players gave in the same games played beforehand
+outside valgrind, so only the interpreter and its listing are counted (not
+the players' own picks).  The warm-up games are listed games too.
+
+    python benchmarks/bench_instructions.py --listed --scenario historical --games 2 --warm 2
+
 Needs valgrind (Debian: `apt install valgrind`); about a minute per game.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -28,11 +37,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def play(root: Path, scenario: str, games: int, warm: int, seed: int) -> None:
+def play(root: Path, scenario: str, games: int, warm: int, seed: int, answers: Path | None = None) -> None:
     """The measured part, run inside valgrind: prints 'decisions hash
     compiled-modules'.
     `root` is a checkout (its own code is measured) or a project of rules
-    alone (this checkout's code plays it)."""
+    alone (this checkout's code plays it).  `answers`: the listed games'
+    answers (`record`), replayed with every decision listed."""
     sys.path.insert(0, str(root if (root / "pogdsl").is_dir() else ROOT))
     from pogdsl.agents import RandomAgent, agent_seed
     from pogdsl.opening import open_scenario
@@ -46,19 +56,79 @@ def play(root: Path, scenario: str, games: int, warm: int, seed: int) -> None:
         g.samplers = {side.key: RandomAgent(agent_seed(s, side.key)) for side in opened.world.sides}
         return g
 
-    for i in range(warm):
-        game(1000 + i).run()  # other games than the measured ones
-    measured = [game(i) for i in range(games)]
+    if answers is not None:
+        replies = json.loads(answers.read_text())
+        for i in range(warm):
+            listed_game(opened, game_seed(seed, 1000 + i))
+        measured = [listed_start(opened, game_seed(seed, i)) for i in range(games)]
+    else:
+        for i in range(warm):
+            game(1000 + i).run()  # other games than the measured ones
+        measured = [game(i) for i in range(games)]
     switch = ["callgrind_control", "-i"]
     subprocess.run([*switch, "on", str(os.getpid())], capture_output=True, check=False)
     decisions = 0
-    for g in measured:
-        g.run()
+    for i, g in enumerate(measured):
+        if answers is not None:
+            replay(g, replies[i])
+        else:
+            g.run()
         decisions += g.s["decisions"]
     subprocess.run([*switch, "off", str(os.getpid())], capture_output=True, check=False)
     from pogdsl.runtime import native
 
     print(decisions, measured[-1].state_hash()[:12], ",".join(native.compiled_modules()) or "none")
+
+
+def listed_start(opened, game_seed: int):
+    """A game whose decisions are listed (no samplers), as an environment plays it."""
+    g = opened.new_game(game_seed, log=False)
+    g.list_weights = False  # (as pogdsl.env: its learner picks, no weights needed)
+    return g
+
+
+def listed_game(opened, game_seed: int) -> list[int]:
+    """A random game with every decision listed: the random players' answers (1-based)."""
+    from types import SimpleNamespace
+
+    from pogdsl.agents import RandomAgent, agent_seed
+    from pogdsl.runtime.errors import GameError
+
+    g = listed_start(opened, game_seed)
+    players = {side.key: RandomAgent(agent_seed(game_seed, side.key)) for side in opened.world.sides}
+    session = SimpleNamespace(game=g)
+    answers = []
+    try:
+        d = g.run()
+        while d is not None:
+            answers.append(players[d.by].choose(session, d))
+            d = g.choose(answers[-1])
+    except GameError:
+        pass
+    return answers
+
+
+def replay(g, answers: list[int]) -> None:
+    from pogdsl.runtime.errors import GameError
+
+    try:
+        d = g.run()
+        for answer in answers:
+            if d is None:
+                break
+            d = g.choose(answer)
+    except GameError:
+        pass
+
+
+def record(root: Path, scenario: str, games: int, seed: int, out: Path) -> None:
+    """The answers of the listed games measured, played outside valgrind."""
+    sys.path.insert(0, str(root if (root / "pogdsl").is_dir() else ROOT))
+    from pogdsl.opening import open_scenario
+    from pogdsl.sim import game_seed
+
+    opened = open_scenario(scenario, root)
+    out.write_text(json.dumps([listed_game(opened, game_seed(seed, i)) for i in range(games)]))
 
 
 def main() -> int:
@@ -68,18 +138,32 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=1, help="games measured (default 1)")
     parser.add_argument("--warm", type=int, default=8, help="warm-up games first, not measured (default 8)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--listed", action="store_true",
+                        help="list every decision's legal options (as an environment does), replaying the random "
+                        "players' answers recorded beforehand: counts the interpreter and its listing")
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--answers", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--record", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.record:
+        record(args.root.resolve(), args.scenario, args.games, args.seed, args.record)
+        return 0
     if args.inside:
-        play(args.root.resolve(), args.scenario, args.games, args.warm, args.seed)
+        play(args.root.resolve(), args.scenario, args.games, args.warm, args.seed, args.answers)
         return 0
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         print("bench_instructions: valgrind is not installed (Debian: apt install valgrind)", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as tmp:
+        common = ["--root", str(args.root), "--scenario", args.scenario, "--games", str(args.games),
+                  "--seed", str(args.seed)]
+        listed = []
+        if args.listed:
+            answers = Path(tmp) / "answers.json"
+            subprocess.run([sys.executable, __file__, "--record", str(answers), *common], check=True)
+            listed = ["--answers", str(answers)]
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={tmp}/cg.out",
-               sys.executable, __file__, "--inside", "--root", str(args.root), "--scenario", args.scenario,
-               "--games", str(args.games), "--warm", str(args.warm), "--seed", str(args.seed)]
+               sys.executable, __file__, "--inside", *common, "--warm", str(args.warm), *listed]
         run = subprocess.run(cmd, capture_output=True, text=True, check=False)
     collected = re.search(r"Collected : (\d+)", run.stderr)
     played = run.stdout.split()
@@ -87,8 +171,8 @@ def main() -> int:
         print(f"bench_instructions: the run failed (exit {run.returncode}):\n{run.stderr[-2000:]}", file=sys.stderr)
         return 1
     instructions, decisions = int(collected.group(1)), int(played[0])
-    print(f"{args.root} {args.scenario}: {args.games} game(s) after {args.warm} warm-up, {decisions} decisions, "
-          f"final state {played[1]}")
+    print(f"{args.root} {args.scenario}{' listed' * args.listed}: {args.games} game(s) after {args.warm} warm-up, "
+          f"{decisions} decisions, final state {played[1]}")
     # (compiled modules run other instructions than their source: POGDSL_PURE=1 counts the source's)
     print(f"runtime modules compiled: {played[2].replace(',', ', ')}")
     print(f"{instructions:,} instructions, {instructions / max(decisions, 1):,.0f} per decision")

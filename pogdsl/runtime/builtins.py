@@ -169,8 +169,13 @@ def value_of(g, name: str, args: tuple, key=None):
     plan = w.value_areas.get(name)
     if name in w.uncached:
         calls = g.calls
-        if calls is not None:
-            calls.append((None, _areas(w, name, args)))  # what it reads, for the value calling it
+        if calls is None:
+            return _value_of(g, name, args)
+        if g.listing:
+            result = _value_of(g, name, args)
+            calls.append(worked_out(w, name, args, result))  # for the value calling it
+            return result
+        calls.append((None, _areas(w, name, args)))  # what it reads, for the value calling it
         return _value_of(g, name, args)
     if plan is None or not g._cache_values or g._trace is not None:  # (the attributes behind Game's properties)
         # While a trace is kept every value is worked out afresh, so the trace
@@ -224,15 +229,19 @@ def remembered(g, key, entry, name: str, args: tuple):
     """The result of a remembered value whose entry (or None) was looked up
     under `key`: checked, or worked out again (the generated `V_name` calls
     this directly once it has the entry)."""
-    stats = g.w.cache_stats[name]  # [calls worked out, calls found good]
+    stats = g.w.cache_stats[name]  # [calls worked out, calls found good, last revision worked out at, revisions]
     if entry is None or (entry[1] != g.clock and not _still_good(g, entry)):
         entry = _recompute(g, key, name, args, entry)
         stats[0] += 1
+        if stats[2] != g.clock:
+            stats[2] = g.clock
+            stats[3] += 1
         good = stats[1]
         calls = stats[0] + good
-        if ((calls > REVIEW_AFTER and good < calls * WORTH_KEEPING)
+        if (stats[3] >= REVIEW_REVISIONS or not g.listing) and ((calls > REVIEW_AFTER and good < calls * WORTH_KEEPING)
                 or (calls > MID_REVIEW_AFTER and good < calls * MID_WORTH_KEEPING)
-                or (calls > QUICK_REVIEW_AFTER and good < calls * QUICK_WORTH_KEEPING)) and name not in g.w.space_filters:
+                or (calls > QUICK_REVIEW_AFTER and good < calls * QUICK_WORTH_KEEPING)) \
+                and name not in g.w.space_filters:
             # (a space filter is brought up to date a few spaces at a time,
             # however often that is needed: always worth keeping)
             _stop_remembering(g, name)
@@ -276,17 +285,71 @@ def _areas(w, name: str, args: tuple) -> tuple:
 REVIEW_AFTER, WORTH_KEEPING = 1000, 0.5
 MID_REVIEW_AFTER, MID_WORTH_KEEPING = 300, 0.2
 QUICK_REVIEW_AFTER, QUICK_WORTH_KEEPING = 40, 0.05
+# While every option of a decision is listed (Game.listing), no review judges
+# a value worked out at fewer revisions than this: a result is found good
+# only at a later revision than the one it was worked out at, so a value
+# first asked for every option (sixty new results at one revision: the cost
+# of each space an operation may activate) would be judged on no evidence,
+# and dropped before its first reuse.  Outside listings the reviews judge as
+# they did (values worked out for every unit at once, attrition's supply,
+# are dropped at once, and sooner is better there: 1.9% fewer instructions
+# in simulate's games than waiting for them too).
+REVIEW_REVISIONS = 3
 
 
 def _stop_remembering(g, name: str) -> None:
     """From now on, in this process, work `name` out at each call.  This
     changes no result, only the work done: a value calling it then depends on
-    the areas it reads (recorded as ``(None, name, args)``, see _still_good)."""
+    the areas it reads and on its result (recorded by `worked_out`, see
+    _still_good)."""
     w = g.w
     w.uncached.add(name)
     rebind = w.rebind_uncached
     if rebind is not None:
         rebind(name)
+
+
+def worked_out(w, name: str, args: tuple, result) -> tuple:
+    """What a remembered value notes of a value it called that is not
+    remembered: ``(None, areas it reads, name, arguments, result)``.  When
+    one of those areas is written, the caller is still good if the value,
+    worked out again, gives the same result (`_same_again`): a value dropped
+    from remembering (cheap to work out, and its areas often written, like
+    the ones reading the action round) keeps its callers' early cut-off.
+    Only while every option of a decision is listed (Game.listing), where a
+    value is checked for each of sixty options after one step; elsewhere the
+    record is ``(None, areas)`` and a written area expires the caller, as
+    simulate's games were tuned for (the results kept, and the callers kept
+    good where the reviews had dropped them, cost them 2% more instructions:
+    bench_instructions, Historical)."""
+    return (None, _areas(w, name, args), name, args, result)
+
+
+def _same_again(g, dep: tuple) -> bool:
+    """Whether a value not remembered (`worked_out`'s record) gives the same
+    result now, of the same type (`1` is not `true`).  Worked out outside any
+    caller's record (nothing of it is noted: its result alone is compared);
+    an error working it out (the state moved on) counts as a change, and the
+    caller, worked out again, meets it if it must."""
+    memo = g.memo  # (while options are listed: a value called for several options is worked out once)
+    try:
+        now = memo[(dep[2], dep[3])]
+    except (KeyError, TypeError):  # not yet, no listing, or a list among the arguments
+        outer = g.calls
+        g.calls = None
+        try:
+            now = _value_of(g, dep[2], dep[3])
+        except GameError:
+            return False
+        finally:
+            g.calls = outer
+        if memo is not None:
+            try:
+                memo[(dep[2], dep[3])] = now
+            except TypeError:
+                pass
+    old = dep[4]
+    return now.__class__ is old.__class__ and now == old
 
 
 def key_part(a):
@@ -413,10 +476,12 @@ def _still_good(g, entry: list) -> bool:
         if ver.get(area, 0) > checked:
             return False
     for dep in entry[CALLED]:
-        if dep.__class__ is tuple:  # (None, areas): a value no longer remembered, the areas it reads
+        if dep.__class__ is tuple:  # a value no longer remembered: its areas, else its result (worked_out)
             for area in dep[1]:
                 if ver.get(area, 0) > checked:
-                    return False
+                    if len(dep) == 2 or not g.listing or not _same_again(g, dep):
+                        return False
+                    break
             continue
         if dep[CHECKED] != g.clock and not _still_good(g, dep):
             key = dep[KEY]

@@ -188,7 +188,8 @@ class Compiler:
         function itself for a value that is simply recomputed, else a call
         through `value_of`, which remembers it and applies its modifiers."""
         w = self.w
-        w.cache_stats = {name: [0, 0] for name in w.value_areas}  # [calls worked out, calls found good]
+        # [calls worked out, calls found good, last revision worked out at, revisions worked out at]
+        w.cache_stats = {name: [0, 0, None, 0] for name in w.value_areas}
         self.ns.env["_remembered"] = B.remembered
         w.rebind_uncached = self.bind_uncached
         for name, (params, fn) in w.values.items():
@@ -296,13 +297,21 @@ class Compiler:
         params = self.w.values[name][0]
         args = [f"a{i}" for i in range(len(params))]
         packed = "(" + "".join(a + ", " for a in args) + ")"
-        source = (f"def V_{name}(g{''.join(', ' + a for a in args)}):\n"
-                  "    if g.calls is not None:\n"
-                  f"        g.calls.append((None, _areas(g.w, {name!r}, {packed})))\n")
         if self.w.modifiers.get(name):
-            source += f"    return _value_of(g, {name!r}, {packed})\n"
+            work = f"_value_of(g, {name!r}, {packed})"
         else:  # nothing to add to its expression: called directly
-            source += f"    return F_{name}(g{''.join(', ' + a for a in args)})\n"
+            work = f"F_{name}(g{''.join(', ' + a for a in args)})"
+        # While options are listed, B.worked_out's record (written out here),
+        # with the result; else the areas alone, as simulate's games need.
+        source = (f"def V_{name}(g{''.join(', ' + a for a in args)}):\n"
+                  f"    calls = g.calls\n    if calls is None:\n        return {work}\n"
+                  "    if g.listing:\n"
+                  f"        result = {work}\n"
+                  f"        args = {packed}\n"
+                  f"        calls.append((None, _areas(g.w, {name!r}, args), {name!r}, args, result))\n"
+                  "        return result\n"
+                  f"    calls.append((None, _areas(g.w, {name!r}, {packed})))\n"
+                  f"    return {work}\n")
         self.ns.env["_value_of"] = B._value_of
         self.ns.env["_areas"] = B._areas
         self.ns.define(source, f"V_{name}", f"value {name} (not remembered)")

@@ -87,6 +87,16 @@ class Game:
     by default it is the scenario's `steps` limit, and the other limits
     (limits.py) are the scenario's too."""
 
+    # While every option of a decision is listed (offer): the values asked
+    # then are not judged worth remembering before they were worked out at a
+    # few revisions (builtins.REVIEW_REVISIONS), and a value no longer
+    # remembered keeps its result in its callers' record (builtins.worked_out).
+    # A class attribute until a listing sets it: one more attribute set in
+    # __init__ cost simulate's games 2% more instructions (bench_instructions,
+    # Historical, the same work done: presumably the game's attributes no
+    # longer fitting CPython's shared keys).
+    listing = False
+
     def __init__(self, world, state: dict, *, log: bool = True, step_budget: int | None = None,
                  ask_forced: bool = False, max_decisions: int | None = None):
         self.w = world
@@ -401,6 +411,7 @@ class Game:
             if sampler is not None:
                 return self._offer_sampled(spec, frame, side, sampler)
         self.memo = {}
+        self.listing = True
         try:
             candidates = self._candidates(spec, l)
             options: list[tuple[str, tuple]] = []
@@ -415,6 +426,7 @@ class Game:
                     options.append((text, values))
         finally:
             self.memo = None
+            self.listing = False
         if spec.optional:
             options.append((spec.optional_label, tuple(None for _ in spec.vars)))
         if not options:
@@ -451,6 +463,7 @@ class Game:
         "done" option counts as listed last, with score 0."""
         l = frame["l"]
         self.memo = {}
+        self.listing = True
         try:
             allowed = self._allowed(spec)
             options = [values for values in self._candidates(spec, l) if allowed(values)]
@@ -467,6 +480,7 @@ class Game:
                         best, best_score = values, score
         finally:
             self.memo = None
+            self.listing = False
         self._bind(spec, frame, best)
         text = spec.optional_label if spec.optional and best.count(None) == len(best) else spec.text(best, self)
         self.log(f"{text_of(side)}: {text} (no player: the rules' default)", spec.cites)

@@ -383,6 +383,58 @@ def test_values_seldom_found_good_are_dropped_at_the_earlier_reviews(monkeypatch
     assert B.value_of(game, "in_supply", (units[0],)) == _fresh(game, "in_supply", (units[0],))
 
 
+def test_a_value_first_asked_for_many_options_at_once_is_judged_once_it_was_asked_again():
+    """A listed decision asks a value for each of its options at one revision
+    (the cost of every space an operation may activate): all new results,
+    none found good yet, since a result is found good only at a later
+    revision.  While options are listed the reviews wait for a few
+    revisions, so the value is kept, and found good when the next decision
+    asks again; one never found good at later revisions is still dropped."""
+    from pogdsl.compiler import scenario_graph
+    from pogdsl.runtime.world import build_world
+
+    comp, graph = scenario_graph("campaign")
+    w = build_world(comp.scenarios["campaign"][0], graph)
+    game = Game.new(w, seed=1, log=False)
+    game.run()
+    units = [u for u in w.units if game.s["loc"][u.index] is not None and 0 <= game.s["loc"][u.index] < len(w.spaces)]
+    assert len(units) > B.QUICK_REVIEW_AFTER
+    game.listing = True  # (as Game.offer, listing every option)
+    for u in units:
+        B.value_of(game, "in_supply", (u,))
+    assert "in_supply" not in w.uncached
+    game.clock += 1  # the next decision, nothing changed: every result is found good
+    good = w.cache_stats["in_supply"][1]
+    for u in units:
+        assert B.value_of(game, "in_supply", (u,)) == _fresh(game, "in_supply", (u,))
+    assert w.cache_stats["in_supply"][1] == good + len(units)
+    assert "in_supply" not in w.uncached
+    cp = w.by_kind["side"]["cp"]
+    for _ in range(B.QUICK_REVIEW_AFTER + 1):  # asked at each revision, forgotten each time: never found good
+        game.clock += 1
+        game.vcache.clear()
+        B.value_of(game, "sr_network", (cp, units[0]))
+    assert "sr_network" in w.uncached
+
+
+def test_outside_listings_the_quick_review_drops_a_value_at_once():
+    """Values worked out for every unit at once outside a listing (the supply
+    of each unit at attrition) are judged as soon as they were asked 40
+    times: one never found good is dropped at its first revision."""
+    from pogdsl.compiler import scenario_graph
+    from pogdsl.runtime.world import build_world
+
+    comp, graph = scenario_graph("campaign")
+    w = build_world(comp.scenarios["campaign"][0], graph)
+    game = Game.new(w, seed=1, log=False)
+    game.run()
+    units = [u for u in w.units if game.s["loc"][u.index] is not None and 0 <= game.s["loc"][u.index] < len(w.spaces)]
+    for u in units:
+        B.value_of(game, "in_supply", (u,))
+    assert "in_supply" in w.uncached
+    assert all(B.value_of(game, "in_supply", (u,)) == _fresh(game, "in_supply", (u,)) for u in units)
+
+
 def test_space_filters_stay_exact_when_the_record_of_changes_is_trimmed(campaign, monkeypatch):
     """The record of changes is kept per area and trimmed by revision: a
     filter checked before what is left is worked out in full, one checked
@@ -560,3 +612,55 @@ def test_values_remembered_across_a_restore_equal_values_worked_out_afresh(campa
             assert len(game.vcache) == remembered  # nothing forgotten: what expired is found so when asked
             check_all()
     assert checked > 50
+
+
+def test_a_value_calling_one_no_longer_remembered_stays_good_while_that_ones_result_does(monkeypatch):
+    """A remembered value keeps the result of each value it called that is
+    no longer remembered (builtins.worked_out): when what that one reads is
+    written while options are listed, it is worked out again, and the caller
+    stays good if its result did not change (outside a listing the caller is
+    worked out again, as before).  9.2.3: a space costs one point per nationality in it;
+    British and French units in a French space cost two, one only in the
+    turn of Everyone Into Battle (all Allied units there count as French).
+    The action round is read by activation_group too (SUD Army's stack of
+    the round) but changes no group here: the cost is not worked out again."""
+    from pogdsl.compiler import scenario_graph
+    from pogdsl.runtime.world import build_world
+
+    comp, graph = scenario_graph("campaign")
+    w = build_world(comp.scenarios["campaign"][0], graph)
+    game = Game.new(w, seed=1, log=False)
+    game.run()
+    B._stop_remembering(game, "activation_group")  # as a process that learnt it is cheaper worked out
+    game.listing = True  # (as Game.offer, listing every option: the operation's spaces, each one's cost)
+    ap, move = w.by_kind["side"]["ap"], w.names["move"]
+    paris = w.names["Paris"]
+    british = next(u for u in w.units if u.data.nation.key == "br" and game.s["loc"][u.index] is None)
+    game.move_unit(british, paris.index)
+    assert {u.data.nation.key for u in w.units if game.s["loc"][u.index] == paris.index} == {"fr", "br"}
+    args = (paris, ap, move)
+    assert B.value_of(game, "activation_cost", args) == 2
+    entry = game.vcache[("activation_cost", args)]
+    changed = entry[B.CHANGED]
+
+    worked = []
+    recompute = B._recompute
+    monkeypatch.setattr(B, "_recompute", lambda g, key, name, *rest: (worked.append(name), recompute(g, key, name,
+                                                                                                   *rest))[1])
+    game.s["vars"]["action_round"] += 1
+    game.touch("var:action_round")
+    assert B.value_of(game, "activation_cost", args) == 2
+    assert "activation_cost" not in worked
+    assert game.vcache[("activation_cost", args)] is entry and entry[B.CHANGED] == changed
+
+    game.s["vars"]["everyone_into_battle_turn"] = game.s["turn"]
+    game.touch("var:everyone_into_battle_turn")
+    assert B.value_of(game, "activation_cost", args) == 1 == _fresh(game, "activation_cost", args)
+    assert "activation_cost" in worked
+
+    game.listing = False  # outside a listing, the written area alone expires the caller
+    worked.clear()
+    game.s["vars"]["action_round"] += 1
+    game.touch("var:action_round")
+    assert B.value_of(game, "activation_cost", args) == 1
+    assert "activation_cost" in worked
