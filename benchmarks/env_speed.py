@@ -1,7 +1,11 @@
 """How fast the reinforcement-learning environment plays, against `simulate`.
 
-For each scenario (Historical and the Campaign by default), in one process
-on one core, round after round:
+For each scenario (Historical and the Campaign by default), on one core,
+round after round, each of three ways in a fresh process of its own (after
+one warm-up game of another seed), as a user runs either a simulation or a
+training run, never both in one process — in one process, what the first
+way's games teach the value cache about which values are worth remembering
+would carry over to the next way's:
 
   * `simulate`'s games: random players answering inside the interpreter
     (runtime/sampling.py: an option drawn without listing them all, no
@@ -52,8 +56,10 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import pstats
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -146,18 +152,49 @@ def env_games(env, seeds: list[int], wall: list | None = None) -> tuple[int, flo
     return steps, cpu
 
 
-def measure(scenario: str, args) -> dict:
+WAYS = ("simulate", "env", "listed")
+
+
+def play_one_way(way: str, scenario: str, games: int, seed: int, option_features: bool) -> tuple[int, float]:
+    """(decisions or steps, CPU seconds) of GAMES games of SCENARIO played
+    one WAY, in this process, after one warm-up game of another seed (what
+    a long run has learnt — which values are worth remembering, the
+    layout — in place, as in a training run or a long simulation)."""
     import pogdsl.env
     from pogdsl.sim import game_seed
 
-    env = pogdsl.env.aec_env(scenario, with_option_features=args.option_features)
-    opened = env.opened
-    seeds = [game_seed(args.seed, i) for i in range(args.games)]
+    seeds = [game_seed(seed, i) for i in range(games)]
+    warm = [game_seed(seed, games)]
+    env = pogdsl.env.aec_env(scenario, with_option_features=option_features)  # (opens SCENARIO for all three)
+    if way == "env":
+        env_games(env, warm)
+        return env_games(env, seeds)
+    play = simulate_games if way == "simulate" else listed_games
+    play(env.opened, warm)
+    return play(env.opened, seeds)
+
+
+def one_way_in_a_fresh_process(way: str, scenario: str, args) -> tuple[int, float]:
+    """play_one_way in a process of its own: each way starts from nothing,
+    as a user's process does (a simulation and a training run never share
+    one), so what one way's games teach the value cache never helps or
+    hinders another's."""
+    argv = [sys.executable, __file__, "--one-way", way, "--scenario", scenario, "--games", str(args.games),
+            "--seed", str(args.seed)] + (["--option-features"] if args.option_features else [])
+    done = subprocess.run(argv, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"error: the {way} games of {scenario} failed:\n{done.stderr.strip()}")
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    return result["decisions"], result["cpu"]
+
+
+def measure(scenario: str, args) -> dict:
+    import pogdsl.env
+
+    pogdsl.env.aec_env(scenario)  # a bad name or the rl extra missing: one line here (main), not per process
     rounds = []
     for r in range(args.rounds):
-        d, d_cpu = simulate_games(opened, seeds)
-        s, s_cpu = env_games(env, seeds)
-        n, n_cpu = listed_games(opened, seeds)
+        (d, d_cpu), (s, s_cpu), (n, n_cpu) = (one_way_in_a_fresh_process(way, scenario, args) for way in WAYS)
         if not d == s == n:
             raise SystemExit(f"error: not the same games: simulate {d} decisions, the environment {s} steps, "
                              f"the interpreter listing {n} decisions")
@@ -294,7 +331,7 @@ def breakdown(scenario: str, args) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Environment steps per CPU second (PettingZoo AEC, random legal "
                                  "actions from the mask, both sides) against simulate's decisions per CPU second "
-                                 "with random players, on the same scenarios and seeds, in one process.")
+                                 "with random players, on the same scenarios and seeds, each in a fresh process.")
     ap.add_argument("--scenario", action="append", help="a scenario to measure (repeatable; default: historical "
                     "and campaign)")
     ap.add_argument("--games", type=int, default=3, help="games per scenario and round (default: %(default)s)")
@@ -306,10 +343,16 @@ def main(argv=None) -> int:
     ap.add_argument("--breakdown", metavar="SCENARIO", help="microseconds per step of each part of the "
                     "environment's games of SCENARIO instead")
     ap.add_argument("--top", type=int, default=25, help="functions listed by --profile (default: %(default)s)")
+    ap.add_argument("--one-way", choices=WAYS, help=argparse.SUPPRESS)  # a round's process (measure)
     args = ap.parse_args(argv)
     if args.games < 1 or args.rounds < 1:
         ap.error("--games and --rounds must be at least 1")
     try:  # (without the rl extra, making the environment says which extra to install)
+        if args.one_way:
+            decisions, cpu = play_one_way(args.one_way, args.scenario[0], args.games, args.seed,
+                                          args.option_features)
+            print(json.dumps({"decisions": decisions, "cpu": cpu}))
+            return 0
         if args.profile:
             profile(args.profile, args)
             return 0
