@@ -255,9 +255,10 @@ class Generator:
         fn.source = body  # for tests and debugging
         return fn
 
-    def value_function(self, decl: A.ValueDecl, slow):
-        """`V(g, a, b)`: a value's base expression with its parameters as
-        Python arguments.  `slow(g, *args)` is its closure form."""
+    def _bind_parameters(self, decl: A.ValueDecl) -> tuple[dict, list]:
+        """({parameter: Python name}, [Python names]) of a value's parameters,
+        as arguments of a frameless function (no locals dict), their kinds
+        noted for the attributes read from them."""
         self.inline_ok = True
         self.frameless = True
         cvars, args = {}, []
@@ -267,6 +268,12 @@ class Generator:
             args.append(py)
             if prm.type is not None and not prm.is_list:
                 self.kinds[py] = prm.type.text
+        return cvars, args
+
+    def value_function(self, decl: A.ValueDecl, slow):
+        """`V(g, a, b)`: a value's base expression with its parameters as
+        Python arguments.  `slow(g, *args)` is its closure form."""
+        cvars, args = self._bind_parameters(decl)
         body = self.generate_pure(decl.expr, set(), cvars)
         fn_name = self.ns.fresh("_value")
         params = "".join(", " + a for a in args)
@@ -290,15 +297,7 @@ class Generator:
         length.  The values called with `shared` parameters alone (their
         positions: one value for every candidate of an offer, as `p in
         [player]` binds) are worked out once for the loop (value_call)."""
-        self.inline_ok = True
-        self.frameless = True
-        cvars, args = {}, []
-        for prm in decl.params:
-            py = self.pyname(prm.name.text)
-            cvars[prm.name.text] = py
-            args.append(py)
-            if prm.type is not None and not prm.is_list:
-                self.kinds[py] = prm.type.text
+        cvars, args = self._bind_parameters(decl)
         if not args:
             raise Unsupported("a weight of no parameter")
         self.hoisting = {args[i] for i in shared if i < len(args)}
