@@ -241,3 +241,22 @@ def test_entrench_drm_helps_the_round_after_a_failed_roll(on):
     pos.set("action_round", 2)
     pos.run("resolve_entrenchments", "cp", [army], dice=[4])  # 4 - 1 <= 3 only with the option
     assert bool(pos.s["vars"]["trench"].get(space.key, 0)) is on
+
+
+# ------------------------------------------------------ the documented toy
+def test_the_docs_toy_short_war_option_ends_the_game_after_turn_three():
+    """The option the variants page shows (docs/examples/toy, its rule 3.1):
+    off, the toy war runs its five turns; on, it stops once turn 3 is over,
+    no side having reached its VP threshold."""
+    from pogdsl.agents import RandomAgent, agent_seed
+    from pogdsl.opening import open_scenario
+
+    toy = REPO / "docs" / "examples" / "toy"
+    for options, last in ((None, 5), ({"short_war": "on"}, 3)):
+        opened = open_scenario("toy", toy, options=options)
+        for seed in range(5):
+            g = opened.new_game(seed, log=False)
+            g.samplers = {s.key: RandomAgent(agent_seed(seed, s.key)) for s in opened.world.sides}
+            g.run()
+            assert g.s["turn"] == last
+            assert (g.s["result"]["reason"] == "the short war is over") == (last == 3)
