@@ -331,23 +331,14 @@ def _same_again(g, dep: tuple) -> bool:
     caller's record (nothing of it is noted: its result alone is compared);
     an error working it out (the state moved on) counts as a change, and the
     caller, worked out again, meets it if it must."""
-    memo = g.memo  # (while options are listed: a value called for several options is worked out once)
-    try:
-        now = memo[(dep[2], dep[3])]
-    except (KeyError, TypeError):  # not yet, no listing, or a list among the arguments
-        outer = g.calls
-        g.calls = None
-        try:
-            now = _value_of(g, dep[2], dep[3])
-        except GameError:
-            return False
-        finally:
-            g.calls = outer
-        if memo is not None:
-            try:
-                memo[(dep[2], dep[3])] = now
-            except TypeError:
-                pass
+    outer = g.calls
+    g.calls = None
+    try:  # (while options are listed, a value called for several options is worked out once: _memoised)
+        now = _memoised(g, dep[2], dep[3])
+    except GameError:
+        return False
+    finally:
+        g.calls = outer
     old = dep[4]
     return now.__class__ is old.__class__ and now == old
 
