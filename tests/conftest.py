@@ -7,6 +7,8 @@ a temporary folder (subprocesses started by the CLI tests inherit it).
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 
@@ -27,3 +29,16 @@ def pytest_configure(config):
     config.addinivalue_line("markers", 'rule(number): the rulebook number the test checks, "12.4.3" (or "soe 12.4.3")')
     config.addinivalue_line("markers", "slow: a test that takes long (building and installing a wheel); it runs "
                                        "in the suite, -m 'not slow' leaves it out")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    # In CI every test runs: a test skipped there (a missing browser, an
+    # extra not installed) would pass unseen, so with CI set a skip fails,
+    # naming its reason.  An expected failure (xfail) is not a skip.
+    outcome = yield
+    report = outcome.get_result()
+    if os.environ.get("CI") and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"skipped in CI, where every test must run: {reason}"

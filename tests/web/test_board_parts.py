@@ -10,17 +10,13 @@ import re
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
-
-from starlette.testclient import TestClient  # noqa: E402
-
-from pogdsl.board.svg import board_pieces, board_svg, changed_pieces, join_pieces  # noqa: E402
-from pogdsl.opening import open_scenario  # noqa: E402
-from pogdsl.runtime.record import Session  # noqa: E402
-from pogdsl.web.app import make_app  # noqa: E402
-from pogdsl.web.table import Table  # noqa: E402
+from pogdsl.board.svg import board_pieces, board_svg, changed_pieces, join_pieces
+from pogdsl.opening import open_scenario
+from pogdsl.runtime.record import Session
+from pogdsl.web.app import make_app
+from pogdsl.web.table import Table
 
 REPO = Path(__file__).resolve().parents[2]
 

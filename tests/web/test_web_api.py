@@ -13,16 +13,12 @@ import re
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
-
-from starlette.testclient import TestClient  # noqa: E402
-
-from pogdsl.opening import open_scenario  # noqa: E402
-from pogdsl.runtime.record import Session, load_any  # noqa: E402
-from pogdsl.web.app import make_app  # noqa: E402
-from pogdsl.web.table import Table  # noqa: E402
+from pogdsl.opening import open_scenario
+from pogdsl.runtime.record import Session, load_any
+from pogdsl.web.app import make_app
+from pogdsl.web.table import Table
 
 REPO = Path(__file__).resolve().parents[2]
 SCENARIOS = {"campaign": "campaign", "introductory": "introductory"}

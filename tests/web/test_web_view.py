@@ -11,18 +11,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
-
-from starlette.testclient import TestClient  # noqa: E402
-
-from pogdsl.agents import make_agent  # noqa: E402
-from pogdsl.opening import open_scenario  # noqa: E402
-from pogdsl.runtime.errors import BadSave  # noqa: E402
-from pogdsl.runtime.record import Event, Session, replay_events, save_text  # noqa: E402
-from pogdsl.web import replay as R  # noqa: E402
-from pogdsl.web.app import make_app  # noqa: E402
+from pogdsl.agents import make_agent
+from pogdsl.opening import open_scenario
+from pogdsl.runtime.errors import BadSave
+from pogdsl.runtime.record import Event, Session, replay_events, save_text
+from pogdsl.web import replay as R
+from pogdsl.web.app import make_app
 
 REPO = Path(__file__).resolve().parents[2]
 
