@@ -113,6 +113,68 @@ def test_a_long_condition_breaks_after_the_equals_then_before_and():
     assert format_text(f"value v(s: space) cites 1.1 =\n  {short}\n") == f"value v(s: space) cites 1.1 = {short}\n"
 
 
+def test_an_operand_too_long_for_any_line_starts_a_new_line_after_a_long_start():
+    # The rule (docs/modding.rst, "Formatting"): an operand that fits no line
+    # goes to a new line, so that its own breaks are not pushed against the
+    # right margin; every line then stays within 100 columns.
+    text = ("value v(s: space) cites 1.1 = s.control == cp and commitment[cp] == total_war_level "
+            "and first_long_condition(s) and len([t for t in adjacent(s) where t != s and t.nation in [fr, be] "
+            "and t.control == cp and t.supply and not t.besieged]) >= 2\n")
+    out = format_text(text)
+    assert out == (
+        "value v(s: space) cites 1.1 =\n"
+        "  s.control == cp and commitment[cp] == total_war_level and first_long_condition(s)\n"
+        "  and len([t for t in adjacent(s)\n"
+        "           where t != s and t.nation in [fr, be] and t.control == cp and t.supply\n"
+        "                 and not t.besieged])\n"
+        "      >= 2\n")
+    assert max(len(line) for line in out.splitlines()) <= 100
+
+
+def test_a_long_operand_after_a_short_start_breaks_where_it_stands():
+    # a lone short operand is not left behind as a stub
+    text = ("value v(s: space) cites 1.1 = ok and any(first_long_condition_of(t, s) and second_long_condition_of(t, s) "
+            "and third_long_condition_of(t, s) for t in adjacent(s))\n")
+    assert format_text(text) == (
+        "value v(s: space) cites 1.1 =\n"
+        "  ok and any(first_long_condition_of(t, s) and second_long_condition_of(t, s)\n"
+        "             and third_long_condition_of(t, s)\n"
+        "             for t in adjacent(s))\n")
+
+
+def test_an_aggregate_breaks_before_for_and_where_but_not_after_a_lone_name():
+    text = ("value v(p: side) cites 1.1 = sum(first_long_measure(u) + second_long_measure(u) for u in units_of(p) "
+            "where u.on_map and not u.eliminated)\n"
+            "value w(p: side) cites 1.1 = count(b for b in [first_long_flag_name, second_long_flag_name, "
+            "third_long_flag_name, fourth_flag] where b)\n")
+    assert format_text(text) == (
+        "value v(p: side) cites 1.1 =\n"
+        "  sum(first_long_measure(u) + second_long_measure(u)\n"
+        "      for u in units_of(p)\n"
+        "      where u.on_map and not u.eliminated)\n"
+        "value w(p: side) cites 1.1 =\n"
+        "  count(b for b in [first_long_flag_name, second_long_flag_name, third_long_flag_name, fourth_flag]\n"
+        "        where b)\n")
+
+
+def test_a_choose_puts_its_bindings_one_a_line_in_a_column():
+    bindings = ("for p in [player], s in candidate_spaces_of(player), n in [none] + numbers_allowed_for(player), "
+                "m in modes_allowed_for(player)")
+    text = f"procedure p(player: side) cites 1.1 {{\n  choose pick(p, s, n, m) by player {bindings} where s != none\n}}\n"
+    assert format_text(text) == (
+        "procedure p(player: side) cites 1.1 {\n"
+        "  choose pick(p, s, n, m) by player\n"
+        "    for p in [player],\n"
+        "        s in candidate_spaces_of(player),\n"
+        "        n in [none] + numbers_allowed_for(player),\n"
+        "        m in modes_allowed_for(player)\n"
+        "    where s != none\n"
+        "}\n")
+    # bindings that fit stay on the clause's line
+    short = "procedure p(player: side) cites 1.1 {\n  choose pick(p, s) by player for p in [player], s in spaces\n}\n"
+    assert format_text(short) == short
+
+
 def test_a_chain_of_cases_reads_as_a_list():
     text = ("value v(n: nation) cites 1.1 = (if n == ge then first_long_answer_here else (if n == ah then "
             "second_long_answer_here else (if n == tu then third_long_answer else fourth_long_answer)))\n")

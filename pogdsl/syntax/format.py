@@ -18,9 +18,11 @@ lines were.  The rules (docs/modding.rst, "Formatting"):
   the line after a value's `=`, before a clause (`when`, `unless`, `for`,
   `where`, a choice's text, `weight`, `default`, a long header's `cites`),
   after a `,` between arguments; a chain of `and` / `or` / `+` / `*` … takes
-  as many operands a line as fit, each new line starting with its operator;
-  `(if c then a else b)` breaks before `else`, and an `else (if …` chain goes
-  on in one column.  A continuation line is indented two spaces more than
+  as many operands a line as fit, each new line starting with its operator
+  (an operand too long for any line starts a new one unless the line so far
+  is short: layout.py, Fill); `(if c then a else b)` breaks before `else`,
+  and an `else (if …` chain goes on in one column; an aggregate breaks
+  before its `for` and `where`; a `choose`'s bindings go one a line.  A continuation line is indented two spaces more than
   the item it belongs to, a bracket's content goes on at the column after
   the bracket.  Texts and names are never broken, so a line with a long text
   stays long;
@@ -207,10 +209,10 @@ _NO_SPACE_BEFORE = {",", ")", "]", ".", ":", ".."}
 _NO_SPACE_AFTER = {"(", "[", ".", ".."}
 # Words that start a clause: where a long line breaks first, per node.
 _CLAUSES = {
-    "aggregate": {"where"}, "list_comp": {"where"}, "reach": {"where"},
+    "aggregate": {"for", "where"}, "list_comp": {"where"}, "reach": {"where"},
     "forbid": {"when", "unless"}, "contribution": {"when"}, "trigger_decl": {"when", "cites"},
     "choose_stmt": {"for", "where", "optional", "cites"}, "for_stmt": {"where"},
-    "choice_decl": {"weight", "default", "cites"},
+    "choice_decl": {"weight", "default", "cites"}, "card_playable": {"cites"},
 }
 # `replace DECL`, `add DECL` in a scenario.
 _WRAPPERS = {"scenario_replace", "scenario_add", "scenario_replace_many", "scenario_add_many",
@@ -218,6 +220,16 @@ _WRAPPERS = {"scenario_replace", "scenario_add", "scenario_replace_many", "scena
 # Nodes whose `{ names }` stay on one line (when they hold no note or comment).
 _INLINE_BRACES = {"enum_decl", "scenario_extend_enum", "sequence_decl"}
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+class _Bindings:
+    """Stands for the node of a `choose`'s bindings (`for a in x, b in y`),
+    which the grammar does not wrap in one: they break after their commas."""
+
+    data = "bindings"
+
+
+_BINDINGS = _Bindings()
 
 
 class _Printer:
@@ -357,6 +369,16 @@ class _Printer:
             first = _first_token(child)
             if prev is not None:
                 out.append(self.separator(prev, first, child, node, clauses))
+            if node.data == "choose_stmt" and not _is_tree(child) and child.value == "for":
+                # the bindings in a column of their own, one a line when they break
+                end = i + 1
+                while end < len(children) and (_is_tree(children[end], "binding")
+                                               or (not _is_tree(children[end]) and children[end].value == ",")):
+                    end += 1
+                out += [self.token(child), " ", Align(Group(self.join(children[i + 1:end], _BINDINGS)))]
+                prev = _last_token(children[end - 1])
+                i = end
+                continue
             if not _is_tree(child) and child.value in _OPEN and i + 1 < len(children):
                 close = _matching(children, i)
                 if close is not None:
@@ -385,9 +407,12 @@ class _Printer:
         if node.data == "unit_line" and "/" in (p, f):
             return ""
         if p == ",":
-            return LINE if node.data == "args" else " "
+            return LINE if node.data in ("args", "bindings") else " "
         if node.data in ("compare", "member", "not_member") and prev is _last_token(node.children[0]):
             return LINE
+        if f == "for" and node.data == "aggregate" and not _is_tree(prev) and prev.type == "NAME" \
+                and _first_token(node.children[2]) is prev:
+            return " "  # (`count(x for x in …`: a lone name would be a stub on its line)
         if f in clauses or (node.data == "choice_decl" and first.type == "STRING"):
             return LINE  # (a choice's text is a clause too: it goes under its name when too long)
         return " "

@@ -171,13 +171,16 @@ def render(doc, width: int) -> str:
             stack.append((ind, _BROKEN, Group(items[0])))
         elif isinstance(d, _FillStep):
             here = column if line else indent
-            if line and _fits(width - here - 1, (d.item,), []):
+            if line and _fits(width - here - 1, (d.item,), stack):  # (with the brackets closing after it)
                 line.append(" ")
                 column += 1
                 stack.append((ind, _FLAT, d.item))
-            elif line and not _fits(width - ind, (d.item,), []):
+            elif line and not _fits(width - ind, (d.item,), []) and 4 * (here - ind) <= width - ind:
                 # (an item too long for any line of its own is broken where
-                # it stands: a new line first would only leave a stub behind)
+                # it stands when the line so far is short — a new line first
+                # would only leave a stub behind — but goes to a new line
+                # after a longer start, where its own breaks would pile up
+                # against the right margin)
                 line.append(" ")
                 column += 1
                 stack.append((ind, _BROKEN, Group(d.item)))
@@ -220,6 +223,8 @@ def _fits(room: int, parts, rest) -> bool:
             if d.forced or mode == _BROKEN:
                 return True
             room -= len(d.flat)
+        elif isinstance(d, _FillStep):
+            return True  # (the next item of a fill may go to a line of its own)
         elif isinstance(d, (list, tuple)):
             todo.extend((mode, p) for p in reversed(d))
         elif isinstance(d, _Box):
