@@ -10,6 +10,11 @@ for the measured games only, and prints instructions per decision.
 
     python benchmarks/bench_instructions.py                  # 1 game after 8 warm-up games
     python benchmarks/bench_instructions.py --games 2 --warm 4 --root /other/checkout
+    python benchmarks/bench_instructions.py --out cg.out   # then callgrind_annotate --inclusive=yes cg.out
+
+`--root` may name a checkout whose runtime modules are compiled (a scratch
+copy after `pogdsl build-native`): without POGDSL_PURE=1 its compiled
+modules run, and the line "runtime modules compiled" says which.
 
 `--listed` measures the other way to play: every decision's legal options
 listed (Game.offer, as an environment's action mask needs them), the
@@ -27,7 +32,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -131,6 +135,21 @@ def record(root: Path, scenario: str, games: int, seed: int, out: Path) -> None:
     out.write_text(json.dumps([listed_game(opened, game_seed(seed, i)) for i in range(games)]))
 
 
+def counted(out: Path) -> int | None:
+    """The instructions counted, from the totals of callgrind's output file.
+    (Not from the "Collected" line valgrind prints at exit: on runs of a few
+    minutes, collection switched on and off by callgrind_control, valgrind
+    3.19 printed "Collected : 0" while the file held the count.)"""
+    try:
+        with out.open(encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("totals:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenario", default="campaign")
@@ -141,6 +160,8 @@ def main() -> int:
     parser.add_argument("--listed", action="store_true",
                         help="list every decision's legal options (as an environment does), replaying the random "
                         "players' answers recorded beforehand: counts the interpreter and its listing")
+    parser.add_argument("--out", type=Path,
+                        help="keep callgrind's output file here (for callgrind_annotate --inclusive=yes)")
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--answers", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--record", type=Path, help=argparse.SUPPRESS)
@@ -165,12 +186,14 @@ def main() -> int:
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={tmp}/cg.out",
                sys.executable, __file__, "--inside", *common, "--warm", str(args.warm), *listed]
         run = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    collected = re.search(r"Collected : (\d+)", run.stderr)
+        collected = counted(Path(tmp) / "cg.out")
+        if args.out is not None and collected is not None:
+            shutil.copyfile(Path(tmp) / "cg.out", args.out)
     played = run.stdout.split()
-    if run.returncode != 0 or collected is None or len(played) != 3:
+    if run.returncode != 0 or not collected or len(played) != 3:
         print(f"bench_instructions: the run failed (exit {run.returncode}):\n{run.stderr[-2000:]}", file=sys.stderr)
         return 1
-    instructions, decisions = int(collected.group(1)), int(played[0])
+    instructions, decisions = collected, int(played[0])
     print(f"{args.root} {args.scenario}{' listed' * args.listed}: {args.games} game(s) after {args.warm} warm-up, "
           f"{decisions} decisions, final state {played[1]}")
     # (compiled modules run other instructions than their source: POGDSL_PURE=1 counts the source's)

@@ -8,7 +8,7 @@ piles, tables — never a rule of a particular game.
 from __future__ import annotations
 
 from collections import deque
-from itertools import compress
+from itertools import compress, islice
 
 from ..syntax.ast import BoxDecl as _BoxDecl
 from .deps import entity_area
@@ -645,20 +645,23 @@ def _starts(span, start) -> tuple[Found, set]:
 
 
 def _spread(g, order: Found, seen: set, allowed: frozenset | None = None, keys: set | None = None,
-            admit=None) -> Found:
+            admit=None, closed: int = 0) -> Found:
     """Breadth first from the spaces in `order` (their indexes in `seen`)
     into the spaces whose indexes are `allowed` (None: any), along solid
     lines and, with `keys`, the dotted lines of those nationalities (None:
     every line), and where `admit(j)` holds (None: everywhere).  The common
     tests are written inline: supply and SR search with `allowed` and `keys`,
-    and a call per line crossed would cost more than the test."""
+    and a call per line crossed would cost more than the test.  `closed`:
+    how many of the first spaces of `order` have every space next to them
+    that the search may enter in `order` already (closed_prefix), so that
+    nothing is searched from them."""
     spaces, adjacency = g.w.spaces, g.w.adjacency
     if allowed is not None and admit is None:
         # The searches of supply and SR: one set of the spaces still to be
         # found, so a line is judged by one lookup (the same order found).
         left = set(allowed)
         left -= seen
-        for here in order:
+        for here in (islice(order, closed, None) if closed else order):
             for j, only in adjacency[here.index]:
                 if j in left and (only is None or keys is None or not keys.isdisjoint(only)):
                     left.discard(j)
@@ -943,13 +946,56 @@ def adjacent_open(g, span, s, ns):
 
 def reach_along(g, span, ns, starts, within):
     keys = {n.key for n in iterate(g, ns) if n is not None}
-    allowed = _space_indexes(iterate(g, within))
+    within = iterate(g, within)
+    allowed = _space_indexes(within)
     order, seen = Found(), set()
     for s in (starts if isinstance(starts, list) else [starts]):
         if s is not None and s.index not in seen:
             seen.add(s.index)
             order.append(s)
-    return _spread(g, order, seen, allowed, keys)
+    found = _spread(g, order, seen, allowed, keys, closed=closed_prefix(within, keys, starts))
+    _note_region(within, keys, found)
+    return found
+
+
+# How many regions found through one list of spaces are kept with it (the
+# networks of one side through its open spaces: a handful).
+REGIONS_NOTED = 8
+
+
+def _note_region(within, keys: set, found: Found) -> None:
+    """Keep with a search's `within` (when it is a search's result itself,
+    which never changes) the region found through it along the lines of
+    `keys`, for `closed_prefix`."""
+    if type(within) is not Found:
+        return
+    try:
+        regions = within._regions
+    except AttributeError:
+        regions = within._regions = []
+    if len(regions) < REGIONS_NOTED:
+        regions.append((keys, found))
+
+
+def closed_prefix(within, keys: set, starts) -> int:
+    """How many of the first start spaces of a search need not be searched
+    from: when the starts begin with a whole region found before through
+    the same spaces along the same lines, every space next to it that the
+    search may enter is in it already, so searching from its spaces finds
+    nothing (supply joins a land region to the ports by searching again from
+    the region and the ports: `lines_region(ns, land + ports, p)`).  The
+    spaces found, and their order, are the same; 0 when no region fits."""
+    if type(within) is not Found or not isinstance(starts, list):
+        return 0
+    try:
+        regions = within._regions
+    except AttributeError:
+        return 0
+    for noted, region in regions:
+        n = len(region)
+        if n <= len(starts) and noted == keys and starts[:n] == region:
+            return n
+    return 0
 
 
 def reach_within(g, span, ns, starts, within, steps):

@@ -5,7 +5,8 @@ compiles the runtime's hottest modules with Cython: the same Python source,
 built as extension modules beside it, which Python then prefers.  A compiled
 module is used only while it was built from the source beside it as that
 source is now (the build records the sha256 of each source it compiled in
-`_built.json`): a module edited since its build runs from its source,
+`_built.json`, with its `.pxd` of C declarations for Cython when it has one,
+as rng.pxd): a module edited since its build runs from its source,
 correct and only slower, until `pogdsl build-native` compiles it again.
 `POGDSL_PURE=1` runs every module from its source (to profile with py-spy,
 which does not see into compiled code, or to compare).  Results never depend
@@ -54,7 +55,7 @@ class SourceWhenStale(importlib.abc.MetaPathFinder):
         source = self.folder / f"{name}.py"
         if not source.is_file():
             return None
-        if not self.everything_from_source and self.built.get(name) == _sha256(source):
+        if not self.everything_from_source and self.built.get(name) == _digest(source):
             return None  # built from this source: the extension it is
         return importlib.util.spec_from_file_location(fullname, source)
 
@@ -65,6 +66,16 @@ def _has_extension(folder: Path, name: str) -> bool:
 
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _digest(source: Path) -> str:
+    """What a build records of a module's source: the sha256 of the `.py`,
+    or, when a `.pxd` beside it declares C types for Cython, of both (an
+    edited `.pxd` makes the extension stale as an edited source does)."""
+    declarations = source.with_suffix(".pxd")
+    if not declarations.is_file():
+        return _sha256(source)
+    return hashlib.sha256(source.read_bytes() + b"\0pxd\0" + declarations.read_bytes()).hexdigest()
 
 
 def read_built(folder: Path) -> dict[str, str]:
@@ -92,7 +103,7 @@ def fresh_builds(folder: Path = HERE) -> list[str]:
         return []
     return sorted(name for name, digest in read_built(folder).items()
                   if isinstance(name, str) and _has_extension(folder, name)
-                  and (folder / f"{name}.py").is_file() and digest == _sha256(folder / f"{name}.py"))
+                  and (folder / f"{name}.py").is_file() and digest == _digest(folder / f"{name}.py"))
 
 
 def describe() -> str:
@@ -150,7 +161,7 @@ def stale_modules(folder: Path = HERE, modules=COMPILED) -> list[str]:
     """The modules without an extension built from their source as it is now."""
     built = read_built(folder)
     return [name for name in modules
-            if not (_has_extension(folder, name) and built.get(name) == _sha256(folder / f"{name}.py"))]
+            if not (_has_extension(folder, name) and built.get(name) == _digest(folder / f"{name}.py"))]
 
 
 def build(folder: Path = HERE, package: str = PACKAGE, modules=COMPILED, *, force: bool = False,
@@ -226,7 +237,7 @@ def _compile_one(package: str, name: str, root: str, work: str) -> tuple[str, st
     print(f"  compiling {name}.py ...", file=sys.stderr, flush=True)
     start = time.monotonic()
     relative = os.path.join(*package.split("."), f"{name}.py")
-    digest = _sha256(Path(root) / relative)
+    digest = _digest(Path(root) / relative)
     log_path = os.path.join(work, f"{name}.log")
     sys.stdout.flush()
     sys.stderr.flush()

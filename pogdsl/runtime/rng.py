@@ -5,7 +5,9 @@ from __future__ import annotations
 
 _MULT = 6364136223846793005
 _INC = 1442695040888963407
-_MASK64 = (1 << 64) - 1
+_MASK64 = 0xFFFFFFFFFFFFFFFF  # 2**64 - 1
+# (rng.pxd declares these and next32's variables as C integers for `pogdsl
+# build-native`: 64-bit unsigned arithmetic wraps as the masks here do.)
 
 
 def seed_state(seed: int) -> int:
@@ -17,8 +19,9 @@ def seed_state(seed: int) -> int:
 
 
 def next32(state: int) -> tuple[int, int]:
-    """(new state, a 32-bit output)."""
-    old = state
+    """(new state, a 32-bit output).  Only the state's low 64 bits count,
+    which is all a state holds (seed_state and next32 give no other)."""
+    old = state & _MASK64
     state = (old * _MULT + _INC) & _MASK64
     xorshifted = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF
     rot = old >> 59

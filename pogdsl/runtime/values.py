@@ -46,9 +46,11 @@ class Found(list):
     a hundred spaces and more, many times for each region; entities hash and
     compare by identity, so the set holds the spaces themselves.  Built once,
     on the first test: a search's result is a value and never changes
-    afterwards.  Generated code tests membership on `as_set()` directly."""
+    afterwards.  Generated code tests membership on `as_set()` directly.
+    A list of spaces searched through (`reach_along`'s `within`) also keeps
+    the regions found through it (`_regions`, builtins.closed_prefix)."""
 
-    __slots__ = ("_indexes", "_set")
+    __slots__ = ("_indexes", "_set", "_regions")
 
     def as_set(self) -> frozenset:
         try:

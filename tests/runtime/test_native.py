@@ -66,6 +66,16 @@ def test_the_fresh_builds_are_the_extensions_of_unchanged_sources(package, monke
     assert native.fresh_builds(package) == []
 
 
+def test_a_declarations_file_edited_since_the_build_makes_the_module_stale(package, monkeypatch):
+    monkeypatch.delenv("POGDSL_PURE", raising=False)
+    (package / "hot.pxd").write_text("cdef int X\n", encoding="utf-8")
+    assert native.stale_modules(package, ("hot",)) == ["hot"]  # built before the .pxd was there
+    (package / native.BUILT).write_text(json.dumps({"hot": native._digest(package / "hot.py")}), encoding="utf-8")
+    assert native.fresh_builds(package) == ["hot"]
+    (package / "hot.pxd").write_text("cdef long X\n", encoding="utf-8")
+    assert native.fresh_builds(package) == [] and native.stale_modules(package, ("hot",)) == ["hot"]
+
+
 def test_an_unreadable_record_of_builds_counts_as_nothing_built(tmp_path):
     assert native.read_built(tmp_path) == {}
     (tmp_path / native.BUILT).write_text("{not json", encoding="utf-8")
