@@ -58,6 +58,22 @@ def test_the_fit_finds_the_weights_the_outcomes_were_drawn_with():
     assert held["fitted"]["brier"] < held["declared"]["brier"]
 
 
+def test_the_seat_term_takes_the_first_sides_edge_not_the_terms():
+    """The first side wins more often whatever the terms say: the seat term
+    takes that edge (about logit 1 here), the weights stay the ones drawn."""
+    rng = np.random.default_rng(11)
+    records = []
+    for g in range(6000):
+        ap, cp = rng.integers(-20, 21, size=2), rng.integers(-20, 21, size=2)
+        p = 1 / (1 + np.exp(-(np.dot([4, 2], ap - cp) / 40 + 1.0)))
+        records.append({"winner": "ap" if rng.random() < p else "cp",
+                        "terms_by_turn": [{"ap": [int(v) for v in ap], "cp": [int(v) for v in cp]}]})
+    fit = fit_records(records, [("a", 1), ("b", 1)], SIDES, 40.0, resamples=20, seed=1)
+    assert [row["fitted"] for row in fit["terms"]] == pytest.approx([4, 2], abs=1)
+    assert fit["seat"]["logit"] == pytest.approx(1.0, abs=0.15)
+    assert fit["seat"]["low"] < 1.0 < fit["seat"]["high"]
+
+
 def test_a_scale_twice_as_large_gives_weights_twice_as_large():
     records = synthetic_records([3, 1], 40.0, games=3000, seed=5)
     x, y, games = positions(records, SIDES)
@@ -85,7 +101,7 @@ def test_draws_and_failed_games_are_left_out_and_a_game_is_never_split_across_fo
     folds = folds_of(games, 5, seed=2)
     assert sorted(np.concatenate(folds)) == sorted(set(games))  # each game in exactly one fold
     held = cross_validate(x, y, games, [2, 1], 10.0, 5, 2)
-    assert set(held) == {"declared", "fitted", "base rate"}
+    assert set(held) == {"declared", "declared, scale fitted", "fitted", "base rate"}
 
 
 def test_a_term_whose_difference_never_changes_keeps_its_declared_weight():

@@ -212,7 +212,8 @@ def print_fit(fit: dict) -> None:
     scale_note = ("the declared scale" if fit["scale"] == fit["declared_scale"]
                   else f"the declared scale is {fit['declared_scale']:g}")
     print(f"  P({sides[0]} wins) = logistic(sum of weight x ({sides[0]}'s term - {sides[1]}'s) / "
-          f"{fit['scale']:g}) ({scale_note}), fitted by maximum likelihood on the decisive games")
+          f"{fit['scale']:g} + seat) ({scale_note}; weights at least 0), fitted by maximum likelihood on the "
+          "decisive games")
     width = max(len("term"), *(len(r["term"]) for r in fit["terms"]))
     print(f"  {'term':<{width}}  declared  fitted  (exact, 95% interval over {fit['resamples']} resamples of the "
           "games)")
@@ -224,16 +225,29 @@ def print_fit(fit: dict) -> None:
         else:
             detail = f"({r['exact']:.2f})"
         print(f"  {r['term']:<{width}}  {r['declared']:>8}  {r['fitted']:>6}  {detail}")
+    seat = fit["seat"]
+    between = f", 95% interval {seat['low']:+.2f} to {seat['high']:+.2f}" if seat["low"] is not None else ""
+    print(f"  seat: {seat['logit']:+.2f}{between} (side {sides[0]}'s edge at an even evaluation, in the logistic's "
+          "units: fitted, not written, as both sides judge by the same terms)")
     if fit["resamples_failed"]:
         print(f"  ({fit['resamples_failed']} of {fit['resamples']} resamples could not be fitted and are left out)")
     held = fit["held_out"]
     if held is None:
         print(f"  held-out scores: none ({fit['held_out_missing']})")
         return
-    print(f"  held out ({fit['folds']} folds by game; the fitted weights whole, fitted without the fold's games):")
-    for name in ("declared", "fitted", "base rate"):
-        note = " (no term read: the training games' share of {} wins)".format(sides[0]) if name == "base rate" else ""
-        print(f"    {name:<9} log-loss {held[name]['log_loss']:.4f}  Brier {held[name]['brier']:.4f}{note}")
+    print(f"  held out ({fit['folds']} folds by game: each game's positions predicted by a fit without it):")
+    from ..sim.evalfit import HELD_OUT
+
+    notes = {"declared": " (as the players judge)",
+             "declared, scale fitted": " (the declared weights' proportions; the scale and the seat fitted)",
+             "fitted": " (the weights, whole, and the seat fitted)",
+             "base rate": f" (the seat alone, no term read: the training games' share of {sides[0]} wins)"}
+    for name in HELD_OUT:
+        print(f"    {name:<22} log-loss {held[name]['log_loss']:.4f}  Brier {held[name]['brier']:.4f}"
+              f"{notes.get(name, '')}")
+    if fit.get("declared_best_scale"):
+        print(f"  the declared weights predict best with evaluation_scale {fit['declared_best_scale']:.0f} "
+              f"(declared: {fit['declared_scale']:g})")
     if "out" in fit:
         print(f"  wrote {fit['out']} (it compiles: a variant of {fit['scenario']} with the fitted weights)")
 

@@ -72,13 +72,22 @@ def positions(records: list[dict], sides: list[str]) -> tuple:
 
 
 def fit_weights(x, y, scale: float, columns=None):
-    """The weights w (on SCALE) that maximise the likelihood of Y under
-    P(y = 1) = logistic(x · w / scale), each at least 0 (a term's weight is
-    a whole number of at least 0 in the language: a term that favours the
-    side that goes on to lose is given 0, not turned against itself), for
-    the COLUMNS given (the others stay 0); raises FitError when the maximum
-    does not exist (every game won by the same side, or outcomes the terms
-    part perfectly)."""
+    """fit_terms with no seat term: the weights alone."""
+    return fit_terms(x, y, scale, columns, seat=False)[0]
+
+
+def fit_terms(x, y, scale: float, columns=None, seat: bool = True):
+    """(w, b): the weights w (on SCALE) and the seat term b that maximise
+    the likelihood of Y under P(y = 1) = logistic(x · w / scale + b).  Each
+    weight is at least 0 (a term's weight is a whole number of at least 0
+    in the language: a term that favours the side that goes on to lose is
+    given 0, not turned against itself); only the COLUMNS given are fitted
+    (the others stay 0).  The seat term b (0 unless SEAT) is the first
+    side's edge at an even evaluation: the evaluation itself has none (both
+    sides judge by the same terms), and without it the terms that happen to
+    lean toward the side that wins more often would take its edge as their
+    own.  Raises FitError when the maximum does not exist (every game won
+    by the same side, or outcomes the terms part perfectly)."""
     import numpy as np
     from scipy.optimize import minimize
 
@@ -92,6 +101,10 @@ def fit_weights(x, y, scale: float, columns=None):
     # standardised columns: the optimiser sees terms of like size
     spread = x[:, columns].std(axis=0)
     z = x[:, columns] / spread
+    bounds = [(0.0, None)] * len(columns)
+    if seat:
+        z = np.hstack([z, np.ones((len(y), 1))])
+        bounds.append((None, None))
     signs = 2 * y - 1
 
     def negative_log_likelihood(beta):
@@ -101,26 +114,38 @@ def fit_weights(x, y, scale: float, columns=None):
         p = 1.0 / (1.0 + np.exp(-(z @ beta)))
         return -(z.T @ (y - p))
 
-    fit = minimize(negative_log_likelihood, np.zeros(len(columns)), jac=gradient, method="L-BFGS-B",
-                   bounds=[(0.0, None)] * len(columns))
+    fit = minimize(negative_log_likelihood, np.zeros(z.shape[1]), jac=gradient, method="L-BFGS-B", bounds=bounds)
     beta = fit.x
     # parted perfectly: the likelihood still rises as the weights grow without end
     if not fit.success or np.max(np.abs(beta)) > SEPARATED:
         raise FitError("the terms part the winners from the losers perfectly: the likelihood has no maximum "
                        "(play more games)")
     w = np.zeros(x.shape[1])
-    w[columns] = beta / spread * scale
-    return w
+    w[columns] = beta[:len(columns)] / spread * scale
+    return w, (float(beta[-1]) if seat else 0.0)
 
 
 SEPARATED = 30.0  # a standardised weight this large: the outcomes are parted perfectly, not fitted
 
 
-def predict(x, weights, scale: float):
-    """P(first side wins) of each position under WEIGHTS on SCALE."""
+def best_scale(x, y, declared, scale: float) -> tuple[float, float]:
+    """The scale that makes the DECLARED weights (on SCALE) predict Y best,
+    their proportions kept, and the seat term fitted with it."""
     import numpy as np
 
-    return 1.0 / (1.0 + np.exp(-np.clip(x @ np.asarray(weights, dtype=float) / scale, -60, 60)))
+    lead = (x @ np.asarray(declared, dtype=float)).reshape(-1, 1)
+    (factor,), seat = fit_terms(lead, y, scale, np.array([0]))
+    if factor <= 0:
+        raise FitError("the declared evaluation favours the side that goes on to lose")
+    return scale / factor, seat
+
+
+def predict(x, weights, scale: float, seat: float = 0.0):
+    """P(first side wins) of each position under WEIGHTS on SCALE (and the
+    seat term SEAT)."""
+    import numpy as np
+
+    return 1.0 / (1.0 + np.exp(-np.clip(x @ np.asarray(weights, dtype=float) / scale + seat, -60, 60)))
 
 
 def log_loss(p, y) -> float:
@@ -146,28 +171,40 @@ def folds_of(games, folds: int, seed: int) -> list:
     return [distinct[i::folds] for i in range(folds)]
 
 
+HELD_OUT = ("declared", "declared, scale fitted", "fitted", "base rate")
+
+
 def cross_validate(x, y, games, declared, scale: float, folds: int, seed: int) -> dict:
-    """Held-out log-loss and Brier score of the declared weights, of the
-    weights fitted on the other folds (rounded to whole numbers, as the
-    language takes them) and of the training folds' share of first-side
-    wins (the evaluation's baseline: a guess that reads no term), each
-    position predicted by a fit that never saw its game."""
+    """Held-out log-loss and Brier score, each position predicted by a fit
+    that never saw its game, of: the declared weights as the players use
+    them; the declared weights' proportions with the scale and the seat
+    term fitted (how much of the gain the scale alone gives); the weights
+    and seat term fitted (the weights rounded to whole numbers, as the
+    language takes them); the seat term alone (the share of first-side
+    wins: a guess that reads no term)."""
     import numpy as np
 
-    held = {"declared": np.zeros(len(y)), "fitted": np.zeros(len(y)), "base rate": np.zeros(len(y))}
+    held = {name: np.zeros(len(y)) for name in HELD_OUT}
     for fold in folds_of(games, folds, seed):
         test = np.isin(games, fold)
         train = ~test
         held["declared"][test] = predict(x[test], declared, scale)
-        held["fitted"][test] = predict(x[test], np.round(fit_weights(x[train], y[train], scale)), scale)
+        try:
+            rescaled, seat = best_scale(x[train], y[train], declared, scale)
+            held["declared, scale fitted"][test] = predict(x[test], declared, rescaled, seat)
+        except FitError:  # the declared weights point the wrong way here: no scale helps
+            held["declared, scale fitted"][test] = y[train].mean()
+        w, seat = fit_terms(x[train], y[train], scale)
+        held["fitted"][test] = predict(x[test], np.round(w), scale, seat)
         held["base rate"][test] = y[train].mean()
     return {name: {"log_loss": log_loss(p, y), "brier": brier(p, y)} for name, p in held.items()}
 
 
 def bootstrap(x, y, games, scale: float, resamples: int, seed: int):
-    """The 2.5% and 97.5% percentiles of each fitted weight over RESAMPLES
-    resamples of whole games (a game's positions move together: they share
-    its outcome), and how many resamples could not be fitted."""
+    """The 2.5% and 97.5% percentiles of each fitted weight (and of the seat
+    term, last) over RESAMPLES resamples of whole games (a game's positions
+    move together: they share its outcome), and how many resamples could
+    not be fitted."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
@@ -178,9 +215,11 @@ def bootstrap(x, y, games, scale: float, resamples: int, seed: int):
     for _ in range(resamples):
         pick = np.concatenate([rows_of[g] for g in rng.choice(distinct, size=len(distinct))])
         try:
-            fitted.append(fit_weights(x[pick], y[pick], scale, columns))
+            w, seat = fit_terms(x[pick], y[pick], scale, columns)
         except FitError:
             failed += 1
+            continue
+        fitted.append(np.append(w, seat))
     if not fitted:
         return None, failed
     return np.percentile(np.array(fitted), [2.5, 97.5], axis=0), failed
@@ -209,7 +248,11 @@ def fit_records(records: list[dict], terms: list[tuple[str, int]], sides: list[s
     if x.shape[1] != len(terms):
         raise FitError(f"the records hold {x.shape[1]} terms, the scenario declares {len(terms)}: "
                        "they were recorded with other sources")
-    exact = fit_weights(x, y, scale)
+    exact, seat = fit_terms(x, y, scale)
+    try:
+        declared_best_scale, _ = best_scale(x, y, np.array([w for _, w in terms], dtype=float), declared_scale)
+    except FitError:
+        declared_best_scale = None
     interval, failed = bootstrap(x, y, games, scale, resamples, seed)
     varies = x.std(axis=0) > 0
     # the declared weights, put on the fit's scale, for the held-out comparison
@@ -236,7 +279,9 @@ def fit_records(records: list[dict], terms: list[tuple[str, int]], sides: list[s
     wins = {side: int(sum(1 for r in records if not r.get("error") and r.get("winner") == side)) for side in sides}
     return {"sides": sides, "games": len(records), "decisive": decisive, "wins": wins, "positions": int(len(y)),
             "scale": scale, "declared_scale": declared_scale, "terms": table, "resamples": resamples,
-            "resamples_failed": failed, "folds": folds, "held_out": held_out, "held_out_missing": why,
+            "resamples_failed": failed, "folds": folds, "declared_best_scale": declared_best_scale,
+            "seat": {"logit": round(seat, 3), "low": None if interval is None else round(float(interval[0][-1]), 3),
+                     "high": None if interval is None else round(float(interval[1][-1]), 3)}, "held_out": held_out, "held_out_missing": why,
             "seed": seed}
 
 
