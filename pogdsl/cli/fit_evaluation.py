@@ -273,8 +273,8 @@ def register(sub) -> None:
                     "never split). --out writes the fitted weights as a variant (edit term lines) and checks "
                     "that it compiles. See docs/players.rst.",
         epilog="Exit status: 0 fitted, 1 the sources have errors or the fit is undefined (no decisive game, "
-               "every game won by the same side), 2 wrong usage, 130 stopped by Ctrl-C (the games finished "
-               "so far are fitted).")
+               "every game won by the same side), 2 wrong usage (or a scenario that declares no term), 130 "
+               "stopped by Ctrl-C (the games finished so far are fitted).")
     p.add_argument("scenario", metavar="SCENARIO", help="scenario name, e.g. historical")
     p.add_argument("--games", "-n", type=whole_number, default=100, metavar="N", help="games to play (default 100)")
     p.add_argument("--seed", type=whole_number, default=0,
