@@ -215,6 +215,11 @@ def test_bad_input_is_refused_in_one_line(tmp_path, capsys):
     junk.write_text('{"terms_by_turn": [{"ap": ["x"]}], "terms": ["vp_lead"]}\n')
     assert "whole numbers" in one_line_error(capsys, ["fit-evaluation", "duel", "--root", str(DUEL),
                                                       "--from", str(junk)], 2)
+    for value in ("1" + "0" * 400, "true", "1.5"):
+        junk.write_text('{"winner": "ap", "terms_by_turn": [{"ap": [%s], "cp": [0]}], "terms": ["vp_lead"]}\n'
+                        % value)
+        assert "whole numbers" in one_line_error(capsys, ["fit-evaluation", "duel", "--root", str(DUEL),
+                                                          "--from", str(junk)], 2)
     junk.write_text('{"terms_by_turn": [], "terms": ["other"]}\n')
     assert "play the games again" in one_line_error(capsys, ["fit-evaluation", "duel", "--root", str(DUEL),
                                                              "--from", str(junk)], 2)

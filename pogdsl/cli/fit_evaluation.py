@@ -156,7 +156,8 @@ def _read_records(path, names: list[str]) -> list[dict] | str:
             return (f"{path}:{n}: recorded with the terms {rec.get('terms')}, the scenario declares {names}: "
                     "play the games again")
         if not _well_formed(rec):
-            return f"{path}:{n}: its terms_by_turn are not each side's list of {len(names)} whole numbers"
+            return (f"{path}:{n}: its terms_by_turn are not each side's list of {len(names)} whole numbers "
+                    "(in the language's range)")
         records.append(rec)
     if not records:
         return f"{path} holds no record"
@@ -169,9 +170,16 @@ def _well_formed(rec: dict) -> bool:
         if snap is None:
             continue
         if not isinstance(snap, dict) or not all(
-                isinstance(v, list) and len(v) == n and all(isinstance(x, int) for x in v) for v in snap.values()):
+                isinstance(v, list) and len(v) == n and all(_term_value(x) for x in v) for v in snap.values()):
             return False
     return True
+
+
+def _term_value(x) -> bool:
+    """A whole number a term can take (the language's range, well within a float's exact integers)."""
+    from ..numbers import LIMIT
+
+    return isinstance(x, int) and not isinstance(x, bool) and abs(x) < LIMIT
 
 
 def _players(records: list[dict], sides: list[str]) -> dict:
