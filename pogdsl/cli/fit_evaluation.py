@@ -223,11 +223,11 @@ def print_fit(fit: dict) -> None:
           f"{fit['scale']:g} + seat) ({scale_note}; weights at least 0), fitted by maximum likelihood on the "
           "decisive games")
     width = max(len("term"), *(len(r["term"]) for r in fit["terms"]))
-    print(f"  {'term':<{width}}  declared  fitted  (exact, 95% interval over {fit['resamples']} resamples of the "
-          "games)")
+    between = f", 95% interval over {fit['resamples']} resamples of the games" if fit["resamples"] else ""
+    print(f"  {'term':<{width}}  declared  fitted  (exact{between})")
     for r in fit["terms"]:
         if r["exact"] is None:
-            detail = "the same difference between the sides in every position: not fitted, kept"
+            detail = "the same difference between the sides in every position: not fitted, the declared weight kept"
         elif "low" in r:
             detail = f"({r['exact']:.2f}, {r['low']:.2f} to {r['high']:.2f})"
         else:
