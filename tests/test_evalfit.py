@@ -233,3 +233,13 @@ def test_all_games_drawn_or_one_sided_is_a_one_line_error(tmp_path, capsys):
                                 for _ in range(5)))
         assert words in one_line_error(capsys, ["fit-evaluation", "duel", "--root", str(DUEL), "--from", str(path)],
                                        1)
+
+
+def test_the_help_says_what_is_fitted_and_how(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["fit-evaluation", "--help"])
+    assert stop.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for words in ("usage: pogdsl fit-evaluation", "--games", "--out", "--from", "--records", "--scale", "decisive",
+                  "held out", "Exit status"):
+        assert words in text
