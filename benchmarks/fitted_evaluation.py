@@ -11,7 +11,9 @@ take theirs from the game's world; this measurement gives the fitted side
 the variant's term list for the time it decides, and the declared list back
 afterwards (the terms' values are the same in both: only the weights
 differ, and only the evaluation reads them).  The game itself is always
-the SCENARIO's.  A line a game goes to --out as it ends (nothing is lost if
+the SCENARIO's, and so is the scale: a variant written with `--scale` keeps
+its weights' proportions, which is all a greedy player reads (it takes the
+best-scored option, and the logistic keeps the order).  A line a game goes to --out as it ends (nothing is lost if
 stopped); the summary is the fitted player's score over the decisive
 games, with its 95% Wilson interval, over both seats and in each.
 """
