@@ -242,9 +242,12 @@ def fit_records(records: list[dict], terms: list[tuple[str, int]], sides: list[s
         raise FitError("the scenario declares no evaluation term (`term NAME(p) weight W cites ... = ...`)")
     declared_scale = scale if declared_scale is None else declared_scale
     x, y, games = positions(records, sides)
+    wins = {side: sum(1 for r in records if not r.get("error") and r.get("winner") == side) for side in sides}
+    if not sum(wins.values()):
+        raise FitError(f"none of the {len(records)} games was won by a side: the fit needs decisive games")
     decisive = len(np.unique(games))
     if not decisive:
-        raise FitError(f"none of the {len(records)} games was won by a side: the fit needs decisive games")
+        raise FitError("no decisive game recorded a position: each ended before its first turn did")
     if x.shape[1] != len(terms):
         raise FitError(f"the records hold {x.shape[1]} terms, the scenario declares {len(terms)}: "
                        "they were recorded with other sources")
@@ -276,19 +279,20 @@ def fit_records(records: list[dict], terms: list[tuple[str, int]], sides: list[s
             why = f"a fold's training games cannot be fitted: {err}"
     else:
         why = "cross-validation needs at least 2 decisive games"
-    wins = {side: int(sum(1 for r in records if not r.get("error") and r.get("winner") == side)) for side in sides}
+    seat_row = {"logit": round(seat, 3), "low": None, "high": None}
+    if interval is not None:
+        seat_row.update(low=round(float(interval[0][-1]), 3), high=round(float(interval[1][-1]), 3))
     return {"sides": sides, "games": len(records), "decisive": decisive, "wins": wins, "positions": int(len(y)),
-            "scale": scale, "declared_scale": declared_scale, "terms": table, "resamples": resamples,
-            "resamples_failed": failed, "folds": folds, "declared_best_scale": declared_best_scale,
-            "seat": {"logit": round(seat, 3), "low": None if interval is None else round(float(interval[0][-1]), 3),
-                     "high": None if interval is None else round(float(interval[1][-1]), 3)}, "held_out": held_out, "held_out_missing": why,
-            "seed": seed}
+            "scale": scale, "declared_scale": declared_scale, "terms": table, "seat": seat_row,
+            "resamples": resamples, "resamples_failed": failed, "folds": folds, "held_out": held_out,
+            "held_out_missing": why, "declared_best_scale": declared_best_scale, "seed": seed}
 
 
 def fragment(scenario: str, title: str, cites: list[str], fit: dict, scale_cites: list[str] | None = None) -> str:
     """A scenario extending SCENARIO with the fitted weights, as `.pog`
     source: an `edit term NAME weight N` line for each term whose weight
     changes (and the scale, when the fit was on another)."""
+    title = title.replace('"', "'")  # (a title is a plain string in the source)
     lines = [f"# The evaluation's term weights fitted to {fit['decisive']} decisive games ({fit['positions']} "
              f"positions) by `pogdsl fit-evaluation`.",
              f"scenario {scenario}_fitted \"{title}, evaluation fitted\" extends {scenario} cites "
