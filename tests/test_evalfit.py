@@ -208,6 +208,8 @@ def test_bad_input_is_refused_in_one_line(tmp_path, capsys):
                                                                      "--games", "1"], 2)
     assert "cannot read" in one_line_error(capsys, ["fit-evaluation", "duel", "--root", str(DUEL), "--from",
                                                     str(tmp_path / "none.jsonl")], 2)
+    assert "no folder" in one_line_error(capsys, ["fit-evaluation", "duel", "--root", str(DUEL), "--out",
+                                                   str(tmp_path / "nowhere" / "fitted.pog")], 2)
     junk = tmp_path / "junk.jsonl"
     junk.write_text('{"terms_by_turn": [], "terms": ["vp_lead"]}\n[1, 2\n')
     assert ":2: not a JSON record" in one_line_error(capsys, ["fit-evaluation", "duel", "--root", str(DUEL),

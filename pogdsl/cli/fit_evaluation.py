@@ -40,12 +40,19 @@ def cmd_fit_evaluation(args) -> int:
         _err(f"scenario '{args.scenario}' declares no evaluation term: there is nothing to fit "
              "(docs/players.rst, 'Writing or changing an evaluation')")
         return EXIT_USAGE
+    if len(sides) != 2:
+        _err(f"scenario '{args.scenario}' has {len(sides)} playing sides: the fit is of one side's win against "
+             "the other's, for two")
+        return EXIT_USAGE
+    if args.out and not args.out.parent.is_dir():  # found out now, not after the games are played
+        _err(f"cannot write {args.out}: no folder {args.out.parent}")
+        return EXIT_USAGE
+    summary = None  # simulate's, when the games are played here
     if args.records_in:
         records = _read_records(args.records_in, [name for name, _ in terms])
         if isinstance(records, str):
             _err(records)
             return EXIT_USAGE
-        played = None
     else:
         played = _play(args, opened, chosen, sides, [name for name, _ in terms])
         if isinstance(played, int):
@@ -60,7 +67,7 @@ def cmd_fit_evaluation(args) -> int:
     except FitError as err:
         _err(f"the fit is undefined: {err}")
         return EXIT_ERRORS
-    fit.update(scenario=args.scenario, agents=_players(records, sides) if played is None else summary["agents"])
+    fit.update(scenario=args.scenario, agents=summary["agents"] if summary else _players(records, sides))
     if args.out:
         written = _write_fragment(args, opened, fit)
         if written:
@@ -71,7 +78,7 @@ def cmd_fit_evaluation(args) -> int:
         print(json.dumps(fit))
     else:
         print_fit(fit)
-    if played is not None and summary.get("interrupted"):
+    if summary and summary.get("interrupted"):
         return 130
     return EXIT_OK
 
