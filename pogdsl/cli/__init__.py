@@ -11,13 +11,13 @@ import argparse
 import sys
 
 from .. import __version__
-from . import (bid, build_native, card_value, cards, check, diff, explain, fmt, graph, ladder, lsp, new, play, replay,
-               report, rules, serve, show, simulate)
+from . import (bid, build_native, card_value, cards, check, diff, explain, fit_evaluation, fmt, graph, ladder, lsp, new,
+               play, replay, report, rules, serve, show, simulate)
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, print_diagnostics
 
 # Each command is a module with `register(subparsers)`; its parser sets `func`.
-COMMANDS = [check, graph, diff, rules, cards, show, play, simulate, report, ladder, card_value, bid, replay,
-            explain, new, fmt, serve, lsp, build_native]
+COMMANDS = [check, graph, diff, rules, cards, show, play, simulate, report, ladder, card_value, bid, fit_evaluation,
+            replay, explain, new, fmt, serve, lsp, build_native]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -120,6 +120,9 @@ class Game:
         # When a list (set by `pogdsl simulate`), the value of the state var
         # "vp" (None if there is none) is appended at the end of each turn.
         self.vp_by_turn: list | None = None
+        # When set (by `pogdsl fit-evaluation`), called with the game at the
+        # end of each turn, where vp_by_turn is appended to.
+        self.at_turn_end = None
         # Values are pure functions of the state: while options are listed the
         # state does not change, so each value is computed once per offer.
         self.memo: dict | None = None
@@ -270,6 +273,8 @@ class Game:
             elif s["turn"] < w.last_turn:
                 if self.vp_by_turn is not None:
                     self.vp_by_turn.append(s["vars"].get("vp"))
+                if self.at_turn_end is not None:
+                    self.at_turn_end(self)
                 s["turn"] += 1
                 self.touch("turn")
                 l["phase"] = 0
@@ -277,6 +282,8 @@ class Game:
             else:
                 if self.vp_by_turn is not None:
                     self.vp_by_turn.append(s["vars"].get("vp"))
+                if self.at_turn_end is not None:
+                    self.at_turn_end(self)
                 frame["pc"] = 4
                 s["phase"] = None
                 self.emit("turns_ended", ())

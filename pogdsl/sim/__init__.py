@@ -100,12 +100,15 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def play_random(opened, seed: int, *, max_steps: int | None = None,
-                max_decisions: int | None = DEFAULT_MAX_DECISIONS, agents: dict[str, str] | None = None) -> dict:
+                max_decisions: int | None = DEFAULT_MAX_DECISIONS, agents: dict[str, str] | None = None,
+                record_terms: bool = False) -> dict:
     """One game, as a plain result (never raises for a problem of the
     game: it is reported in "error").  `agents` gives each side its player
     by its spec (`random`, `mcts:200`... agents.make_agent; a side not
     given plays RANDOM_PLAYER), seeded from the game's seed and its side as
-    `play --seed` seeds it."""
+    `play --seed` seeds it.  `record_terms`: the result's "terms_by_turn"
+    holds each side's evaluation terms at the end of each turn played
+    (sim/evalfit.py)."""
     from types import SimpleNamespace
 
     from ..agents import RandomAgent, make_agent
@@ -119,6 +122,10 @@ def play_random(opened, seed: int, *, max_steps: int | None = None,
     # random players answer inside run(), without listing (runtime/sampling.py); the others are asked
     game.samplers = {k: a for k, a in players.items() if isinstance(a, RandomAgent)}
     game.vp_by_turn = []  # the interpreter appends the VP at the end of each turn
+    if record_terms:
+        from .evalfit import record_terms_by_turn
+
+        result["terms_by_turn"] = record_terms_by_turn(game)
     if max_decisions is not None:
         game.max_decisions = max_decisions
     max_decisions = game.max_decisions
@@ -247,11 +254,12 @@ def iter_batch(task: tuple):
 
     spec, root, base, indices, max_steps, max_decisions, options, *more = task
     agents = dict(more[0]) if more else None  # (SIDE, SPEC) pairs: the other sides play DEFAULT_PLAYER
+    record_terms = len(more) > 1 and bool(more[1])  # each turn's evaluation terms (sim/evalfit.py)
     opened = open_scenario(spec, Path(root) if root else None, options=dict(options))
     with collector_set_for_games():
         for i in indices:
             r = play_random(opened, game_seed(base, i), max_steps=max_steps, max_decisions=max_decisions,
-                            agents=agents)
+                            agents=agents, record_terms=record_terms)
             r["game"] = i
             yield r
 
@@ -316,7 +324,7 @@ def iter_batches(games: int, workers: int):
 def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, workers: int | None = None,
              max_steps: int | None = None, max_decisions: int | None = DEFAULT_MAX_DECISIONS,
              backend: str = "local", progress=None, options: dict[str, str] | None = None,
-             on_results=None, agents: dict[str, str] | None = None) -> dict:
+             on_results=None, agents: dict[str, str] | None = None, record_terms: bool = False) -> dict:
     """Play `games` games and summarise them.  As games finish (in the
     order they finish), `progress(n)` is called with how many did and
     `on_results(list)` with their results: one game a call, except on Ray
@@ -324,6 +332,7 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
     scenario's options (NAME → value as typed) for every game; `agents` the
     player of some sides (SIDE → spec, e.g. "mcts:200"; the others play
     DEFAULT_PLAYER).  The summary's "agents" names every side's player.
+    `record_terms`: each result carries "terms_by_turn" (play_random).
 
     Ctrl-C (KeyboardInterrupt) stops the run within about a second: no worker
     is left behind, and the summary is of the games finished so far, with
@@ -357,7 +366,8 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
             progress(1)
 
     def tasks_of(groups):  # made as they are handed out: `games` may be more than memory holds
-        return ((spec, root_text, seed, g, max_steps, max_decisions, given, players) for g in groups)
+        extra = (record_terms,) if record_terms else ()
+        return ((spec, root_text, seed, g, max_steps, max_decisions, given, players, *extra) for g in groups)
 
     stopped_by = None
     try:
