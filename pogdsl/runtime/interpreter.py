@@ -96,6 +96,10 @@ class Game:
     # Historical, the same work done: presumably the game's attributes no
     # longer fitting CPython's shared keys).
     listing = False
+    # When set (by `pogdsl fit-evaluation`), called with the game at the end
+    # of each turn, where vp_by_turn is appended to.  (A class attribute
+    # until set, as `listing`: one more instance attribute slows every game.)
+    at_turn_end = None
 
     def __init__(self, world, state: dict, *, log: bool = True, step_budget: int | None = None,
                  ask_forced: bool = False, max_decisions: int | None = None):
@@ -120,9 +124,6 @@ class Game:
         # When a list (set by `pogdsl simulate`), the value of the state var
         # "vp" (None if there is none) is appended at the end of each turn.
         self.vp_by_turn: list | None = None
-        # When set (by `pogdsl fit-evaluation`), called with the game at the
-        # end of each turn, where vp_by_turn is appended to.
-        self.at_turn_end = None
         # Values are pure functions of the state: while options are listed the
         # state does not change, so each value is computed once per offer.
         self.memo: dict | None = None
