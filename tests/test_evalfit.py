@@ -7,6 +7,7 @@ games), and on bad input: every refusal is one line, never a traceback."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -225,6 +226,18 @@ def test_bad_input_is_refused_in_one_line(tmp_path, capsys):
     junk.write_text('{"terms_by_turn": [], "terms": ["other"]}\n')
     assert "play the games again" in one_line_error(capsys, ["fit-evaluation", "duel", "--root", str(DUEL),
                                                              "--from", str(junk)], 2)
+
+
+def test_a_fifo_a_device_or_a_huge_line_is_refused_without_waiting_on_it(tmp_path, capsys):
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)  # opened for reading, it would wait for a writer; for writing, for a reader
+    base = ["fit-evaluation", "duel", "--root", str(DUEL)]
+    assert "FIFO" in one_line_error(capsys, base + ["--from", str(fifo)], 2)
+    assert "device" in one_line_error(capsys, base + ["--from", "/dev/zero"], 2)
+    assert "FIFO" in one_line_error(capsys, base + ["--games", "1", "--records", str(fifo)], 2)
+    huge = tmp_path / "huge.jsonl"
+    huge.write_text("[" * (3 * 1024 * 1024) + "\n")
+    assert "longer than" in one_line_error(capsys, base + ["--from", str(huge)], 2)
 
 
 def test_all_games_drawn_or_one_sided_is_a_one_line_error(tmp_path, capsys):

@@ -108,6 +108,12 @@ def _play(args, opened, chosen: dict, sides: list[str], names: list[str]):
     records: list[dict] = []
     out = None
     if args.records_out:
+        from ..safe_io import write_problem
+
+        problem = write_problem(args.records_out)  # (a FIFO would block the games' writer)
+        if problem:
+            _err(f"cannot write {args.records_out}: {problem}")
+            return EXIT_USAGE
         try:
             out = open(args.records_out, "w", encoding="utf-8")
         except OSError as err:
@@ -142,33 +148,45 @@ def _play(args, opened, chosen: dict, sides: list[str], names: list[str]):
 
 
 def _read_records(path, names: list[str]) -> list[dict] | str:
-    """The records of an earlier run's --records FILE, or what is wrong with them."""
+    """The records of an earlier run's --records FILE, or what is wrong with
+    them (a FIFO, a device or a line of megabytes is refused without
+    waiting on it: sim/records.py)."""
+    from ..sim.records import RecordError, text_lines
+
+    records = []
     try:
-        text = open(path, encoding="utf-8").read()
+        for n, line in enumerate(text_lines(path), 1):
+            problem = _record_problem(line, names)
+            if isinstance(problem, str):
+                return f"{path}:{n}: {problem}"
+            if problem is not None:
+                records.append(problem)
     except OSError as err:
         return f"cannot read {path}: {err.strerror}"
     except UnicodeDecodeError:
         return f"{path} is not a text file of JSON lines"
-    records = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            return f"{path}:{n}: not a JSON record"
-        if not isinstance(rec, dict) or not isinstance(rec.get("terms_by_turn"), list):
-            return f"{path}:{n}: not a record of `fit-evaluation --records` (no terms_by_turn)"
-        if rec.get("terms") != names:
-            return (f"{path}:{n}: recorded with the terms {rec.get('terms')}, the scenario declares {names}: "
-                    "play the games again")
-        if not _well_formed(rec):
-            return (f"{path}:{n}: its terms_by_turn are not each side's list of {len(names)} whole numbers "
-                    "(in the language's range)")
-        records.append(rec)
+    except RecordError as err:
+        return f"{path}: {err}"
     if not records:
         return f"{path} holds no record"
     return records
+
+
+def _record_problem(line: str, names: list[str]) -> dict | str | None:
+    """LINE's record, what is wrong with it, or None for a blank line."""
+    if not line.strip():
+        return None
+    try:
+        rec = json.loads(line)
+    except ValueError:
+        return "not a JSON record"
+    if not isinstance(rec, dict) or not isinstance(rec.get("terms_by_turn"), list):
+        return "not a record of `fit-evaluation --records` (no terms_by_turn)"
+    if rec.get("terms") != names:
+        return f"recorded with the terms {rec.get('terms')}, the scenario declares {names}: play the games again"
+    if not _well_formed(rec):
+        return f"its terms_by_turn are not each side's list of {len(names)} whole numbers (in the language's range)"
+    return rec
 
 
 def _well_formed(rec: dict) -> bool:

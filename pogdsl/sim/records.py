@@ -230,6 +230,14 @@ def iter_records(path):
         raise RecordError("no records (the file is empty)")
 
 
+def text_lines(path):
+    """The lines of PATH as text, read as records files are (a regular file
+    only, a line at most LINE_LIMIT long: OSError, RecordError), in the
+    memory of one line."""
+    with _open_regular(path) as raw:
+        yield from _limited_lines(io.TextIOWrapper(raw, encoding="utf-8", newline=""))
+
+
 def _open_regular(path):
     from ..safe_io import _check_kind
 
