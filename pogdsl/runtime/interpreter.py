@@ -41,7 +41,7 @@ CHANGES_KEPT = 4096  # entries of Game.changed kept (older ones are dropped half
 _revision = itemgetter(0)
 DRIVER = "driver"
 TAKEN = object()  # what an offer returns when a random player took the decision at once (see offer_sampled)
-ASKED = object()  # what an offer returns when it left a decision pending (Game.decision() reads it)
+ASKED = object()  # what an offer returns when it left a decision pending (the caller reads it: Game.decision)
 
 
 @define
@@ -498,16 +498,14 @@ class Game:
         """values → whether no restriction forbids the option: the generated
         checker, or the walk over the restrictions when a trace must show
         which ones forbid."""
-        forbids = self.w.forbid_any.get(spec.name) if self._trace is None else None
-        if forbids is not None:
-            return lambda values: not forbids(self, *values)
-        return lambda values: not self._forbidden(spec.name, values)
+        forbidden = self._forbidding(spec)
+        return lambda values: not forbidden(self, *values)
 
     def _forbidding(self, spec: ChoiceSpec):
-        """(game, *values) → whether a restriction forbids the option, as
-        `_allowed` says it the other way round: the generated checker itself
-        when there is one (offer calls it for every candidate, with no call
-        in between)."""
+        """(game, *values) → whether a restriction forbids the option: the
+        generated checker itself when there is one (offer calls it for every
+        candidate, with no call in between), else the walk over the
+        restrictions."""
         forbids = self.w.forbid_any.get(spec.name) if self._trace is None else None
         if forbids is not None:
             return forbids
