@@ -227,6 +227,24 @@ class Compiler:
                 unchanged = (f"        ver = g.ver\n"
                              f"        if {tests}:\n            entry[1] = g.clock\n"
                              + found_good(" " * 12))
+                if len(areas) > 1:
+                    # While every option of a decision is listed, the state
+                    # stands still and a value is asked for option after
+                    # option (the activation cost of each space): the newest
+                    # revision any of its areas was written at is worked out
+                    # once per listing, kept in the listing's memo under the
+                    # value's name (its other keys are (name, arguments)).
+                    newest = "max(" + ", ".join(f"ver.get({a!r}, 0)" for a in areas) + ")"
+                    unchanged = (f"        ver = g.ver\n"
+                                 f"        if g.listing:\n"
+                                 f"            memo = g.memo\n"
+                                 f"            newest = memo.get({name!r})\n"
+                                 f"            if newest is None:\n"
+                                 f"                newest = memo[{name!r}] = {newest}\n"
+                                 f"            if newest <= c:\n                entry[1] = g.clock\n"
+                                 + found_good(" " * 16)
+                                 + f"        elif {tests}:\n            entry[1] = g.clock\n"
+                                 + found_good(" " * 12))
                 if "board" in areas:
                     # The board changes with most moves, not with every step:
                     # the test above often holds.  Else a result that called

@@ -41,6 +41,7 @@ CHANGES_KEPT = 4096  # entries of Game.changed kept (older ones are dropped half
 _revision = itemgetter(0)
 DRIVER = "driver"
 TAKEN = object()  # what an offer returns when a random player took the decision at once (see offer_sampled)
+ASKED = object()  # what an offer returns when it left a decision pending (the caller reads it: Game.decision)
 
 
 @define
@@ -410,6 +411,10 @@ class Game:
 
     # ================================================================ decisions
     def offer(self, spec: ChoiceSpec, frame: dict):
+        """The choice SPEC at FRAME: its legal options listed and the
+        decision left pending (ASKED), or the decision taken at once (None:
+        a single legal option, or a hostile side's; TAKEN: a random player
+        answering inside run())."""
         l = frame["l"]
         side = spec.by(self, l)
         if isinstance(side, Entity) and side.kind == "side" and side.data.hostile:
@@ -424,11 +429,12 @@ class Game:
             candidates = self._candidates(spec, l)
             options: list[tuple[str, tuple]] = []
             seen: set[str] = set()
-            allowed = self._allowed(spec)
+            forbidden = self._forbidding(spec)
+            render = spec.text
             for values in candidates:
-                if not allowed(values):
+                if forbidden(self, *values):
                     continue
-                text = spec.text(values, self)
+                text = render(values, self)
                 if text not in seen:  # identical text: interchangeable options
                     seen.add(text)
                     options.append((text, values))
@@ -456,7 +462,9 @@ class Game:
             "vars": list(spec.vars), "options": [t for t, _ in options], "values": [list(v) for _, v in options],
             "rules": list(spec.cites), "prompt": spec.prompt, "weights": weights,
         }
-        return self.decision()
+        # (not the Decision itself: run() makes it once it stops, and most
+        # offers are made inside run())
+        return ASKED
 
     def _too_many_decisions(self, spec: ChoiceSpec) -> DecisionBudgetExceeded:
         return DecisionBudgetExceeded(f"more than {self.max_decisions} decisions and the game is not over: a "
@@ -498,10 +506,19 @@ class Game:
         """values → whether no restriction forbids the option: the generated
         checker, or the walk over the restrictions when a trace must show
         which ones forbid."""
+        forbidden = self._forbidding(spec)
+        return lambda values: not forbidden(self, *values)
+
+    def _forbidding(self, spec: ChoiceSpec):
+        """(game, *values) → whether a restriction forbids the option: the
+        generated checker itself when there is one (offer calls it for every
+        candidate, with no call in between), else the walk over the
+        restrictions."""
         forbids = self.w.forbid_any.get(spec.name) if self._trace is None else None
         if forbids is not None:
-            return lambda values: not forbids(self, *values)
-        return lambda values: not self._forbidden(spec.name, values)
+            return forbids
+        name = spec.name
+        return lambda game, *values: bool(game._forbidden(name, values))
 
     def _dead_end(self, spec: ChoiceSpec, side) -> DeadEnd:
         return DeadEnd(f"{text_of(side)} must choose '{spec.name}' but no option is legal", spec.span, spec.cites)

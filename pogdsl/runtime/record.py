@@ -622,8 +622,9 @@ def refresh_decision(game: Game) -> Decision | None:
         return game.decision()
     frame = game.s["stack"][-1]
     game.s["pending"] = None
-    d = game.offer(spec, frame)
-    return d if d is not None else game.run()
+    if game.offer(spec, frame) is None:  # a single option, taken at once
+        return game.run()
+    return game.decision()
 
 
 # ================================================================ running records
