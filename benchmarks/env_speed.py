@@ -21,6 +21,10 @@ would carry over to the next way's:
     listed (as the mask needs them), no environment: the most an
     environment step could reach with an observation costing nothing.
 
+All three run with Python's cycle collector set for games (sim.
+collector_set_for_games): `simulate` sets it itself, and
+docs/environments.rst tells a training run to set it around its loop.
+
 The ratio of the first two is issue 34's target (at least 80%).  The three
 play the same games (the script stops if their decision counts differ), so
 the ratio compares the same work; each figure is over whole games, so long
@@ -163,15 +167,20 @@ def play_one_way(way: str, scenario: str, games: int, seed: int, option_features
     import pogdsl.env
     from pogdsl.sim import game_seed
 
+    from pogdsl.sim import collector_set_for_games
+
     seeds = [game_seed(seed, i) for i in range(games)]
     warm = [game_seed(seed, games)]
     env = pogdsl.env.aec_env(scenario, with_option_features=option_features)  # (opens SCENARIO for all three)
-    if way == "env":
-        env_games(env, warm)
-        return env_games(env, seeds)
-    play = simulate_games if way == "simulate" else listed_games
-    play(env.opened, warm)
-    return play(env.opened, seeds)
+    # every way with the cycle collector set for games: simulate sets it
+    # itself, and docs/environments.rst tells a training run to set it
+    with collector_set_for_games():
+        if way == "env":
+            env_games(env, warm)
+            return env_games(env, seeds)
+        play = simulate_games if way == "simulate" else listed_games
+        play(env.opened, warm)
+        return play(env.opened, seeds)
 
 
 def one_way_in_a_fresh_process(way: str, scenario: str, args) -> tuple[int, float]:
