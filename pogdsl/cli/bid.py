@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 
-from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, games_and_workers_problem
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, games_and_workers_problem, scenario_error
 
 
 def _err(text: str) -> None:
@@ -27,10 +27,7 @@ def cmd_bid(args) -> int:
     try:
         _, opened, _, _ = bid_scenario(args.scenario, args.root, chosen)
     except ScenarioError as err:
-        if err.text:
-            print(err.text, file=sys.stderr)
-        _err(err.message)
-        return EXIT_ERRORS
+        return scenario_error(err, _err)
     except BidError as err:
         _err(str(err))
         return EXIT_USAGE

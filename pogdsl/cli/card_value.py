@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sys
 
-from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, games_and_workers_problem
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, games_and_workers_problem, scenario_error
 
 
 def _err(text: str) -> None:
@@ -32,10 +32,7 @@ def cmd_card_value(args) -> int:
         try:
             opened.append(open_scenario(spec, args.root, options=chosen))
         except ScenarioError as err:
-            if err.text:
-                print(err.text, file=sys.stderr)
-            _err(err.message)
-            return EXIT_ERRORS
+            return scenario_error(err, _err)
     world = opened[0].world
     gone = {c.key for c in world.cards} - {c.key for c in opened[1].world.cards}
     card = next(c for c in world.cards if c.key in gone)

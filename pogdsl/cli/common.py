@@ -76,3 +76,13 @@ def games_and_workers_problem(args) -> str | None:
     if args.workers is not None and args.workers < 1:
         return "--workers must be at least 1"
     return None
+
+
+def scenario_error(err, say) -> int:
+    """Report a ScenarioError as every command does — the located
+    diagnostics when the sources have errors, then its one line through SAY
+    (the command's own `error:` printer) — and return the exit status."""
+    if err.text:
+        print(err.text, file=sys.stderr)
+    say(err.message)
+    return EXIT_ERRORS

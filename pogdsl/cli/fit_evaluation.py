@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sys
 
-from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, games_and_workers_problem
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, games_and_workers_problem, scenario_error
 
 RECORD_FIELDS = ("game", "seed", "winner", "reason", "turn", "error", "players", "terms", "terms_by_turn")
 
@@ -29,10 +29,7 @@ def cmd_fit_evaluation(args) -> int:
     try:
         opened = open_scenario(args.scenario, args.root, options=chosen)
     except ScenarioError as err:
-        if err.text:
-            print(err.text, file=sys.stderr)
-        _err(err.message)
-        return EXIT_ERRORS
+        return scenario_error(err, _err)
     world = opened.world
     sides = [s.key for s in world.sides]
     terms = [(t.name, t.weight) for t in world.terms]

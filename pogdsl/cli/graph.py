@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from .common import EXIT_ERRORS, EXIT_OK, add_root_option, print_diagnostics
 

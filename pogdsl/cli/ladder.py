@@ -14,6 +14,7 @@ from .common import (
     add_root_option,
     games_and_workers_problem,
     options_from,
+    scenario_error,
     whole_number,
 )
 
@@ -57,10 +58,7 @@ def cmd_ladder(args) -> int:
     try:
         opened = open_scenario(args.scenario, args.root, options=chosen)
     except ScenarioError as err:
-        if err.text:
-            print(err.text, file=sys.stderr)
-        _err(err.message)
-        return EXIT_ERRORS
+        return scenario_error(err, _err)
     sides = [s.key for s in opened.world.sides]
     players = parse_players(args.players, sides[0])
     if isinstance(players, str):
@@ -138,7 +136,7 @@ def print_ladder(s: dict, out=None) -> None:
     print(file=out)
     side = ratings["side"]
     first = sides[0]
-    print(f"seat bias (how much of a side's score is the side's, not the player's):", file=out)
+    print("seat bias (how much of a side's score is the side's, not the player's):", file=out)
     print(f"  between equal players {first} scores {_pct(side['expected'])} (95% interval "
           f"{100 * side['expected_low']:.1f} to {100 * side['expected_high']:.1f}%; the model's side term "
           f"{side['elo']:+.0f} Elo)", file=out)

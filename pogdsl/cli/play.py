@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 
 from .common import whole_number
-from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_option_argument, add_root_option, options_from
+from .common import (EXIT_ERRORS, EXIT_OK, EXIT_USAGE, add_option_argument, add_root_option, options_from,
+                     scenario_error)
 
 
 def _err(text: str) -> None:
@@ -96,10 +97,7 @@ def cmd_play(args) -> int:
             opened = open_scenario(args.scenario, args.root, options=chosen)
             session = Session.new(opened, args.seed if args.seed is not None else 0, **options)
     except ScenarioError as err:
-        if err.text:
-            print(err.text, file=sys.stderr)
-        _err(err.message)
-        return EXIT_ERRORS
+        return scenario_error(err, _err)
     except BadSave as err:
         _err(str(err))
         return EXIT_ERRORS

@@ -15,6 +15,7 @@ from .common import (
     add_root_option,
     games_and_workers_problem,
     options_from,
+    scenario_error,
     whole_number,
 )
 
@@ -51,7 +52,7 @@ def cmd_simulate(args) -> int:
 
 def _simulate(args) -> int:
     from ..opening import ScenarioError, open_scenario
-    from ..sim import BackendMissing, require_backend, simulate
+    from ..sim import BackendMissing, require_backend
 
     problem = games_and_workers_problem(args)
     if problem:
@@ -97,10 +98,7 @@ def _simulate(args) -> int:
         try:
             opened.append((spec, open_scenario(spec, args.root, options=chosen)))
         except ScenarioError as err:
-            if err.text:
-                print(err.text, file=sys.stderr)
-            _err(err.message)
-            return EXIT_ERRORS
+            return scenario_error(err, _err)
     agents = agents_from(args, [s.key for s in opened[0][1].world.sides])
     if isinstance(agents, str):
         _err(agents)

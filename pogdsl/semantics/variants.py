@@ -574,7 +574,7 @@ def apply_insert(program: Program, o: A.Override, reporter: Reporter, changes: l
             names = list(own)
             reporter.error("E0520", f"{kind_text} '{decl.key}' has no segment '{anchor}'", o.anchor.span,
                            did_you_mean(anchor, names) or (f"its segments: {', '.join(names)}" if names else
-                                                           f"name a point of it with `segment NAME {{ ... }}`, "
+                                                           "name a point of it with `segment NAME { ... }`, "
                                                            "or insert `at start` / `at end`"))
             return None
     table[decl.key] = attrs.evolve(decl, body=new)
