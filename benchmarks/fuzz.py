@@ -411,6 +411,7 @@ def run_play(corpus: PlayCorpus, data: bytes, which: int, folder: Path) -> str:
 
 # ----------------------------------------------------------------- the command line
 TOY = ROOT / "tests" / "fixtures" / "toy"
+DUEL = ROOT / "tests" / "fixtures" / "duel"
 HOSTILE_NUMBERS = ["1000000000000", "9" * 5000, "-1", "0", "1e9", "²", "0x10", "-" + "9" * 30, " 7 ", "１２"]
 HOSTILE_TEXT = ["\x1b[2J\x1b[HOK", "x\rOK", "\u202eKO", "a\nOK b", "\x00", "x" * 5000, "=", "ap=\x1b[31m"]
 PATH_KINDS = ("fifo", "directory", "zero", "full", "long", "missing", "control", "empty", "binary", "loop",
@@ -481,6 +482,7 @@ def cli_argv(c: CliCorpus, rng: random.Random, index: int) -> list[str]:
     n = lambda: rng.choice(HOSTILE_NUMBERS + ["3"])  # noqa: E731
     t = lambda: rng.choice(HOSTILE_TEXT)  # noqa: E731
     root = ["--root", str(TOY)]
+    duel = ["--root", str(DUEL)]  # (a game with evaluation terms, for fit-evaluation)
     players = ["--ap", "random", "--cp", "random"]
     commands = [
         lambda: ["play", "toy", *root, *players, "--save", p()],
@@ -496,6 +498,14 @@ def cli_argv(c: CliCorpus, rng: random.Random, index: int) -> list[str]:
                  "--out", p()],
         lambda: ["simulate", "toy", *root, "--workers", "1", "--games", "2", "--seed", n(), "--max-decisions", n()],
         lambda: ["report", p(), *root],
+        lambda: ["report", p(), c.path("empty", index), *root],
+        lambda: ["fit-evaluation", "duel", *duel, "--from", p(), "--bootstrap", rng.choice(["0", "2", n()])],
+        lambda: ["fit-evaluation", "duel", *duel, "--workers", "1", "--games", "2", "--records", p(),
+                 "--out", p(), "--scale", n(), "--folds", n()],
+        lambda: ["ladder", "toy", *root, "--players", rng.choice(["random,random", t(), "random," + t()]),
+                 "--workers", "1", "--games", rng.choice(["1", n()]), "--out", p()],
+        lambda: ["bid", "toy", *root, "--workers", "1", "--games", rng.choice(["2", n()]), "--seed", n()],
+        lambda: ["card-value", "toy", *root, "--workers", "1", "--games", rng.choice(["2", n()]), t()],
         lambda: ["check", *root, p()],
         lambda: ["graph", "toy", *root, "-o", p()],
         lambda: ["show", "toy", *root, t()],
