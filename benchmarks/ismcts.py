@@ -11,7 +11,10 @@ decisions with more than one option, which are the only ones searched) of
 each search player.
 
     python benchmarks/ismcts.py [--scenario S] [--games N] [--player ismcts:N[:H]]
-                                [--against mcts:8,random] [--seed S] [--workers W] [--root DIR]
+                                [--against mcts:8,random] [--seed S] [--first K] [--workers W] [--root DIR]
+
+`--first K` plays each seat's games from game K of the seed: a pairing of
+hours in parts (a seat's games K.. are those a run of more games plays there).
 
 A Campaign game between two search players is long (a few hundred searched
 decisions a side, each N iterations of up to H+1 decisions played): measure
@@ -32,7 +35,7 @@ from pogdsl.sim.stats import proportion
 
 
 def seat_runs(scenario: str, player: str, opponent: str, games: int, seed: int, workers: int,
-              root=None) -> list[tuple]:
+              root=None, first: int = 0) -> list[tuple]:
     """[(the player's side, the run's summary)]: GAMES // 2 games with the
     player on each side (the first side gets the odd game), the other side
     played by OPPONENT."""
@@ -48,7 +51,7 @@ def seat_runs(scenario: str, player: str, opponent: str, games: int, seed: int, 
         agents = {side: player}
         if opponent != "random":
             agents[other] = opponent
-        summary = simulate(scenario, games=n, seed=seed, workers=workers, agents=agents, root=root,
+        summary = simulate(scenario, games=n, seed=seed, workers=workers, agents=agents, root=root, first=first,
                            progress=lambda n: print("." * n, end="", file=sys.stderr, flush=True))
         runs.append((side, other, summary))
     print(file=sys.stderr)
@@ -108,13 +111,16 @@ def main(argv=None) -> int:
     parser.add_argument("--player", default="ismcts:16")
     parser.add_argument("--against", default="mcts:8,random", help="opponents, comma-separated")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0, metavar="K",
+                        help="play each seat's games from game K of the seed (a long pairing in parts)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--root", type=Path, default=None,
                         help="the folder of a scenario of your own (e.g. tests/fixtures/duel)")
     args = parser.parse_args(argv)
     for opponent in [o.strip() for o in args.against.split(",") if o.strip()]:
         start = time.perf_counter()
-        runs = seat_runs(args.scenario, args.player, opponent, args.games, args.seed, args.workers, args.root)
+        runs = seat_runs(args.scenario, args.player, opponent, args.games, args.seed, args.workers, args.root,
+                         args.first)
         report(args.scenario, args.player, opponent, runs, time.perf_counter() - start)
     return 0
 

@@ -58,6 +58,9 @@ def _simulate(args) -> int:
     if problem:
         _err(problem)
         return EXIT_USAGE
+    if args.first < 0:
+        _err("--first must be 0 or more (the number of the run's first game)")
+        return EXIT_USAGE
     # A game needs at least one step between decisions and at least one
     # decision: a limit below that would only make every game fail.
     for flag, limit in (("--max-steps", args.max_steps), ("--max-decisions", args.max_decisions)):
@@ -252,7 +255,7 @@ def _run(spec: str, opened, out, chosen: dict, args):
                            workers=args.workers, max_steps=args.max_steps, max_decisions=args.max_decisions,
                            backend=args.backend, progress=bar.update if bar else None, options=chosen,
                            on_results=on_results if (writer or args.plot) else None,
-                           agents=getattr(args, "agents_chosen", None))
+                           agents=getattr(args, "agents_chosen", None), first=args.first)
     finally:
         if bar:
             bar.close()
@@ -361,7 +364,8 @@ def print_summary(s: dict, args) -> None:
         why = f"interrupted ({by})" if by in ("Ctrl-C", "SIGTERM") else "stopped"
         print(f"{why}: the summary is of the {s['games']} of {s['games_asked']} games "
               "finished before", file=out)
-    print(f"{one_line(s['scenario'])}: {s['games']} games, seed {s['seed']}: {s['finished']} finished, "
+    part = f" (games {s['first']} on)" if s.get("first") else ""
+    print(f"{one_line(s['scenario'])}: {s['games']} games, seed {s['seed']}{part}: {s['finished']} finished, "
           f"{s['failed']} failed", file=out)
     if s.get("agents"):  # a balance figure is a figure of its players
         print("  players: " + ", ".join(f"{k} {v}" for k, v in s["agents"].items()), file=out)
@@ -528,6 +532,10 @@ def register(sub) -> None:
     p.add_argument("scenario", metavar="SCENARIO", help="scenario name or .pog file; NAME+RULESET applies a rule set to scenario NAME")
     p.add_argument("--games", "-n", type=whole_number, default=100, metavar="N", help="how many games (default 100)")
     p.add_argument("--seed", type=whole_number, default=0, help="the run's seed (default 0)")
+    p.add_argument("--first", type=whole_number, default=0, metavar="K",
+                   help="play games K..K+N-1 of the seed (default 0): the very games a run of K+N games plays "
+                        "last, so a long run can be played in parts — on several machines, or on after a stop — "
+                        "and the parts' --out records joined (cat) and read by `pogdsl report`"),
     p.add_argument("--workers", "-w", type=whole_number, default=None, metavar="W",
                    help="worker processes (default: all cores); 1 runs in this process")
     p.add_argument("--json", action="store_true",

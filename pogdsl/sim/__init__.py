@@ -311,20 +311,22 @@ def _die_with_parent(parent: int | None) -> None:
     threading.Thread(target=watch, name="pogdsl-parent-watch", daemon=True).start()
 
 
-def batches(games: int, workers: int) -> list[list[int]]:
-    return list(iter_batches(games, workers))
+def batches(games: int, workers: int, first: int = 0) -> list[list[int]]:
+    return list(iter_batches(games, workers, first))
 
 
-def iter_batches(games: int, workers: int):
-    """The game numbers 0..games-1 in batches, made as they are asked for."""
+def iter_batches(games: int, workers: int, first: int = 0):
+    """The game numbers first..first+games-1 in batches, made as they are asked for."""
     size = max(1, min(64, math.ceil(games / max(1, workers * 4))))
-    return (list(range(i, min(games, i + size))) for i in range(0, games, size))
+    end = first + games
+    return (list(range(i, min(end, i + size))) for i in range(first, end, size))
 
 
 def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, workers: int | None = None,
              max_steps: int | None = None, max_decisions: int | None = DEFAULT_MAX_DECISIONS,
              backend: str = "local", progress=None, options: dict[str, str] | None = None,
-             on_results=None, agents: dict[str, str] | None = None, record_terms: bool = False) -> dict:
+             on_results=None, agents: dict[str, str] | None = None, record_terms: bool = False,
+             first: int = 0) -> dict:
     """Play `games` games and summarise them.  As games finish (in the
     order they finish), `progress(n)` is called with how many did and
     `on_results(list)` with their results: one game a call, except on Ray
@@ -340,7 +342,11 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
     stop_on_sigterm, or the message of a RunStopped an `on_results` raised).
 
     Memory does not grow with `games`: games are handed to the workers a few
-    at a time and summarised as they come (Tally), none is kept."""
+    at a time and summarised as they come (Tally), none is kept.
+
+    `first`: the run plays games first..first+games-1 of the seed, the very
+    games a run of first+games plays last, so a long run can be played in
+    parts (on several machines, or after a stop) and its records joined."""
     from ..opening import open_scenario
 
     # compile once here: errors (and unknown options) are reported before any work
@@ -351,7 +357,7 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
     chosen = {s.key: (agents or {}).get(s.key, DEFAULT_PLAYER) for s in opened.world.sides}
     players = tuple(sorted(chosen.items()))
     start = time.perf_counter()
-    tally = Tally(opened)
+    tally = Tally(opened, first)
     agent_speed: dict[str, dict] = {}
 
     def take(result):
@@ -373,7 +379,7 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
     try:
         if backend in ("ray", "dask"):
             # (a cluster is given every batch at once: its scheduler holds them)
-            for batch in (_run_ray if backend == "ray" else _run_dask)(list(tasks_of(iter_batches(games, workers)))):
+            for batch in (_run_ray if backend == "ray" else _run_dask)(list(tasks_of(iter_batches(games, workers, first)))):
                 for r in batch:
                     tally.add(r)
                 if on_results:
@@ -382,11 +388,11 @@ def simulate(spec: str, *, games: int, seed: int, root: Path | None = None, work
                     progress(len(batch))
         elif workers <= 1 or games <= 1:
             with collector_set_for_games():  # once for every batch (each batch's own then changes nothing)
-                for t in tasks_of(iter_batches(games, workers)):
+                for t in tasks_of(iter_batches(games, workers, first)):
                     for r in iter_batch(t):
                         take(r)
         else:
-            _run_local_pool(tasks_of([i] for i in range(games)), min(workers, games), take)
+            _run_local_pool(tasks_of([i] for i in range(first, first + games)), min(workers, games), take)
     except Terminated:
         stopped_by = "SIGTERM"
     except KeyboardInterrupt:
@@ -561,8 +567,9 @@ class Tally:
     before an earlier one wait, at most DIGEST_WINDOW of them), and what the
     VP course statistics read of the first COURSE_KEPT finished games."""
 
-    def __init__(self, opened):
+    def __init__(self, opened, first: int = 0):
         self.opened = opened
+        self.first = first  # the number of the run's first game (simulate's `first`)
         self.sides = [s.key for s in opened.world.sides]
         self.games = 0
         self.wins, self.kinds, self.reasons = Counter(), Counter(), Counter()
@@ -572,7 +579,7 @@ class Tally:
         self.failures: list = []  # a max-heap (by game number) of the FAILURES_KEPT first failures
         self.card_plays: dict[str, list[int]] = {}  # card key → [plays, games]
         self._digest = hashlib.sha256()
-        self._next_game = 0
+        self._next_game = first
         self._waiting: dict[int, str] = {}
         self.players: dict | None = None  # each side's player, as the first game names them
         self.course_games: list[dict] = []
@@ -650,6 +657,7 @@ class Tally:
         return {
             "scenario": spec,
             "seed": seed,
+            **({"first": self.first} if self.first else {}),
             "options": self.opened.options_text(),
             # each side's player (its spec), as the games were played: a balance
             # figure is a figure of these players
