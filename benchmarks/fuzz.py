@@ -497,6 +497,7 @@ def cli_argv(c: CliCorpus, rng: random.Random, index: int) -> list[str]:
         lambda: ["simulate", "toy", *root, "--workers", "1", "--games", rng.choice(["2", "0", "-1", "9" * 5000]),
                  "--out", p()],
         lambda: ["simulate", "toy", *root, "--workers", "1", "--games", "2", "--seed", n(), "--max-decisions", n()],
+        lambda: ["simulate", "toy", *root, "--workers", "1", "--games", "2", "--first", n(), "--out", p()],
         lambda: ["report", p(), *root],
         lambda: ["report", p(), c.path("empty", index), *root],
         lambda: ["fit-evaluation", "duel", *duel, "--from", p(), "--bootstrap", rng.choice(["0", "2", n()])],
