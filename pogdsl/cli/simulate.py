@@ -255,7 +255,8 @@ def _run(spec: str, opened, out, chosen: dict, args):
                            workers=args.workers, max_steps=args.max_steps, max_decisions=args.max_decisions,
                            backend=args.backend, progress=bar.update if bar else None, options=chosen,
                            on_results=on_results if (writer or args.plot) else None,
-                           agents=getattr(args, "agents_chosen", None), first=args.first)
+                           # (card-value runs this with arguments of its own, which have no --first)
+                           agents=getattr(args, "agents_chosen", None), first=getattr(args, "first", 0))
     finally:
         if bar:
             bar.close()
