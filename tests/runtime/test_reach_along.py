@@ -27,13 +27,19 @@ def _two_parts(w, game):
     return Found(list(west) + list(east))
 
 
-def test_a_search_from_a_region_found_before_and_more_starts_finds_what_a_plain_search_finds():
+def _german_region():
+    """(game, spaces, [Germany], the two parts, the region found from Essen
+    along German lines through them)."""
     w = world("campaign")
     game = Game.new(w)
     sp = w.by_kind["space"]
     ge = [w.by_kind["nation"]["ge"]]
     within = _two_parts(w, game)
-    land = B.reach_along(game, None, ge, [sp["Essen"]], within)
+    return game, sp, ge, within, B.reach_along(game, None, ge, [sp["Essen"]], within)
+
+
+def test_a_search_from_a_region_found_before_and_more_starts_finds_what_a_plain_search_finds():
+    game, sp, ge, within, land = _german_region()
     assert sp["Warsaw"] not in land  # (the parts do not touch)
     starts = list(land) + [sp["Warsaw"], sp["Essen"]]
     joined = B.reach_along(game, None, ge, starts, within)
@@ -44,12 +50,7 @@ def test_a_search_from_a_region_found_before_and_more_starts_finds_what_a_plain_
 
 
 def test_only_a_region_found_through_the_same_spaces_along_the_same_lines_is_passed_over():
-    w = world("campaign")
-    game = Game.new(w)
-    sp = w.by_kind["space"]
-    ge = [w.by_kind["nation"]["ge"]]
-    within = _two_parts(w, game)
-    land = B.reach_along(game, None, ge, [sp["Essen"]], within)
+    game, sp, ge, within, land = _german_region()
     more = list(land) + [sp["Warsaw"]]
     assert B.closed_prefix(within, {"ge"}, more) == len(land)
     assert B.closed_prefix(within, {"ge", "ru"}, more) == 0  # other lines: the region may grow
