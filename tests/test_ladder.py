@@ -121,6 +121,116 @@ def test_the_ladder_refuses_players_it_cannot_pair_in_one_line(capsys, players, 
     assert len(err) == 1 and says in err[0]
 
 
+# ------------------------------------------------------------------ a ladder of games already played
+def simulate_out(path: Path, ap: str, cp: str, games: int, first: int = 0, seed: int = 4, *extra: str) -> None:
+    assert main(["simulate", "duel", "--root", str(DUEL), "--games", str(games), "--first", str(first), "--seed",
+                 str(seed), "--workers", "1", "--ap", ap, "--cp", cp, "--out", str(path), "--json", *extra]) == 0
+
+
+def test_a_ladder_of_records_is_the_ladder_of_the_games_they_hold(tmp_path, capsys):
+    """Each pairing played by `simulate --out` on the seeds a ladder plays,
+    one of them in two parts (`--first`): read back with --from, the
+    matrix, ratings, seat bias and outcomes are those of the ladder that
+    plays the same games itself."""
+    assert main(["ladder", "duel", "--root", str(DUEL), "--players", "random,mcts:2", "--games", "4",
+                 "--seed", "4", "--workers", "1", "--json"]) == 0
+    played = last_json(capsys)
+    files = []
+    for ap, cp in [("random", "random"), ("random", "mcts:2"), ("mcts:2", "random")]:
+        files.append(tmp_path / f"{ap}-{cp}.jsonl")
+        simulate_out(files[-1], ap, cp, 4)
+    files += [tmp_path / "mm-a.jsonl", tmp_path / "mm-b.jsonl"]
+    simulate_out(files[-2], "mcts:2", "mcts:2", 1)
+    simulate_out(files[-1], "mcts:2", "mcts:2", 3, 1)
+    capsys.readouterr()
+    assert main(["ladder", "--root", str(DUEL), "--from", *map(str, files), "--json"]) == 0
+    read = last_json(capsys)
+    for key in ("players", "sides", "games", "finished", "failed", "matrix", "ratings", "seat_bias", "seed",
+                "games_a_pairing", "scenario", "options"):
+        assert read[key] == played[key], key
+    assert [(p["players"], p["outcomes"]) for p in read["pairings"]] == [
+        (p["players"], p["outcomes"]) for p in played["pairings"]]
+    assert read["records"] == 16 and read["left_out"] == 0
+    # the text names where the games came from
+    assert main(["ladder", "duel", "--root", str(DUEL), "--from", *map(str, files)]) == 0
+    assert "16 games read from 5 records files" in capsys.readouterr().out
+
+
+def test_players_choose_and_order_whom_a_ladder_of_records_rates(tmp_path, capsys):
+    """--players with --from: the first listed is the anchor, and pairings
+    with a player not listed are left out and counted; a pairing with no
+    games shows no score."""
+    simulate_out(tmp_path / "a.jsonl", "random", "random:3", 3)
+    simulate_out(tmp_path / "b.jsonl", "random:3", "random:5", 2)
+    files = [str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")]
+    assert main(["ladder", "--root", str(DUEL), "--from", *files, "--players", "random:3,random", "--json"]) == 0
+    s = last_json(capsys)
+    assert s["players"] == ["random:3", "random"] and s["ratings"]["anchor"] == "random:3"
+    assert s["games"] == 3 and s["left_out"] == 2
+    assert main(["ladder", "--root", str(DUEL), "--from", *files, "--json"]) == 0
+    s = last_json(capsys)
+    assert s["players"] == ["random", "random:3", "random:5"] and s["games_a_pairing"] is None
+    assert s["matrix"]["random"]["random:5"]["games"] == 0 and s["pairing_sizes"] == [2, 3]
+
+
+def records_file(path: Path, records: list[dict]) -> str:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return str(path)
+
+
+@pytest.mark.parametrize("spoil, says", [
+    ("twice", "already in"),
+    ("no players", "does not say who played each side"),
+    ("other options", "a ladder compares players on the same games"),
+    ("other scenario", "not of campaign"),
+])
+def test_a_ladder_of_records_refuses_records_that_cannot_be_laddered_in_one_line(tmp_path, capsys, spoil, says):
+    simulate_out(tmp_path / "a.jsonl", "random", "random:3", 2)
+    records = [json.loads(line) for line in (tmp_path / "a.jsonl").read_text().splitlines()]
+    files = [str(tmp_path / "a.jsonl")]
+    scenario = []
+    if spoil == "twice":
+        files.append(records_file(tmp_path / "b.jsonl", records[1:]))
+    elif spoil == "no players":
+        files = [records_file(tmp_path / "b.jsonl", [{k: v for k, v in r.items() if k != "players"}
+                                                    for r in records])]
+    elif spoil == "other options":
+        files.append(records_file(tmp_path / "b.jsonl", [{**r, "options": {"extra": "on"}} for r in records]))
+    else:
+        scenario = ["campaign"]
+    capsys.readouterr()
+    assert main(["ladder", *scenario, "--root", str(DUEL), "--from", *files]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0], err
+
+
+@pytest.mark.parametrize("extra, says", [
+    (["--games", "3"], "--games would set how games are played"),
+    (["--seed", "0"], "--seed would set how games are played"),
+    (["--players", "random"], "at least two different players"),
+])
+def test_a_ladder_of_records_refuses_what_would_play_in_one_line(tmp_path, capsys, extra, says):
+    simulate_out(tmp_path / "a.jsonl", "random", "random:3", 1)
+    capsys.readouterr()
+    assert main(["ladder", "--root", str(DUEL), "--from", str(tmp_path / "a.jsonl"), *extra]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0], err
+
+
+@pytest.mark.parametrize("path, says", [("/dev/zero", "not a file"), ("missing.jsonl", "not a file"),
+                                        (".", "a directory")])
+def test_a_ladder_of_records_refuses_what_is_no_records_file_in_one_line(capsys, path, says):
+    assert main(["ladder", "--from", path]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0], err
+
+
+def test_a_ladder_needs_a_scenario_and_players_or_records(capsys):
+    assert main(["ladder", "duel", "--root", str(DUEL)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--from FILE" in err[0]
+
+
 # ------------------------------------------------------------------ a card out of the game
 def test_without_takes_the_card_out_of_every_pile_before_the_deal():
     from pogdsl.agents import RandomAgent

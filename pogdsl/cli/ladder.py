@@ -45,6 +45,14 @@ def cmd_ladder(args) -> int:
     from ..sim.ladder import LadderError, play_ladder
     from ..sim.records import output_problem
 
+    if args.records:
+        return _ladder_of_records(args)
+    if args.scenario is None or args.players is None:
+        _err("give a SCENARIO and --players to play, or --from FILE... to ladder games already played")
+        return EXIT_USAGE
+    for name, default in (("games", 20), ("seed", 0)):
+        if getattr(args, name) is None:
+            setattr(args, name, default)
     problem = games_and_workers_problem(args)
     if problem:
         _err(problem)
@@ -79,6 +87,11 @@ def cmd_ladder(args) -> int:
     finally:
         if bar:
             bar.close()
+    return _show(summary, args)
+
+
+def _show(summary: dict, args) -> int:
+    """Print (and with --out save) a ladder; the exit status."""
     if args.out:
         try:
             with open(args.out, "w", encoding="utf-8") as f:
@@ -98,6 +111,87 @@ def cmd_ladder(args) -> int:
     return EXIT_ERRORS if summary["failed"] else EXIT_OK
 
 
+def _ladder_of_records(args) -> int:
+    """`ladder --from FILE...`: the ladder of games already played, read from
+    `simulate --out` records (a file a pairing, or parts of one)."""
+    from ..sim.ladder import LadderError, ladder_of_records
+    from ..sim.records import output_problem
+
+    played_here = [flag for flag, value in (("--games", args.games), ("--seed", args.seed),
+                                            ("--workers", args.workers), ("--option", args.option or None))
+                  if value is not None]
+    if played_here:
+        _err(f"--from reads games already played: {', '.join(played_here)} would set how games are played")
+        return EXIT_USAGE
+    if args.out:
+        problem = output_problem(args.out)
+        if problem:
+            _err(problem)
+            return EXIT_USAGE
+    players = None
+    if args.players:
+        players = [p.strip() for p in args.players.split(",") if p.strip()]
+        if len(players) < 2 or len(set(players)) != len(players):
+            _err("--players needs at least two different players, separated by commas")
+            return EXIT_USAGE
+    try:
+        read = _read_records(args)
+        if isinstance(read, int):
+            return read
+        summary = ladder_of_records(read, players)
+    except LadderError as err:
+        _err(str(err))
+        return EXIT_ERRORS
+    summary["files"] = [str(p) for p in args.records]
+    return _show(summary, args)
+
+
+def _read_records(args):
+    """The records of --from's files as a RecordsRead, or an exit status
+    after a one-line error.  Every file must be of the same scenario (and
+    SCENARIO's, when given) and options: a ladder compares players, not games."""
+    import os
+
+    from ..opening import ScenarioError, open_scenario
+    from ..sim.ladder import RecordsRead
+    from ..sim.records import RecordError, iter_records
+
+    read, first = None, None
+    for path in args.records:
+        if not os.path.isfile(path):
+            _err(f"{path} is {'a directory' if os.path.isdir(path) else 'not a file'}: give records files written "
+                 "by `pogdsl simulate --out`")
+            return EXIT_USAGE
+        try:
+            for n, rec in enumerate(iter_records(path), start=1):
+                if first is None:
+                    first = rec
+                    if args.scenario is not None and rec["scenario"] != args.scenario:
+                        _err(f"{path} holds games of {rec['scenario']}, not of {args.scenario}")
+                        return EXIT_ERRORS
+                    try:
+                        opened = open_scenario(rec["scenario"], args.root, options=rec["options"])
+                    except ScenarioError as err:
+                        return scenario_error(err, lambda m: _err(f"{path}: its scenario: {m}"))
+                    read = RecordsRead(rec["scenario"], [s.key for s in opened.world.sides], opened.options_text())
+                    if len(read.sides) != 2:
+                        _err(f"a ladder pairs players on two sides; {rec['scenario']} has {len(read.sides)}")
+                        return EXIT_ERRORS
+                elif n == 1 and (rec["scenario"], rec["options"]) != (first["scenario"], first["options"]):
+                    _err(f"{path} holds games of {rec['scenario']} with options {rec['options']}, and "
+                         f"{args.records[0]} of {first['scenario']} with {first['options']}: a ladder compares "
+                         "players on the same games")
+                    return EXIT_ERRORS
+                read.add(rec, f"{path} record {n}")
+        except RecordError as err:
+            _err(f"{path}: {err}")
+            return EXIT_ERRORS
+        except OSError as err:
+            _err(f"cannot read {path}: {err.strerror or err}")
+            return EXIT_USAGE
+    return read
+
+
 def _pct(x: float | None) -> str:
     return "   —  " if x is None else f"{100 * x:5.1f}%"
 
@@ -108,8 +202,18 @@ def print_ladder(s: dict, out=None) -> None:
     if s.get("interrupted"):
         print(f"interrupted (Ctrl-C): the ladder is of the {len(s['pairings'])} pairings played (the last "
               "one stopped part way)", file=out)
-    print(f"{s['scenario']} ladder: {len(players)} players, {s['games_a_pairing']} games a pairing on the same "
-          f"seeds (seed {s['seed']}), {s['games']} games: {s['finished']} finished, {s['failed']} failed", file=out)
+    if s.get("files") is None:
+        print(f"{s['scenario']} ladder: {len(players)} players, {s['games_a_pairing']} games a pairing on the same "
+              f"seeds (seed {s['seed']}), {s['games']} games: {s['finished']} finished, {s['failed']} failed",
+              file=out)
+    else:
+        sizes = s["pairing_sizes"]
+        size = "no games" if not sizes else f"{sizes[0]}" if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]}"
+        seed = f"run seed {s['seed']}" if s["seed"] is not None else "several run seeds"
+        print(f"{s['scenario']} ladder of {s['records']} games read from {len(s['files'])} records files: "
+              f"{len(players)} players, {len(s['pairings'])} pairings of {size} games ({seed}): {s['finished']} "
+              f"finished, {s['failed']} failed" + (f"; {s['left_out']} games of other players left out"
+                                                  if s["left_out"] else ""), file=out)
     if s.get("options"):
         print("  options: " + ", ".join(f"{k}={v}" for k, v in s["options"].items()), file=out)
     print("  a win scores 1, a game no side wins ½ (draws count half); failed games are left out", file=out)
@@ -171,17 +275,28 @@ def register(sub) -> None:
                     "likelihood, on the Elo scale with the first player at 0, with its 95%% interval from the "
                     "Fisher information); and the seat bias: the first side's expected score between equal "
                     "players (the model's side term), in each player's self-play games and over all games. "
+                    "With --from it plays nothing and reads the games from `simulate --out` records instead, "
+                    "so a ladder of costly players can be played pairing by pairing, in parts, on several "
+                    "machines. "
                     "A win scores 1, a game no side wins (a draw, or a declared result like both_lose) ½ to "
                     "each; failed games are left out. See docs/balance.rst.",
         epilog="Exit status: 0 all games finished, 1 some failed (or the sources have errors), 2 wrong usage, "
                "130 stopped by Ctrl-C (after printing the ladder of the pairings played).")
-    p.add_argument("scenario", metavar="SCENARIO", help="scenario name or .pog file (NAME+RULESET applies a rule set)")
-    p.add_argument("--players", required=True, metavar="A,B,...",
+    p.add_argument("scenario", metavar="SCENARIO", nargs="?",
+                   help="scenario name or .pog file (NAME+RULESET applies a rule set); with --from, the "
+                        "records name it (given, it must be theirs)")
+    p.add_argument("--players", metavar="A,B,...",
                    help=f"the players, comma-separated, each a spec as `play --ap` takes it ({AGENT_SPECS}; "
-                        "not human or script); the first is the ratings' anchor (0)")
-    p.add_argument("--games", "-n", type=whole_number, default=20, metavar="N",
+                        "not human or script); the first is the ratings' anchor (0). Needed to play; with "
+                        "--from, the players to rate, in this order (default: every player in the records)")
+    p.add_argument("--from", dest="records", nargs="+", metavar="FILE",
+                   help="play nothing: the ladder of the games in these records files, written by `simulate "
+                        "--out` (one pairing a file, or its parts: `simulate --first`), of one scenario with "
+                        "the same options; a pairing may hold any number of games, or none (no score shown); "
+                        "the same game twice is refused")
+    p.add_argument("--games", "-n", type=whole_number, default=None, metavar="N",
                    help="games a pairing (default 20); there are (players)² pairings")
-    p.add_argument("--seed", type=whole_number, default=0, help="the seed of every pairing's run (default 0)")
+    p.add_argument("--seed", type=whole_number, default=None, help="the seed of every pairing's run (default 0)")
     p.add_argument("--workers", "-w", type=whole_number, default=None, metavar="W",
                    help="worker processes (default: all cores); 1 plays in this process")
     p.add_argument("--json", action="store_true",

@@ -100,6 +100,81 @@ def play_ladder(spec: str, players: list[str], *, games: int, seed: int, root=No
     return out
 
 
+class RecordsRead:
+    """The games of some `simulate --out` files, as a ladder's pairings:
+    one pairing for each pair of players (first side's, second side's),
+    joining the files that hold parts of it (`simulate --first`)."""
+
+    def __init__(self, scenario: str, sides: list[str], options: dict[str, str]):
+        self.scenario, self.sides, self.options = scenario, sides, options
+        self.pairings: dict[tuple[str, str], dict] = {}
+        self.seen: dict[tuple[str, str, int], str] = {}  # (players, seed) → where it was read first
+        self.run_seeds: set = set()
+        self.records = 0
+
+    def add(self, rec: dict, where: str) -> None:
+        """Count one record (read at WHERE, "FILE record N")."""
+        players = rec.get("players") or {}
+        if any(side not in players for side in self.sides):
+            raise LadderError(f"{where}: the record does not say who played each side ({', '.join(self.sides)}); "
+                              "records written by `simulate` before it recorded its players cannot be laddered")
+        pair = (players[self.sides[0]], players[self.sides[1]])
+        game = (*pair, rec["seed"])
+        if game in self.seen:
+            raise LadderError(f"{where}: the game of seed {rec['seed']} between {pair[0]} and {pair[1]} is already "
+                              f"in {self.seen[game]}: a game counts once (do the files overlap?)")
+        self.seen[game] = where
+        self.records += 1
+        self.run_seeds.add(rec.get("run_seed"))
+        p = self.pairings.get(pair)
+        if p is None:
+            p = self.pairings[pair] = {
+                "players": {self.sides[0]: pair[0], self.sides[1]: pair[1]}, "games": 0, "finished": 0,
+                "failed": 0, "outcomes": {self.sides[0]: 0, self.sides[1]: 0, "draw": 0}, "points": 0.0,
+                "decisions": 0, "failures": []}
+        p["games"] += 1
+        p["decisions"] += rec["decisions"]
+        if rec["error"] is not None:
+            p["failed"] += 1
+            if len(p["failures"]) < 5:
+                p["failures"].append({"seed": rec["seed"], "error": rec["error"]})
+            return
+        p["finished"] += 1
+        winner = rec["winner"]
+        key = winner if winner in p["outcomes"] and winner != "draw" else "draw"
+        p["outcomes"][key] += 1
+        p["points"] += points(rec, self.sides[0])
+
+    def players(self) -> list[str]:
+        """Every player met, in the order first met."""
+        seen: dict[str, None] = {}
+        for first, second in self.pairings:
+            seen.setdefault(first)
+            seen.setdefault(second)
+        return list(seen)
+
+
+def ladder_of_records(read: RecordsRead, players: list[str] | None = None) -> dict:
+    """The ladder of the games READ: of PLAYERS only, in that order (the
+    first the ratings' anchor), when given; else of every player met, in the
+    order first met.  Pairings of a player not in PLAYERS are left out (and
+    counted); a pairing with no game shows no score."""
+    chosen = players or read.players()
+    if len(chosen) < 2:
+        raise LadderError("the records hold games of one player only: a ladder needs at least two")
+    kept = [p for (a, b), p in read.pairings.items() if a in chosen and b in chosen]
+    left_out = sum(p["games"] for (a, b), p in read.pairings.items() if a not in chosen or b not in chosen)
+    order = {p: i for i, p in enumerate(chosen)}
+    kept.sort(key=lambda p: (order[p["players"][read.sides[0]]], order[p["players"][read.sides[1]]]))
+    out = summarise_ladder(chosen, read.sides, kept)
+    sizes = sorted({p["games"] for p in kept})
+    seeds = read.run_seeds - {None}
+    out.update(scenario=read.scenario, options=read.options, games_a_pairing=sizes[0] if len(sizes) == 1 else None, pairing_sizes=sizes,
+               seed=seeds.pop() if len(seeds) == 1 and None not in read.run_seeds else None,
+               records=read.records, left_out=left_out, seconds=None, interrupted=False)
+    return out
+
+
 def _first_points(summary: dict, sides: list[str]) -> float:
     """The first side's points over a pairing's finished games."""
     first = summary["results"].get(sides[0], 0)
