@@ -45,6 +45,11 @@ def cmd_ladder(args) -> int:
     from ..sim.ladder import LadderError, play_ladder
     from ..sim.records import output_problem
 
+    if args.out:
+        problem = output_problem(args.out)
+        if problem:
+            _err(problem)
+            return EXIT_USAGE
     if args.records:
         return _ladder_of_records(args)
     if args.scenario is None or args.players is None:
@@ -57,11 +62,6 @@ def cmd_ladder(args) -> int:
     if problem:
         _err(problem)
         return EXIT_USAGE
-    if args.out:
-        problem = output_problem(args.out)
-        if problem:
-            _err(problem)
-            return EXIT_USAGE
     chosen = options_from(args)
     try:
         opened = open_scenario(args.scenario, args.root, options=chosen)
@@ -115,7 +115,6 @@ def _ladder_of_records(args) -> int:
     """`ladder --from FILE...`: the ladder of games already played, read from
     `simulate --out` records (a file a pairing, or parts of one)."""
     from ..sim.ladder import LadderError, ladder_of_records
-    from ..sim.records import output_problem
 
     played_here = [flag for flag, value in (("--games", args.games), ("--seed", args.seed),
                                             ("--workers", args.workers), ("--option", args.option or None))
@@ -123,11 +122,6 @@ def _ladder_of_records(args) -> int:
     if played_here:
         _err(f"--from reads games already played: {', '.join(played_here)} would set how games are played")
         return EXIT_USAGE
-    if args.out:
-        problem = output_problem(args.out)
-        if problem:
-            _err(problem)
-            return EXIT_USAGE
     players = None
     if args.players:
         players = [p.strip() for p in args.players.split(",") if p.strip()]
