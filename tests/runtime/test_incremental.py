@@ -622,8 +622,9 @@ def test_a_value_calling_one_no_longer_remembered_stays_good_while_that_ones_res
     worked out again, as before).  9.2.3: a space costs one point per nationality in it;
     British and French units in a French space cost two, one only in the
     turn of Everyone Into Battle (all Allied units there count as French).
-    The action round is read by activation_group too (SUD Army's stack of
-    the round) but changes no group here: the cost is not worked out again."""
+    The turn is read by activation_group (the turn of that event) but a new
+    turn with no such event changes no group here: the cost is not worked
+    out again."""
     from pogdsl.compiler import scenario_graph
     from pogdsl.runtime.world import build_world
 
@@ -647,8 +648,8 @@ def test_a_value_calling_one_no_longer_remembered_stays_good_while_that_ones_res
     recompute = B._recompute
     monkeypatch.setattr(B, "_recompute", lambda g, key, name, *rest: (worked.append(name), recompute(g, key, name,
                                                                                                    *rest))[1])
-    game.s["vars"]["action_round"] += 1
-    game.touch("var:action_round")
+    game.s["turn"] += 1
+    game.touch("turn")
     assert B.value_of(game, "activation_cost", args) == 2
     assert "activation_cost" not in worked
     assert game.vcache[("activation_cost", args)] is entry and entry[B.CHANGED] == changed
@@ -660,7 +661,15 @@ def test_a_value_calling_one_no_longer_remembered_stays_good_while_that_ones_res
 
     game.listing = False  # outside a listing, the written area alone expires the caller
     worked.clear()
+    game.touch("var:everyone_into_battle_turn")  # (written again, the same turn)
+    assert B.value_of(game, "activation_cost", args) == 1
+    assert "activation_cost" in worked
+
+    # SUD Army's saving serves one stack an action round (CP 10): the round
+    # is read for the German corps of a SUD Army stack alone, so a new round
+    # leaves this cost good, in a listing or not.
+    worked.clear()
     game.s["vars"]["action_round"] += 1
     game.touch("var:action_round")
     assert B.value_of(game, "activation_cost", args) == 1
-    assert "activation_cost" in worked
+    assert "activation_cost" not in worked
