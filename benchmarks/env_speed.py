@@ -44,9 +44,13 @@ observation, the mask, PettingZoo's bookkeeping).
 `--breakdown` plays the environment's games (no profiler) with a timer
 around each part of a step and prints CPU microseconds per step: the
 interpreter's `Game.choose` (running to the next decision and listing its
-options), and the environment's own part — the observation vector, the
-mask, the options' features, the infos, and the rest (PettingZoo's `last()`,
-`step()`'s bookkeeping).  Each part is timed by the wall clock
+options; the listing, `Game.offer`, apart), and the environment's own part —
+the observation vector, the mask, the options' features, the infos, and the
+rest (PettingZoo's `last()`, `step()`'s bookkeeping).  Then simulate's same
+games in the same process, CPU microseconds per decision, its random
+players' draws (`Game._offer_sampled`, where simulate takes a decision that
+the environment lists) apart, and the step that 80% of simulate's rate
+allows.  Each part is timed by the wall clock
 (`perf_counter_ns`: reading the CPU clock costs a microsecond, more than
 some parts), and the games' CPU time is shared out in proportion: on a
 loaded machine the wall clock runs on while the process waits, about
