@@ -44,9 +44,13 @@ observation, the mask, PettingZoo's bookkeeping).
 `--breakdown` plays the environment's games (no profiler) with a timer
 around each part of a step and prints CPU microseconds per step: the
 interpreter's `Game.choose` (running to the next decision and listing its
-options), and the environment's own part — the observation vector, the
-mask, the options' features, the infos, and the rest (PettingZoo's `last()`,
-`step()`'s bookkeeping).  Each part is timed by the wall clock
+options; the listing, `Game.offer`, apart), and the environment's own part —
+the observation vector, the mask, the options' features, the infos, and the
+rest (PettingZoo's `last()`, `step()`'s bookkeeping).  Then simulate's same
+games in the same process, CPU microseconds per decision, its random
+players' draws (`Game._offer_sampled`, where simulate takes a decision that
+the environment lists) apart, and the step that 80% of simulate's rate
+allows.  Each part is timed by the wall clock
 (`perf_counter_ns`: reading the CPU clock costs a microsecond, more than
 some parts), and the games' CPU time is shared out in proportion: on a
 loaded machine the wall clock runs on while the process waits, about
@@ -258,6 +262,7 @@ class StepTimer:
     `choose`), the environment's code left as it is."""
 
     PARTS = [("interpreter", "Game.choose: run to the next decision, listing its options"),
+             ("listing", "of which the listing (Game.offer)"),
              ("observation", "observation vector (layout.observe)"),
              ("mask", "action mask"),
              ("features", "option features"),
@@ -271,9 +276,13 @@ class StepTimer:
         env.step = self._timed("total", env.step)
         env.action_mask = self._timed("mask", env.action_mask)
         env._fill_infos = self._timed("infos", env._fill_infos)
-        self._restore = [(aec, "observe", aec.observe), (aec, "option_features", aec.option_features)]
+        from pogdsl.runtime.interpreter import Game
+
+        self._restore = [(aec, "observe", aec.observe), (aec, "option_features", aec.option_features),
+                         (Game, "offer", Game.offer)]
         aec.observe = self._timed("observation", aec.observe)
         aec.option_features = self._timed("features", aec.option_features)
+        Game.offer = self._timed("listing", Game.offer)  # (on the class: the rule steps call g.offer)
         reset = env.reset
 
         def timed_reset(*args, **kw):
@@ -320,7 +329,7 @@ def breakdown(scenario: str, args) -> None:
             scale = cpu / max(wall[0], 1e-9)  # (CPU seconds per wall second: 1 on a quiet machine)
             per = {part: scale * ns / 1000 / max(steps, 1) for part, ns in timer.ns.items()}
             per["own"] = per["total"] - per["interpreter"]
-            per["rest"] = per["own"] - sum(per[p] for p, _ in StepTimer.PARTS[1:])
+            per["rest"] = per["own"] - sum(per[p] for p, _ in StepTimer.PARTS[2:])
             per["scale"] = scale
             rounds.append(per)
     finally:
@@ -330,11 +339,53 @@ def breakdown(scenario: str, args) -> None:
           f"(median of the rounds; the process had {100 * med['scale']:.0f}% of a core):")
     print(f"  {med['total']:8.1f}  the step: env.last() and env.step()")
     print(f"  {med['interpreter']:8.1f}    {StepTimer.PARTS[0][1]}")
+    print(f"  {med['listing']:8.1f}      {StepTimer.PARTS[1][1]}")
     print(f"  {med['own']:8.1f}    the environment's own part:")
-    for part, meaning in StepTimer.PARTS[1:]:
+    for part, meaning in StepTimer.PARTS[2:]:
         if part != "features" or args.option_features:
             print(f"  {med[part]:8.1f}      {meaning}")
     print(f"  {med['rest']:8.1f}      the rest: PettingZoo's last(), step()'s bookkeeping, rewards")
+    sim = simulate_breakdown(env.opened, seeds, args.rounds)
+    print(f"  simulate's same games, CPU microseconds per decision (median of {args.rounds} rounds, the "
+          f"process had {100 * sim['scale']:.0f}% of a core):")
+    print(f"  {sim['total']:8.1f}  a decision")
+    print(f"  {sim['draw']:8.1f}    of which the random players' draws inside the interpreter "
+          f"(Game._offer_sampled)")
+    print(f"  80% of simulate's rate allows {sim['total'] / 0.8:.1f} µs a step")
+
+
+def simulate_breakdown(opened, seeds: list[int], rounds: int) -> dict:
+    """CPU microseconds per decision of simulate's games of SEEDS (median
+    of ROUNDS), and of those the random players' draws (`_offer_sampled`,
+    where simulate's decisions are taken instead of listed), shared out as
+    --breakdown shares out the step."""
+    from pogdsl.runtime.interpreter import Game
+
+    drawn = [0]
+    saved = Game._offer_sampled
+    clock = time.perf_counter_ns
+
+    def timed(game, *args):
+        start = clock()
+        try:
+            return saved(game, *args)
+        finally:
+            drawn[0] += clock() - start
+
+    simulate_games(opened, seeds[:1])  # warm
+    out = []
+    Game._offer_sampled = timed
+    try:
+        for _ in range(rounds):
+            drawn[0] = 0
+            wall_start = time.perf_counter()
+            decisions, cpu = simulate_games(opened, seeds)
+            scale = cpu / max(time.perf_counter() - wall_start, 1e-9)
+            out.append({"total": 1e6 * cpu / max(decisions, 1),
+                        "draw": scale * drawn[0] / 1000 / max(decisions, 1), "scale": scale})
+    finally:
+        Game._offer_sampled = saved
+    return {part: statistics.median(r[part] for r in out) for part in out[0]}
 
 
 def main(argv=None) -> int:

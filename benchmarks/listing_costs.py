@@ -11,7 +11,8 @@ decision listed, as `benchmarks/env_speed.py`'s interpreter-alone way does
   * the listing in all (Game.offer);
   * the candidates (sources and `where`: for `activate`, an activation cost
     for each space and mode);
-  * the restriction tests (the generated checker, once per candidate).
+  * the restriction tests (Game._not_forbidden: the generated checker,
+    once per candidate).
 
 It also says, for each choice, how often its listing gave the very options
 its previous listing gave (`same`: the most a listing reused whole, while
@@ -57,12 +58,12 @@ class ListingTimer:
             ("listings", "time", "candidates", "tests", "candidate count", "same", "same time"), 0))
         self.last_options: dict[str, tuple] = {}
         self._game = Game
-        self._saved = {name: getattr(Game, name) for name in ("offer", "_candidates", "_allowed")}
+        self._saved = {name: getattr(Game, name) for name in ("offer", "_candidates", "_not_forbidden")}
         self._listing: str | None = None
         # (plain functions on the class, so that each is bound to the game: the timer is `timer`)
         Game.offer = lambda game, spec, frame: self._offer(game, spec, frame)
         Game._candidates = lambda game, spec, l, sampled=False: self._candidates(game, spec, l, sampled)
-        Game._allowed = lambda game, spec: self._allowed(game, spec)
+        Game._not_forbidden = lambda game, spec, candidates: self._not_forbidden(game, spec, candidates)
 
     def close(self) -> None:
         for name, func in self._saved.items():
@@ -96,18 +97,12 @@ class ListingTimer:
             row["candidate count"] += len(found)
         return found
 
-    def _allowed(timer, game, spec):
-        allowed = timer._saved["_allowed"](game, spec)
-        row = timer.by_choice[spec.name]
-        clock = time.perf_counter
-
-        def timed(values):
-            start = clock()
-            try:
-                return allowed(values)
-            finally:
-                row["tests"] += clock() - start
-        return timed
+    def _not_forbidden(timer, game, spec, candidates):
+        start = time.perf_counter()
+        try:
+            return timer._saved["_not_forbidden"](game, spec, candidates)
+        finally:
+            timer.by_choice[spec.name]["tests"] += time.perf_counter() - start
 
 
 class CollectorTimer:

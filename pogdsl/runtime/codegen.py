@@ -394,7 +394,14 @@ class Generator:
                   f"    try:\n        f = {self.const(variants)}.get({key}, {self.const(general)})\n"
                   f"    except TypeError:\n        f = {self.const(general)}\n"
                   f"    return f(g{params})\n")
-        return self.ns.define(source, fn_name, f"restrictions of {choice.key} (dispatch)")
+        dispatch = self.ns.define(source, fn_name, f"restrictions of {choice.key} (dispatch)")
+        # For Game.offer, which tests every candidate: the same dispatch done
+        # in its own loop, a version that can forbid nothing given as None
+        # (no call at all: `activate`'s move options, say).
+        dispatch.variants = (tuple(positions),
+                             {k: (None if f.forbids_nothing else f) for k, f in variants.items()},
+                             None if general.forbids_nothing else general)
+        return dispatch
 
     def specialized_params(self, choice: A.ChoiceDecl, entries: list) -> list[int]:
         """The parameters (at most two) worth a version of F per value: of an
@@ -447,7 +454,9 @@ class Generator:
             body = ("    try:\n" + "".join("    " + ln for ln in body.splitlines(keepends=True))
                     + f"    except AttributeError:\n        return {self.const(slow)}(g, {values})\n")
         source = f"def {fn_name}(g{params}):\n{body}"
-        return self.ns.define(source, fn_name, f"restrictions of {choice.key}{label}")
+        fn = self.ns.define(source, fn_name, f"restrictions of {choice.key}{label}")
+        fn.forbids_nothing = not lines
+        return fn
 
     def _denotes(self, f: A.Forbid):
         """name → the entity a bare name means inside this clause (None for

@@ -429,11 +429,8 @@ class Game:
             candidates = self._candidates(spec, l)
             options: list[tuple[str, tuple]] = []
             seen: set[str] = set()
-            forbidden = self._forbidding(spec)
             render = spec.text
-            for values in candidates:
-                if forbidden(self, *values):
-                    continue
+            for values in self._not_forbidden(spec, candidates):
                 text = render(values, self)
                 if text not in seen:  # identical text: interchangeable options
                     seen.add(text)
@@ -509,11 +506,45 @@ class Game:
         forbidden = self._forbidding(spec)
         return lambda values: not forbidden(self, *values)
 
+    def _not_forbidden(self, spec: ChoiceSpec, candidates: list):
+        """The candidates no restriction forbids, in their order.  With a
+        generated checker that dispatches on the values of some parameters
+        (codegen.forbid_function), the dispatch is done here, once per
+        candidate, and a version that can forbid nothing is not called."""
+        forbidden = self._forbidding(spec)
+        split = getattr(forbidden, "variants", None)
+        if split is None:
+            if getattr(forbidden, "forbids_nothing", False):
+                return candidates
+            return [values for values in candidates if not forbidden(self, *values)]
+        positions, variants, general = split
+        get = variants.get
+        out = []
+        if len(positions) == 1:
+            at = positions[0]
+            for values in candidates:
+                try:
+                    f = get(values[at], general)
+                except TypeError:  # (a list: no key)
+                    f = general
+                if f is None or not f(self, *values):
+                    out.append(values)
+            return out
+        a, b = positions  # (at most two: codegen.specialized_params)
+        for values in candidates:
+            try:
+                f = get((values[a], values[b]), general)
+            except TypeError:
+                f = general
+            if f is None or not f(self, *values):
+                out.append(values)
+        return out
+
     def _forbidding(self, spec: ChoiceSpec):
         """(game, *values) → whether a restriction forbids the option: the
-        generated checker itself when there is one (offer calls it for every
-        candidate, with no call in between), else the walk over the
-        restrictions."""
+        generated checker itself when there is one (`_not_forbidden` calls it,
+        or the version of it for the candidate's values, with no call in
+        between), else the walk over the restrictions."""
         forbids = self.w.forbid_any.get(spec.name) if self._trace is None else None
         if forbids is not None:
             return forbids

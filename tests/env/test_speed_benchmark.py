@@ -1,5 +1,5 @@
 """benchmarks/env_speed.py runs (on the toy game, in seconds): it measures
-both ways, profiles, and breaks a step down into its parts.  Its figures are printed, never asserted."""
+both ways, profiles, and breaks a step down into its parts (and simulate's decision beside it).  Its figures are printed, never asserted."""
 
 from __future__ import annotations
 
@@ -34,13 +34,21 @@ def test_profiles_a_step():
 def test_breaks_a_step_down_into_its_parts():
     proc = _run("--breakdown", str(TOY), "--games", "2", "--rounds", "1")
     assert proc.returncode == 0, proc.stderr
-    rows = {line.split(None, 1)[1]: float(line.split(None, 1)[0]) for line in proc.stdout.splitlines()[1:]}
+    lines = proc.stdout.splitlines()
+    at_sim = next(i for i, line in enumerate(lines) if line.startswith("  simulate's same games"))
+    rows = {line.split(None, 1)[1]: float(line.split(None, 1)[0]) for line in lines[1:at_sim]}
     total = rows["the step: env.last() and env.step()"]
     interpreter = next(v for k, v in rows.items() if k.startswith("Game.choose"))
+    listing = rows["of which the listing (Game.offer)"]
     own = rows["the environment's own part:"]
     assert total > 0 and interpreter > 0 and own == pytest.approx(total - interpreter, abs=0.11)
+    assert 0 < listing < interpreter
     parts = [v for k, v in rows.items() if k.startswith(("observation", "action mask", "infos", "the rest"))]
     assert len(parts) == 4 and sum(parts) == pytest.approx(own, abs=0.3)
+    sim = {line.split(None, 1)[1]: float(line.split(None, 1)[0]) for line in lines[at_sim + 1:at_sim + 3]}
+    decision, draws = sim["a decision"], next(v for k, v in sim.items() if k.startswith("of which the random"))
+    assert 0 < draws < decision
+    assert lines[at_sim + 3].startswith("  80% of simulate's rate allows")
 
 
 def test_an_unknown_scenario_is_one_line():

@@ -622,8 +622,8 @@ def test_a_value_calling_one_no_longer_remembered_stays_good_while_that_ones_res
     worked out again, as before).  9.2.3: a space costs one point per nationality in it;
     British and French units in a French space cost two, one only in the
     turn of Everyone Into Battle (all Allied units there count as French).
-    The action round is read by activation_group too (SUD Army's stack of
-    the round) but changes no group here: the cost is not worked out again."""
+    Whether SUD Army was played is read by activation_group too, and writing
+    it again changes no group here: the cost is not worked out again."""
     from pogdsl.compiler import scenario_graph
     from pogdsl.runtime.world import build_world
 
@@ -632,14 +632,23 @@ def test_a_value_calling_one_no_longer_remembered_stays_good_while_that_ones_res
     game = Game.new(w, seed=1, log=False)
     game.run()
     B._stop_remembering(game, "activation_group")  # as a process that learnt it is cheaper worked out
-    game.listing = True  # (as Game.offer, listing every option: the operation's spaces, each one's cost)
     ap, move = w.by_kind["side"]["ap"], w.names["move"]
     paris = w.names["Paris"]
     british = next(u for u in w.units if u.data.nation.key == "br" and game.s["loc"][u.index] is None)
     game.move_unit(british, paris.index)
     assert {u.data.nation.key for u in w.units if game.s["loc"][u.index] == paris.index} == {"fr", "br"}
     args = (paris, ap, move)
-    assert B.value_of(game, "activation_cost", args) == 2
+
+    def listed():
+        """The cost asked as Game.offer asks it, listing every option: the
+        operation's spaces, each one's cost (a listing's memo of its own)."""
+        game.listing, game.memo = True, {}
+        try:
+            return B.value_of(game, "activation_cost", args)
+        finally:
+            game.listing, game.memo = False, None
+
+    assert listed() == 2
     entry = game.vcache[("activation_cost", args)]
     changed = entry[B.CHANGED]
 
@@ -647,20 +656,33 @@ def test_a_value_calling_one_no_longer_remembered_stays_good_while_that_ones_res
     recompute = B._recompute
     monkeypatch.setattr(B, "_recompute", lambda g, key, name, *rest: (worked.append(name), recompute(g, key, name,
                                                                                                    *rest))[1])
-    game.s["vars"]["action_round"] += 1
-    game.touch("var:action_round")
-    assert B.value_of(game, "activation_cost", args) == 2
+    sud_army = "played:cp 10"
+    game.touch(sud_army)  # (written again, not played)
+    assert listed() == 2
     assert "activation_cost" not in worked
     assert game.vcache[("activation_cost", args)] is entry and entry[B.CHANGED] == changed
 
     game.s["vars"]["everyone_into_battle_turn"] = game.s["turn"]
     game.touch("var:everyone_into_battle_turn")
-    assert B.value_of(game, "activation_cost", args) == 1 == _fresh(game, "activation_cost", args)
+    assert listed() == 1 == _fresh(game, "activation_cost", args)
     assert "activation_cost" in worked
 
-    game.listing = False  # outside a listing, the written area alone expires the caller
+    worked.clear()  # outside a listing, the written area alone expires the caller
+    game.touch(sud_army)
+    assert B.value_of(game, "activation_cost", args) == 1
+    assert "activation_cost" in worked
+
+    # SUD Army's saving serves one stack an action round (CP 10): the round
+    # is read for the German corps of a SUD Army stack alone, so a new round
+    # leaves this cost good, in a listing or not.
     worked.clear()
     game.s["vars"]["action_round"] += 1
     game.touch("var:action_round")
-    assert B.value_of(game, "activation_cost", args) == 1
-    assert "activation_cost" in worked
+    assert B.value_of(game, "activation_cost", args) == 1 == listed()
+    assert "activation_cost" not in worked
+
+    # Everyone Into Battle holds for its turn only (AP 51): the next turn
+    # the two nations cost two points again.
+    game.s["turn"] += 1
+    game.touch("turn")
+    assert listed() == 2 == _fresh(game, "activation_cost", args)

@@ -97,3 +97,30 @@ def test_a_write_between_two_listings_reaches_the_next_listing():
     other = Game(w, game.s)
     other.cache_values = False
     assert after == B.value_of(other, "activation_cost", args)
+
+
+@pytest.mark.parametrize("scenario", ["historical", "illusions"])
+def test_the_listing_dispatch_forbids_what_each_restriction_forbids(scenario):
+    """Game.offer sorts each candidate to the version of the generated
+    restriction checker written for its values, and does not call a version
+    that can forbid nothing (`_not_forbidden`); a game keeping a trace walks
+    the restrictions one by one instead (rule 'forbid ... when ... unless':
+    an option is legal when no restriction forbids it).  Both must list the
+    same options, decision after decision."""
+    w = world(scenario)
+    dispatched = Game.new(w, seed=5, log=False)
+    walked = Game.new(w, seed=5, log=False)
+    walked.trace = []
+    for g in (dispatched, walked):
+        g.list_weights = False
+    rng = random.Random(5)
+    d, d_walked = dispatched.run(), walked.run()
+    listed = 0
+    while d is not None and listed < 300:
+        assert (d.choice, d.options) == (d_walked.choice, d_walked.options), f"decision {listed} ({d.choice})"
+        walked.trace.clear()  # (it grows with every modifier applied)
+        pick = rng.randrange(len(d.options)) + 1
+        d, d_walked = dispatched.choose(pick), walked.choose(pick)
+        listed += 1
+    assert dispatched.state_hash() == walked.state_hash()
+    assert listed >= 100
