@@ -412,6 +412,37 @@ def _spaces_written(changed: dict, wholes, checked: int, note) -> bool:
     return True
 
 
+def _war_spaces(g, nation) -> list:
+    """The spaces whose test may read whether NATION is at war, for a space
+    filter reading it by space (deps.space_filter): the nation's own spaces
+    and the spaces its units stand in now (a unit that moved since the
+    filter was checked left and entered spaces noted on the board anyway)."""
+    w = g.w
+    try:
+        own = w.spaces_by_nation[nation]
+    except KeyError:
+        own = w.spaces_by_nation[nation] = [s.index for s in w.spaces if s.data.nation is nation]
+    loc = g.s["loc"]
+    count = len(w.spaces)
+    return own + [i for u in _pieces_of(w, nation) if (i := loc[u.index]) is not None and 0 <= i < count]
+
+
+def _nations_written(changed: dict, checked: int, note) -> bool:
+    """Pass to NOTE each nation whose war status was written since CHECKED;
+    False when the whole area was written (no nation to name)."""
+    log = changed.get("war")
+    if not log:
+        return True
+    for i in range(len(log) - 1, -1, -1):
+        clock, e = log[i]
+        if clock <= checked:
+            break
+        if e is None:
+            return False
+        note(e)
+    return True
+
+
 def _add_neighbours(touched: set, neighbour_of):
     """A NOTE for `_spaces_written` that adds a space's neighbours to TOUCHED."""
     return lambda index: touched.update(neighbour_of[index])
@@ -435,6 +466,8 @@ def _patch_filter(g, space_filter, entry: list, args: tuple, near: frozenset | N
     touched = set()
     changed = g.changed
     if not _spaces_written(changed, own, checked, touched.add):
+        return False
+    if "war" in own and not _nations_written(changed, checked, lambda n: touched.update(_war_spaces(g, n))):
         return False
     if near and not _spaces_written(changed, near, checked, _add_neighbours(touched, g.w.neighbour_of)):
         return False

@@ -153,7 +153,7 @@ class Dependencies:
         self._expr(e, set(local), found, cards=cards)
         return frozenset(found)
 
-    def direct(self, name: str, cached: set[str]) -> frozenset:
+    def direct(self, name: str, cached: set[str], war_by_space: bool = False) -> frozenset:
         """The areas a value reads itself or through values that are not
         remembered (`cached`: the values that are).  What it reads through a
         remembered value is not included: that value is recorded as a
@@ -163,8 +163,14 @@ class Dependencies:
         A read of one argument's own state (`u.space` of a unit parameter,
         `units_in(s)` or `s.control` of a space parameter, `besieged[s]`) is
         an entry ``(i, area)``: at run time it becomes the area of that one
-        entity (`entity_area`), so moving another unit does not expire it."""
-        key = ("direct", name, bool(cached))
+        entity (`entity_area`), so moving another unit does not expire it.
+
+        `war_by_space` (for a space filter's test, see `space_filter`): a
+        read of whether the nation of a space parameter, or of a unit
+        standing in it, is at war is an entry ``(i, WAR)``, and one of a
+        nation named outright its own area (`war:tu`).  Never for a
+        remembered value's areas: no write names a space's war area."""
+        key = ("direct", name, bool(cached), war_by_space)
         if key in self._direct:
             return self._direct[key]
         self._direct[key] = frozenset()  # recursion: the other frames add what they read
@@ -173,13 +179,13 @@ class Dependencies:
         found: set = set()
         lists = frozenset(i for i, p in enumerate(decl.params) if p.is_list)
         kinds = {i: p.type.text for i, p in enumerate(decl.params) if p.type is not None and not p.is_list}
-        _Reads(self, cached, found, lists, kinds).visit(decl.expr, params)
+        _Reads(self, cached, found, lists, kinds, war_by_space=war_by_space).visit(decl.expr, params)
         for hooked, contribution, _, _ in self.w.modifiers.get(name, ()):
             if hooked.owner is not None:
                 found.add(IN_PLAY)  # active only while its card is in play
             names = {v.text: i for i, v in enumerate(contribution.vars)}
-            _Reads(self, cached, found).visit(contribution.expr, names)
-            _Reads(self, cached, found).visit(contribution.when, names)
+            _Reads(self, cached, found, war_by_space=war_by_space).visit(contribution.expr, names)
+            _Reads(self, cached, found, war_by_space=war_by_space).visit(contribution.when, names)
         result = frozenset(found)
         self._direct[key] = result
         return result
@@ -263,7 +269,8 @@ class _Reads:
     parameter shadowed by a comprehension's variable is not that parameter."""
 
     def __init__(self, deps: Dependencies, cached: set[str], found: set, lists: frozenset = frozenset(),
-                 kinds: dict[int, str] | None = None, neighbours: bool = False):
+                 kinds: dict[int, str] | None = None, neighbours: bool = False, war_by_space: bool = False,
+                 space_params: frozenset | None = None):
         self.deps, self.cached, self.found = deps, cached, found
         self.lists = lists  # the parameters declared as lists: walking one reads no state
         self.kinds = kinds or {}  # the declared kind of each parameter that has one
@@ -271,6 +278,13 @@ class _Reads:
         # (`for x in adjacent(t)`): their own state is then read as NEIGHBOUR's.
         self.neighbours = neighbours
         self.w = deps.w
+        # (deps.direct's `war_by_space`) The comprehension variables walking
+        # the units standing in a space parameter (`for u in units_in(t)`):
+        # variable → the parameter's index.
+        self.war_by_space = war_by_space
+        self.space_params = space_params if space_params is not None else \
+            frozenset(i for i, kind in self.kinds.items() if kind == "space")
+        self.units_in_param: dict[str, int] = {}
 
     def visit(self, e, params: dict[str, int], local: frozenset = frozenset()) -> None:
         if e is None:
@@ -284,8 +298,17 @@ class _Reads:
                     self.visit(child, inner_params, local - {e.var.text})
                 return
             inner = local | {e.var.text}
-            for child in (getattr(e, "item", None), e.where):
-                self.visit(child, params, inner)
+            held = self.units_standing_in(e.source, params, local)
+            outer = self.units_in_param.pop(e.var.text, None)
+            if held is not None:
+                self.units_in_param[e.var.text] = held
+            try:
+                for child in (getattr(e, "item", None), e.where):
+                    self.visit(child, params, inner)
+            finally:
+                self.units_in_param.pop(e.var.text, None)
+                if outer is not None:
+                    self.units_in_param[e.var.text] = outer
             return
         if isinstance(e, A.Ref):
             self.name(e.name.text, params, local)
@@ -322,6 +345,38 @@ class _Reads:
         return (self.neighbours and not isinstance(e, A.Reach) and isinstance(src, A.Call)
                 and src.func.text == "adjacent" and src.func.text not in self.w.values and len(src.args) == 1
                 and self.param(src.args[0], params, local) == 0)
+
+    def units_standing_in(self, src, params, local) -> int | None:
+        """The index of the space parameter whose units a comprehension
+        walks (`units_in(t)`, `units_at(t, p)`, `enemy_units_at(t, p)`),
+        when at-war reads are told apart by space."""
+        if not (self.war_by_space and isinstance(src, A.Call) and src.func.text in ENTITY_FUNCTIONS
+                and src.func.text != "stack_size" and src.func.text not in self.w.values and src.args):
+            return None
+        i = self.param(src.args[0], params, local)
+        return i if i is not None and i >= 0 else None
+
+    def war_read(self, e, params, local) -> tuple | str:
+        """What `at_war(E)` reads: with `war_by_space`, ``(i, WAR)`` for the
+        nation of space parameter i (`t.nation`) or of a unit standing in it
+        (`u.nation`, u walking `units_in(t)`), the nation's own area for one
+        named outright (`tu`); else the whole of WAR."""
+        if not self.war_by_space:
+            return WAR
+        if isinstance(e, A.Attr) and e.attr.text == "nation" and isinstance(e.obj, A.Ref):
+            name = e.obj.name.text
+            if name in local and name in self.units_in_param:
+                return (self.units_in_param[name], WAR)
+            i = self.param(e.obj, params, local)
+            if i is not None and i in self.space_params:
+                return (i, WAR)
+            return WAR
+        if isinstance(e, A.Ref) and e.name.text not in local and e.name.text not in params \
+                and e.name.text not in self.w.state_decls and e.name.text not in self.w.values:
+            nation = self.w.names.get(e.name.text)
+            if getattr(nation, "kind", None) == "nation":
+                return entity_area(self.w, WAR, nation)
+        return WAR
 
     def walked(self, e, params, local) -> None:
         """Walking a parameter itself (`for u in s`, `x in s`): a space or box
@@ -414,7 +469,7 @@ class _Reads:
             else:
                 self.found.add(f"{PLAYED}:{card.key}" if card is not None else PLAYED)
         elif fn == "at_war":
-            self.found.add(WAR)
+            self.found.add(self.war_read(e.args[0], params, local) if len(e.args) == 1 else WAR)
         elif not (fn == "len" and counts_a_list(self.w, e.args)):
             self.found.update(FUNCTION_AREAS.get(fn, ()))
 
@@ -425,7 +480,7 @@ class _Reads:
         one of the caller's parameters (else the whole area)."""
         if fn in self.cached:
             return
-        for area in self.deps.direct(fn, self.cached):
+        for area in self.deps.direct(fn, self.cached, self.war_by_space):
             if isinstance(area, tuple):
                 j, whole = area
                 i = args[j] if j < len(args) else None
@@ -471,7 +526,11 @@ def space_filter(deps: Dependencies, decl) -> tuple | None:
     state of t itself, (2) the state of t's neighbours (walked as
     `for x in adjacent(t)`) and (3) areas that change seldom: after units
     move, only the spaces they left and entered are tested again (and, for a
-    test reading the neighbours, the spaces next to those).  Returns (the
+    test reading the neighbours, the spaces next to those).  Whether the
+    nation of t, or of a unit standing in t, is at war is part of t's own
+    state (WAR among the areas of t): when a nation enters the war, the
+    spaces of that nation and those its units stand in are tested again
+    (builtins._patch_filter), not the whole map.  Returns (the
     areas of t that C reads, the other areas C reads, the areas of t's
     neighbours that C reads), or None when the value is not such a filter
     (or C reads the whole board: no gain)."""
@@ -484,12 +543,16 @@ def space_filter(deps: Dependencies, decl) -> tuple | None:
         return None
     params[e.var.text] = 0
     found: set = set()
-    _Reads(deps, set(), found, neighbours=True).visit(e.where, params)
+    _Reads(deps, set(), found, neighbours=True, war_by_space=True, space_params=frozenset({0})).visit(e.where, params)
+    # (whether a neighbour's nation is at war: the whole of WAR, as before)
+    found = {WAR if area == (NEIGHBOUR, WAR) else area for area in found}
     own = {area[1] for area in found if isinstance(area, tuple) and area[0] == 0}
     near = {area[1] for area in found if isinstance(area, tuple) and area[0] == NEIGHBOUR}
     others = {area if isinstance(area, str) else area[1] for area in found
               if not (isinstance(area, tuple) and area[0] in (0, NEIGHBOUR))}
-    if UNCACHEABLE in others or BOARD in others or any(not (w == BOARD or w.startswith("var:")) for w in own | near):
+    if UNCACHEABLE in others or BOARD in others \
+            or any(not (w == BOARD or w.startswith("var:")) for w in near) \
+            or any(not (w in (BOARD, WAR) or w.startswith("var:")) for w in own):
         return None
     return frozenset(own), tuple(sorted(others)), frozenset(near)
 

@@ -105,7 +105,7 @@ def _target_writer(compiler, node: A.Effect, names, step):
             g.touch_entity("board", entity)
         elif attr == "at_war" and entity.kind == "nation":
             g.s["at_war"][entity.key] = bool(v)
-            g.touch("war")
+            g.touch_entity("war", entity)  # (space filters test again only where it may matter)
         else:
             raise GameError(f"'{attr}' of {text_of(entity)} cannot be changed", span, cites)
     return write_engine, (lambda g, l: getter(g, obj(g, l), span)), (lambda g, l: f"{text_of(obj(g, l))}.{attr}")

@@ -129,6 +129,8 @@ class World:
     static_results: dict = field(factory=dict)
     # A nation's or side's units, in play or not (builtins.units_of).
     pieces_by_owner: dict = field(factory=dict)
+    # A nation → the indexes of its spaces (builtins._war_spaces), once asked.
+    spaces_by_nation: dict = field(factory=dict)
     # The units each card lists (`c.reinforcements`), by card index, once asked.
     card_units: dict = field(factory=dict)
     # The playing sides' in-play piles (Game.card_in_play), named once they are asked.

@@ -42,8 +42,10 @@ def test_areas_of_a_value_name_its_arguments_own_state(campaign):
 
 def test_supply_open_spaces_is_a_space_filter(campaign):
     own, others, _ = campaign.space_filters["supply_open_spaces"]
-    assert own == {"board", "var:besieged"}
-    assert "board" not in others
+    # (war: whether the space's nation, or the nation of a unit in it, is at war)
+    assert own == {"board", "var:besieged", "war"}
+    assert "board" not in others and "war" not in others
+    assert "war:tu" in others  # Persia opens with Turkey at war (nation_open): Turkey's entry alone
     assert "sr_open_spaces" in campaign.space_filters
     assert "open_sources" in campaign.space_filters  # the sources a space traces to, kept per space
     assert "live_sources" in campaign.space_filters  # the sources a network traces to
@@ -196,6 +198,51 @@ def test_a_filter_reading_the_neighbours_is_patched_around_each_change(campaign,
     game.move_unit(unit, there)
     assert list(B.value_of(game, "front_spaces", (cp,))) == by_rule(game, cp)
     assert set(tested) == set(campaign.neighbour_of[here]) | set(campaign.neighbour_of[there])
+
+
+def test_a_nation_entering_the_war_tests_again_its_spaces_and_where_its_units_stand(campaign, monkeypatch):
+    """11.1.11 and 14.1.2: a space may be crossed (by a path of supply, an
+    SR) once its nation is at war, and a space holding units of a nation
+    still neutral blocks the path. When a nation enters the war, a filter
+    reading that through its space is tested again in the nation's spaces
+    and the spaces its units stand in, not over the whole map, and stays
+    what a fresh scan gives."""
+    game = play_randomly(campaign, 3, 30)
+    names = ("supply_open_spaces", "sr_open_spaces", "open_sea_ports")
+    # (not Turkey: its entry also opens Persia, read as `at_war(tu)`, a scan of the map)
+    neutral = [n for n in campaign.nations
+               if not game.s["at_war"].get(n.key, False) and any(s.data.nation is n for s in campaign.spaces)
+               and not any(f"war:{n.key}" in campaign.space_filters[name][1] for name in names)]
+    assert neutral, "a Campaign game 30 decisions in has nations still neutral"
+    nation = neutral[0]
+    for name in names:
+        for p in campaign.sides:
+            B.value_of(game, name, (p,))
+    tested = []
+    for name in names:
+        own, others, cond = campaign.space_filters[name]
+
+        def counting(g, t, *args, cond=cond):
+            tested.append(t.index)
+            return cond(g, t, *args)
+        monkeypatch.setitem(campaign.space_filters, name, (own, others, counting))
+    scanned = []
+    original = B._value_of
+
+    def scanning(g, name, args):
+        scanned.append(name)
+        return original(g, name, args)
+    monkeypatch.setattr(B, "_value_of", scanning)
+    game.s["at_war"][nation.key] = True  # (as `set n.at_war to true` writes it, effects.py)
+    game.touch_entity("war", nation)
+    patched = {(name, p): list(B.value_of(game, name, (p,))) for name in names for p in campaign.sides}
+    assert not set(names) & set(scanned), "the whole map was scanned again"
+    for (name, p), result in patched.items():
+        assert result == list(_fresh(game, name, (p,))), (name, p.key)
+    standing = {game.s["loc"][u.index] for u in campaign.units if u.data.nation is nation} - {None}
+    expected = {s.index for s in campaign.spaces if s.data.nation is nation} \
+        | {i for i in standing if 0 <= i < len(campaign.spaces)}
+    assert tested and set(tested) == expected
 
 
 def test_cached_and_uncached_games_agree_over_long_play(campaign):
