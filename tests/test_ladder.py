@@ -173,6 +173,21 @@ def test_players_choose_and_order_whom_a_ladder_of_records_rates(tmp_path, capsy
     assert s["matrix"]["random"]["random:5"]["games"] == 0 and s["pairing_sizes"] == [2, 3]
 
 
+def test_the_historical_ladder_of_players_rst_reads_back_from_its_records(capsys):
+    """docs/players.rst's ladder of the four players is read from the records
+    kept in benchmarks/results/ladder-historical: they must stay a ladder,
+    and say what the page says of them."""
+    folder = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "ladder-historical"
+    files = sorted(str(p) for p in folder.glob("*.jsonl"))
+    assert main(["ladder", "--from", *files, "--players", "random,greedy,ismcts:16,mcts:8", "--json"]) == 0
+    s = last_json(capsys)
+    assert s["scenario"] == "historical" and s["failed"] == 0 and s["seed"] == 1
+    m = s["matrix"]
+    assert m["greedy"]["random"]["low"] > 0.85  # far above random
+    assert m["ismcts:16"]["greedy"]["low"] < 0.5 < m["ismcts:16"]["greedy"]["high"]  # no difference shown
+    assert m["ismcts:16"]["mcts:8"]["low"] > 0.5  # clearly above mcts:8
+
+
 def records_file(path: Path, records: list[dict]) -> str:
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     return str(path)
