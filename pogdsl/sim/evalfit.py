@@ -11,7 +11,10 @@ predicts: each side's terms are recorded at the end of every turn
 (record_terms_by_turn, through the interpreter's `at_turn_end`), each
 position is labelled with who won the game it comes from, and the weights
 that make the outcomes most likely (a logistic regression on the term
-differences, no intercept: the evaluation has none) are the fitted ones.
+differences) are the fitted ones.  The regression also fits an intercept,
+the seat term: the first side's edge whoever plays it, which the
+evaluation itself does not weigh (a side's terms say nothing of which side
+it is), so that the weights are not bent to carry the seat's share.
 
 Nothing here knows a game: the terms are whatever the scenario declares.
 """
