@@ -142,17 +142,24 @@ def test_an_unchanged_result_keeps_its_object_and_its_revision():
     assert game.vcache[("supply_region", (net,))][B.CHECKED] == game.clock
 
 
+def values_worked_out(monkeypatch) -> list:
+    """The names of the values worked out from here on (not found
+    remembered, nor patched), in order: a list that fills as the test runs."""
+    names: list = []
+    original = B._value_of
+
+    def noting(g, name, args):
+        names.append(name)
+        return original(g, name, args)
+    monkeypatch.setattr(B, "_value_of", noting)
+    return names
+
+
 def test_a_space_filter_is_patched_not_recomputed(campaign, monkeypatch):
     game = play_randomly(campaign, 2, 40)
     cp = campaign.by_kind["side"]["cp"]
     B.value_of(game, "supply_open_spaces", (cp,))
-    calls = []
-    original = B._value_of
-
-    def counting(g, name, args):
-        calls.append(name)
-        return original(g, name, args)
-    monkeypatch.setattr(B, "_value_of", counting)
+    calls = values_worked_out(monkeypatch)
     unit = next(u for u in campaign.units if game.s["loc"][u.index] is not None
                 and 0 <= game.s["loc"][u.index] < len(campaign.spaces))
     game.move_unit(unit, game.s["loc"][unit.index])
@@ -226,13 +233,7 @@ def test_a_nation_entering_the_war_tests_again_its_spaces_and_where_its_units_st
             tested.append(t.index)
             return cond(g, t, *args)
         monkeypatch.setitem(campaign.space_filters, name, (own, others, counting))
-    scanned = []
-    original = B._value_of
-
-    def scanning(g, name, args):
-        scanned.append(name)
-        return original(g, name, args)
-    monkeypatch.setattr(B, "_value_of", scanning)
+    scanned = values_worked_out(monkeypatch)
     game.s["at_war"][nation.key] = True  # (as `set n.at_war to true` writes it, effects.py)
     game.touch_entity("war", nation)
     patched = {(name, p): list(B.value_of(game, name, (p,))) for name in names for p in campaign.sides}
