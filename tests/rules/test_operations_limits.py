@@ -125,6 +125,21 @@ def test_9_2_7_1_the_mef_with_two_corps_costs_five_ops():
 
 
 @pytest.mark.rule("9.2.7.1")
+def test_9_2_7_1_the_beachhead_price_holds_for_combat_as_for_movement():
+    """The rule prices the MEF stack the same whether it is activated to
+    move or to attack: with four OPS neither is offered, with five both are,
+    and an attack activation spends all five."""
+    pos = Position()
+    mef_landed(pos, "BRc", "AUSc")
+    operate(pos, "ap", 4, [])
+    assert not any("MEF1" in o for d in pos.asked for o in d.options)
+    pos.asked.clear()
+    operate(pos, "ap", 5, ["activate MEF1 attack"])
+    assert {"activate MEF1 move", "activate MEF1 attack"} <= set(pos.asked[0].options)
+    assert activation_costs(pos)[-1] == "ap activates MEF1 for attack: 5 OPS, 0 left"
+
+
+@pytest.mark.rule("9.2.7.1")
 def test_9_2_7_1_units_supplied_otherwise_pay_the_ordinary_cost():
     """Off the beachhead, in an Allied port, a British corps traces supply by
     sea to London and costs the ordinary one point."""
