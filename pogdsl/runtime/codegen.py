@@ -225,6 +225,9 @@ class Generator:
         # those alone → the names of its result and of the arguments it had.
         self.hoisting: set[str] | None = None
         self.hoisted: dict[str, tuple[str, str]] = {}
+        # For a restriction checker: the positions of the values every
+        # candidate of an offer shares (forbid_function, _hoisted).
+        self.shared: frozenset = frozenset()
 
     # ------------------------------------------------------------------ entry
     def function(self, e: A.Expr, names: set[str], slow=None):
@@ -364,7 +367,7 @@ class Generator:
         return (self.ns.define(test_source, test, f"test of {where}"),
                 self.ns.define(scan_source, scan, f"scan of {where}"))
 
-    def forbid_function(self, choice: A.ChoiceDecl, entries: list, slow):
+    def forbid_function(self, choice: A.ChoiceDecl, entries: list, slow, shared: frozenset = frozenset()):
         """`F(g, v1, v2, …)`: whether any restriction forbids the option with
         these values, every condition inline with the option's values as
         Python arguments.  A condition left to the closures is called with a
@@ -374,7 +377,13 @@ class Generator:
         When the choice has parameters of a small closed type (an enum, a
         side), F dispatches on their values to a version of itself written
         for those values (`specialize`): a clause guarded by `mode == by_sea`
-        is not even looked at for an overland option."""
+        is not even looked at for an overland option.
+
+        SHARED: the positions of the values every candidate of an offer
+        holds alike (`p in [player]`); a clause's leading tests reading none
+        of the other values can then be worked out once an offer
+        (`_hoisted`)."""
+        self.shared = shared
         general = self._forbid_variant(choice, entries, slow, {}, "")
         positions = self.specialized_params(choice, entries)
         if not positions:
@@ -433,14 +442,9 @@ class Generator:
         values = "(" + "".join(a + ", " for a in args) + ")"
         lines = []
         for hooked, f, fallback in entries:
-            if fixed:
-                bound = {f.vars[i].text: v for i, v in fixed.items() if i < len(f.vars)}
-                known = self._denotes(f)
-                when = specialize(f.when, bound, known) if f.when is not None else None
-                unless = specialize(f.unless, bound, known) if f.unless is not None else None
-                if _is_bool(when, False) or _is_bool(unless, True):
-                    continue  # it cannot forbid these options
-                f = attrs.evolve(f, when=when, unless=unless)
+            f = self._for_values(f, fixed)
+            if f is None:
+                continue  # it cannot forbid these options
             test = self.forbid_test(hooked, f, args, kinds)
             if test is None:
                 test = f"{self.const(fallback)}(g, {values})"
@@ -456,7 +460,102 @@ class Generator:
         source = f"def {fn_name}(g{params}):\n{body}"
         fn = self.ns.define(source, fn_name, f"restrictions of {choice.key}{label}")
         fn.forbids_nothing = not lines
+        fn.hoisted = self._hoisted(choice, entries, slow, fixed, label) if lines else None
         return fn
+
+    def _for_values(self, f: A.Forbid, fixed: dict) -> A.Forbid | None:
+        """The clause for options holding the `fixed` values (position →
+        value), its tests of them decided in advance; None if it cannot
+        forbid such an option."""
+        if not fixed:
+            return f
+        bound = {f.vars[i].text: v for i, v in fixed.items() if i < len(f.vars)}
+        known = self._denotes(f)
+        when = specialize(f.when, bound, known) if f.when is not None else None
+        unless = specialize(f.unless, bound, known) if f.unless is not None else None
+        if _is_bool(when, False) or _is_bool(unless, True):
+            return None
+        return attrs.evolve(f, when=when, unless=unless)
+
+    def _hoisted(self, choice: A.ChoiceDecl, entries: list, slow, fixed: dict, label: str):
+        """For Game.offer, which tests every candidate of an offer: (G, H),
+        G(g, *values) giving, for the clauses whose leading tests read none
+        of the values that differ between candidates (only the state and
+        the shared values: `u.nation == ru` of the unit redeployed,
+        `in_summer()`, a card's being in play), whether those tests hold
+        (None if working them out failed), and H(g, held, *values) the
+        checker testing the rest of each such clause only where they held.
+        The same answer for every candidate as F's, each test in the same
+        order; None when no clause has such tests."""
+        shared = self.shared
+        if not shared:
+            return None
+        self.inline_ok = True
+        self.frameless = True
+        args = [f"o{i}" for i in range(len(choice.params))]
+        kinds = [p.type.text if p.type is not None and not p.is_list else None for p in choice.params]
+        values = "(" + "".join(a + ", " for a in args) + ")"
+        guards, lines = [], []
+        for hooked, f, fallback in entries:
+            f = self._for_values(f, fixed)
+            if f is None:
+                continue
+            split = self._split_clause(hooked, f, args, kinds, shared)
+            if split is None:
+                test = self.forbid_test(hooked, f, args, kinds)
+                if test is None:
+                    test = f"{self.const(fallback)}(g, {values})"
+                if hooked.owner is not None:
+                    test = f"_card_in_play(g, {hooked.owner}) and {test}"
+                lines.append(f"        if {test}:\n            return True\n")
+                continue
+            guard, rest = split
+            lines.append(f"        if held[{len(guards)}]{' and ' + rest if rest else ''}:\n            return True\n")
+            guards.append(guard)
+        if not guards:
+            return None
+        params = "".join(", " + a for a in args)
+        g_name, h_name = self.ns.fresh("_guards"), self.ns.fresh("_forbid_held")
+        g_source = (f"def {g_name}(g{params}):\n    try:\n"
+                    f"        return ({''.join('bool(' + x + '), ' for x in guards)})\n"
+                    "    except Exception:  # (the checker F then answers, and meets the error where it would)\n"
+                    "        return None\n")
+        h_source = (f"def {h_name}(g, held{params}):\n    try:\n" + "".join(lines) + "        return False\n"
+                    f"    except AttributeError:\n        return {self.const(slow)}(g, {values})\n")
+        return (self.ns.define(g_source, g_name, f"shared tests of {choice.key}{label}"),
+                self.ns.define(h_source, h_name, f"restrictions of {choice.key}{label} (shared tests apart)"))
+
+    def _split_clause(self, hooked, f: A.Forbid, args: list[str], kinds: list, shared: frozenset):
+        """(guard, rest) of a clause: the Python tests of its leading `when`
+        operands that read none of the values candidates differ by (with the
+        card's being in play, for a card's clause), and of what follows
+        (empty when nothing does); None when it has no such operand or part
+        of it cannot be generated."""
+        varying = [v.text for i, v in enumerate(f.vars) if i not in shared]
+        operands = (f.when.operands if isinstance(f.when, A.BoolOp) and f.when.op == "and"
+                    else [f.when] if f.when is not None else [])
+        n = 0
+        while n < len(operands) and not any(_mentions(operands[n], v) for v in varying):
+            n += 1
+        if n == 0 and hooked.owner is None:
+            return None
+        var_names = [v.text for v in f.vars]
+        cvars = {v: args[i] for i, v in enumerate(var_names) if i < len(args)}
+        for i in range(min(len(var_names), len(args))):
+            if kinds[i]:
+                self.kinds[args[i]] = kinds[i]
+        if hooked.owner is not None:
+            cvars["this_card"] = self.const(self.w.cards[hooked.owner])
+        try:
+            guard = [self.generate_pure(o, set(), dict(cvars)) for o in operands[:n]]
+            rest = [self.generate_pure(o, set(), dict(cvars)) for o in operands[n:]]
+            if f.unless is not None:
+                rest.append(f"not {self.generate_pure(f.unless, set(), dict(cvars))}")
+        except Unsupported:
+            return None
+        if hooked.owner is not None:
+            guard.insert(0, f"_card_in_play(g, {hooked.owner})")
+        return " and ".join(guard), " and ".join(rest)
 
     def _denotes(self, f: A.Forbid):
         """name → the entity a bare name means inside this clause (None for

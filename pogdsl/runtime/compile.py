@@ -98,6 +98,9 @@ class Compiler:
         self.ns = Namespace()
         self.direct_values = self.codegen
         self._forbid_asts: dict[str, list] = {}
+        # choice → the positions of its values every candidate of an offer
+        # shares, in every step choosing it (step_choose; forbid_functions)
+        self._shared: dict[str, frozenset] = {}
         self.inline_values: set[str] = set()  # filled by compile_all (one_line_values)
 
     # ================================================================ whole world
@@ -347,7 +350,8 @@ class Compiler:
             def slow(g, values, choice=choice):
                 return bool(g._forbidden(choice, values))
             try:
-                w.forbid_any[choice] = Generator(self).forbid_function(decl, forbids, slow)
+                w.forbid_any[choice] = Generator(self).forbid_function(decl, forbids, slow,
+                                                                       self._shared.get(choice, frozenset()))
             except (Unsupported, RecursionError, SyntaxError):
                 pass
 
@@ -589,6 +593,13 @@ class Compiler:
                                    typed={p.name.text for p in choice.params if p.type is not None}),
                           step.cites, step.span, choice.note, params, weight)
         spec.source_names = [name for name, _ in sources]
+        # A source of one item bound before the first loop is worked out once
+        # an offer: every candidate holds that very value.
+        first_loop = min((i for i in range(len(node.bindings)) if i not in singles), default=len(node.bindings))
+        shared = frozenset(spec.vars.index(node.bindings[i].var.text) for i in singles
+                           if i < first_loop and node.bindings[i].var.text in spec.vars)
+        known = self._shared.get(node.choice.text)
+        self._shared[node.choice.text] = shared if known is None else known & shared
         if weight is not None:
             spec.weight_at = self.weight_function(choice, weight, params)
             shared = frozenset(spec.vars.index(node.bindings[i].var.text) for i in singles

@@ -516,8 +516,17 @@ class Game:
         if split is None:
             if getattr(forbidden, "forbids_nothing", False):
                 return candidates
+            hoisted = getattr(forbidden, "hoisted", None) if candidates else None
+            if hoisted is not None:
+                held = hoisted[0](self, *candidates[0])
+                if held is not None:
+                    checker = hoisted[1]
+                    return [values for values in candidates if not checker(self, held, *values)]
             return [values for values in candidates if not forbidden(self, *values)]
         positions, variants, general = split
+        if candidates and any(getattr(f, "hoisted", None) is not None
+                              for f in (general, *variants.values()) if f is not None):
+            return self._not_forbidden_held(candidates, positions, variants, general)
         get = variants.get
         out = []
         if len(positions) == 1:
@@ -537,6 +546,40 @@ class Game:
             except TypeError:
                 f = general
             if f is None or not f(self, *values):
+                out.append(values)
+        return out
+
+    def _not_forbidden_held(self, candidates: list, positions: tuple, variants: dict, general) -> list:
+        """`_not_forbidden` for a dispatching checker some of whose versions
+        work out their clauses' tests of the shared values once an offer
+        (codegen `_hoisted`): each version's tests worked out at its first
+        candidate, then the version testing the rest called for each."""
+        ready: dict = {}  # the candidate's key → (checker, its tests' verdicts) or None
+        out = []
+        one = len(positions) == 1
+        at = positions[0]
+        for values in candidates:
+            try:
+                key = values[at] if one else (values[positions[0]], values[positions[1]])
+                found = ready.get(key, 0)
+            except TypeError:  # (a list: no key)
+                key, found = None, 0
+            if found == 0:
+                f = variants.get(key, general) if key is not None else general
+                found = None if f is None else (f, None)
+                hoisted = getattr(f, "hoisted", None)
+                if hoisted is not None:
+                    held = hoisted[0](self, *values)
+                    if held is not None:
+                        found = (hoisted[1], held)
+                if key is not None:
+                    ready[key] = found
+            if found is None:
+                out.append(values)
+            elif found[1] is None:
+                if not found[0](self, *values):
+                    out.append(values)
+            elif not found[0](self, found[1], *values):
                 out.append(values)
         return out
 

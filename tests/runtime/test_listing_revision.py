@@ -124,3 +124,43 @@ def test_the_listing_dispatch_forbids_what_each_restriction_forbids(scenario):
         listed += 1
     assert dispatched.state_hash() == walked.state_hash()
     assert listed >= 100
+
+
+@pytest.mark.parametrize("scenario", ["historical", "campaign", "suicide_of_europe", "illusions"])
+def test_the_shared_tests_worked_out_once_forbid_what_the_checker_forbids(scenario, monkeypatch):
+    """A listing works out once, at its first candidate, the leading tests
+    of a restriction that read only the state and the values every
+    candidate shares (the player, the unit being redeployed: codegen
+    `_hoisted`), then tests the rest of the clause for each candidate.  At
+    every listing of random games it must keep exactly the candidates the
+    generated checker keeps when asked candidate by candidate (rule
+    'forbid ... when ...': an option is legal when no restriction forbids
+    it), and it must have been used."""
+    w = world(scenario)
+    checked, held = [], []
+    listing = Game._not_forbidden
+
+    def compared(game, spec, candidates):
+        kept = listing(game, spec, candidates)
+        forbids = game.w.forbid_any.get(spec.name)
+        if forbids is not None and game.trace is None:
+            one_by_one = [values for values in candidates if not forbids(game, *values)]
+            assert kept == one_by_one, f"{spec.name}: {len(kept)} kept, {len(one_by_one)} one by one"
+            checked.append(spec.name)
+            split = getattr(forbids, "variants", None)
+            versions = [forbids] if split is None else [f for f in (split[2], *split[1].values()) if f is not None]
+            if candidates and any(getattr(f, "hoisted", None) for f in versions):
+                held.append(spec.name)
+        return kept
+
+    monkeypatch.setattr(Game, "_not_forbidden", compared)
+    game = Game.new(w, seed=7, log=False)
+    game.list_weights = False
+    rng = random.Random(7)
+    d = game.run()
+    listed = 0
+    while d is not None and listed < 400:
+        d = game.choose(rng.randrange(len(d.options)) + 1)
+        listed += 1
+    assert listed >= 100 and len(checked) >= 100
+    assert held, "no listing worked out shared tests once: the test tested nothing"
