@@ -410,6 +410,7 @@ class Generator:
         dispatch.variants = (tuple(positions),
                              {k: (None if f.forbids_nothing else f) for k, f in variants.items()},
                              None if general.forbids_nothing else general)
+        dispatch.held = any(f.hoisted is not None for f in (general, *variants.values()))
         return dispatch
 
     def specialized_params(self, choice: A.ChoiceDecl, entries: list) -> list[int]:

@@ -524,8 +524,7 @@ class Game:
                     return [values for values in candidates if not checker(self, held, *values)]
             return [values for values in candidates if not forbidden(self, *values)]
         positions, variants, general = split
-        if candidates and any(getattr(f, "hoisted", None) is not None
-                              for f in (general, *variants.values()) if f is not None):
+        if candidates and forbidden.held:
             return self._not_forbidden_held(candidates, positions, variants, general)
         get = variants.get
         out = []
@@ -554,34 +553,39 @@ class Game:
         work out their clauses' tests of the shared values once an offer
         (codegen `_hoisted`): each version's tests worked out at its first
         candidate, then the version testing the rest called for each."""
-        ready: dict = {}  # the candidate's key → (checker, its tests' verdicts) or None
+        ready: dict = {}  # the candidate's key → (checker, its tests' verdicts or None), or _PASSES
         out = []
         one = len(positions) == 1
-        at = positions[0]
+        a, b = positions[0], positions[-1]
         for values in candidates:
+            key = values[a] if one else (values[a], values[b])
             try:
-                key = values[at] if one else (values[positions[0]], values[positions[1]])
-                found = ready.get(key, 0)
+                found = ready.get(key)
             except TypeError:  # (a list: no key)
-                key, found = None, 0
-            if found == 0:
-                f = variants.get(key, general) if key is not None else general
-                found = None if f is None else (f, None)
-                hoisted = getattr(f, "hoisted", None)
-                if hoisted is not None:
-                    held = hoisted[0](self, *values)
-                    if held is not None:
-                        found = (hoisted[1], held)
-                if key is not None:
-                    ready[key] = found
-            if found is None:
+                found = self._version_for(general, values)
+            else:
+                if found is None:
+                    found = ready[key] = self._version_for(variants.get(key, general), values)
+            if found is _PASSES:
                 out.append(values)
-            elif found[1] is None:
-                if not found[0](self, *values):
-                    out.append(values)
-            elif not found[0](self, found[1], *values):
+                continue
+            checker, held = found
+            if not (checker(self, *values) if held is None else checker(self, held, *values)):
                 out.append(values)
         return out
+
+    def _version_for(self, f, values: tuple):
+        """(the checker to call, the verdicts of its shared tests or None)
+        for version F of a dispatching checker, or _PASSES when F can forbid
+        nothing; the shared tests worked out at VALUES."""
+        if f is None:
+            return _PASSES
+        hoisted = f.hoisted
+        if hoisted is not None:
+            held = hoisted[0](self, *values)
+            if held is not None:
+                return hoisted[1], held
+        return f, None
 
     def _forbidding(self, spec: ChoiceSpec):
         """(game, *values) → whether a restriction forbids the option: the
@@ -1233,6 +1237,10 @@ class _OneEach:
 def _ambiguous(text: str, matches: list[str], rules) -> IllegalOption:
     shown = " | ".join(matches[:12]) + (f" | … ({len(matches)} in all)" if len(matches) > 12 else "")
     return IllegalOption(f"'{text}' is the beginning of several options: {shown}; write more of it", list(rules))
+
+
+# What `_version_for` gives for a version of a checker that can forbid nothing.
+_PASSES = (None, None)
 
 
 def _chooser(side) -> str:
