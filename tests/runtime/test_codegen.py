@@ -523,3 +523,41 @@ def test_counting_enemy_units_stops_at_the_first_and_agrees_with_the_list(campai
                 assert fn(g, p, t) is expected and bool(slow(g, p, t)) is expected
                 checked.add(expected)
     assert checked == {True, False}
+
+
+# ------------------------------------------------------------------ parameters whose kind is tested once
+
+def _outcome(fn, g, args):
+    """What a value gives: its result, or the error it reports."""
+    try:
+        return ("result", fn(g, *args))
+    except GameError as err:
+        return ("error", str(err))
+
+
+def _twin(w, x):
+    """The argument of another world that stands for `x` (entities by kind and key)."""
+    if isinstance(x, Entity):
+        return w.units[x.index] if x.kind == "unit" else w.by_kind[x.kind][x.key]
+    return x
+
+
+@pytest.mark.parametrize("name", ["in_supply", "always_supplied", "supply_ground", "attrition_supplied"])
+def test_a_value_testing_its_parameters_kind_once_gives_what_the_closures_give(campaign, monkeypatch, name):
+    """A value's parameter of a declared kind read inline is tested once, on
+    entry, instead of at each read: for every argument (one of its kind,
+    none, an entity of another kind, a number) the generated value gives
+    the closures' result, or the same located error, mid-game."""
+    generated_world = world(campaign, monkeypatch, closures=False)
+    reference_world = world(campaign, monkeypatch, closures=True)
+    generated = play(generated_world, 5, 300)
+    reference = play(reference_world, 5, 300)
+    fn = generated_world.values[name][1]
+    assert "kind !=" in fn.generated  # the test on entry
+    kind = generated_world.program.decls["value"][name].params[0].type.text
+    own = generated_world.units[:40] if kind == "unit" else generated_world.spaces[:40]
+    other = generated_world.spaces[:3] if kind == "unit" else generated_world.units[:3]
+    for arg in [*own, None, *other, generated_world.sides[0], 7]:
+        got = _outcome(fn, generated, (arg,))
+        expected = _outcome(reference_world.values[name][1], reference, (_twin(reference_world, arg),))
+        assert got == expected, (name, arg)
