@@ -304,10 +304,50 @@ class Compiler:
                 w.filter_neighbours[name] = found[2]
                 if not w.neighbour_of:
                     w.neighbour_of = _neighbour_of(w)
+                inner = self.neighbour_test(deps, decl, found)
+                if inner is not None:
+                    w.filter_inner[name] = inner
             # The full scan tests each space as the patches do: the values it
             # calls for one space are worked out, not remembered per space.
             w.values[name] = (w.values[name][0], scan)
             self.ns.env[f"F_{name}"] = w.values[name][1]
+
+    def neighbour_test(self, deps, decl, found: tuple):
+        """For a space filter `[t for t in spaces where any(P for x in
+        adjacent(t))]` whose P reads only the state of x (and what the filter
+        reads besides), P alone as a test of one space, `P(g, x, *args)`:
+        the patches keep P of every space and test again only the spaces
+        next to one whose P changed (builtins._patch_filter), not the spaces
+        next to every space written.  None for any other shape."""
+        from types import SimpleNamespace
+
+        from .codegen import _mentions
+        from .deps import space_filter
+
+        e = decl.expr
+        test = e.where
+        if not (isinstance(test, A.Aggregate) and test.func == "any" and test.where is None
+                and isinstance(test.source, A.Call) and test.source.func.text == "adjacent"
+                and len(test.source.args) == 1 and isinstance(test.source.args[0], A.Ref)
+                and test.source.args[0].name.text == e.var.text and not _mentions(test.item, e.var.text)):
+            return None
+        spaces = A.Ref(span=e.span, name=A.Name("spaces", e.span))
+        each = SimpleNamespace(expr=A.ListComp(span=e.span, item=A.Ref(span=e.span, name=test.var), var=test.var,
+                                               source=spaces, where=test.item),
+                               params=decl.params, key=f"{decl.key} (each neighbour)", span=decl.span)
+        reads = space_filter(deps, each)
+        if reads is None or reads[2] or not reads[0] <= found[2] or not set(reads[1]) <= set(found[1]):
+            return None
+        var = test.var.text
+        params = [prm.name.text for prm in decl.params]
+        closure = self.lazy_closure(test.item, {var, *params})
+
+        def slow(g, x, *args):
+            return closure(g, {var: x, **dict(zip(params, args))})
+        try:
+            return Generator(self).filter_condition(each, slow)[0]
+        except (Unsupported, RecursionError, SyntaxError):
+            return None
 
     def bind_uncached(self, name: str) -> None:
         """`V_name` for a value no longer remembered: worked out at each call,
