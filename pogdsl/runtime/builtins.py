@@ -225,6 +225,20 @@ def static_value(g, name: str, args: tuple):
     return result
 
 
+def static_missed(g, key: tuple, args: tuple):
+    """A value that reads no state, not yet worked out at these arguments
+    (`static_value`), kept under KEY (its name and the arguments as
+    `_frozen` keys them without identities), which the generated `V_name`
+    built and looked up."""
+    outer = g.calls
+    g.calls = None
+    try:
+        result = g.w.static_results[key] = _value_of(g, key[0], args)
+    finally:
+        g.calls = outer
+    return result
+
+
 def remembered(g, key, entry, name: str, args: tuple):
     """The result of a remembered value whose entry (or None) was looked up
     under `key`: checked, or worked out again (the generated `V_name` calls

@@ -202,12 +202,21 @@ class Compiler:
             head = f"def V_{name}(g{''.join(', ' + a for a in args)}):\n"
             if name in w.static_values:
                 # The result of earlier games, looked up here (as static_value
-                # looks it up) without a call in between.
+                # looks it up) without a call in between.  A `list of`
+                # parameter is keyed by its items at once (B._frozen): an
+                # unhashable key raised and caught at every call cost more
+                # than the value (`bef_closed(g, t)` of a stack), and a result
+                # not yet known is worked out under that key.
                 self.ns.env["_static_value"] = B.static_value
+                self.ns.env["_static_missed"] = B.static_missed
                 results = self.ns.const(w.static_results)
+                keyed = "(" + "".join((f"(tuple({a}) if isinstance({a}, list) else {a})" if p.is_list else a) + ", "
+                                      for a, p in zip(args, self.p.decls["value"][name].params)) + ")"
                 source = (head + "    if g._cache_values and g._trace is None:\n"
-                          f"        try:\n            return {results}[({name!r}, {packed})]\n"
-                          "        except (KeyError, TypeError):\n            pass\n"
+                          f"        key = ({name!r}, {keyed})\n"
+                          f"        try:\n            return {results}[key]\n"
+                          f"        except KeyError:\n            return _static_missed(g, key, {packed})\n"
+                          "        except TypeError:\n            pass\n"
                           f"    return _static_value(g, {name!r}, {packed})\n")
             elif name in w.value_areas:
                 # The common cases inline: a result already checked at this

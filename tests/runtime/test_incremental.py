@@ -300,6 +300,28 @@ def test_a_value_reading_no_state_is_worked_out_once_per_world(campaign):
     assert ("sr_port_spaces", (side,)) not in one.vcache  # nothing to keep up to date per game
 
 
+def test_a_value_reading_no_state_called_with_a_list_is_kept_by_the_lists_items(campaign, monkeypatch):
+    """bef_closed(g, t) (the BEF's limits, 11.1.17) reads no state and is
+    called with a stack: the generated call keys it by the stack's units, so
+    a stack built afresh finds the result kept (not worked out again), the
+    result equals the value worked out afresh, and one key holds it
+    whichever way it was asked."""
+    assert "bef_closed" in campaign.static_values
+    game = Game.new(campaign, seed=3, log=False)
+    fn = campaign.values["bef_closed"][1].__globals__["V_bef_closed"]
+    units = [u for u in campaign.units if u.data.nation is not None and u.data.nation.key == "br"][:2]
+    for t in campaign.spaces[:60]:
+        campaign.static_results.pop(("bef_closed", (tuple(units), t)), None)
+        got = fn(game, list(units), t)
+        assert got == _fresh(game, "bef_closed", (list(units), t)), t
+        assert campaign.static_results[("bef_closed", (tuple(units), t))] == got
+        worked_out = values_worked_out(monkeypatch)
+        assert fn(game, list(units), t) == got  # a new list of the same units: the result kept
+        assert B.value_of(game, "bef_closed", (list(units), t)) == got
+        assert worked_out == []
+        monkeypatch.undo()
+
+
 def test_a_printed_attribute_is_no_state_of_the_same_name(campaign):
     """`v.vp` of a space is its print, not the VP counter; `c.war_status` of
     a card is its print, not the War Status kept per side: values that read
