@@ -653,6 +653,7 @@ class Compiler:
         spec.enumerate = self.enumerator(spec, singles)
         spec.distinct_texts = _texts_tell_apart(choice, [b.var.text for i, b in enumerate(node.bindings)
                                                          if i not in singles], self.w)
+        spec.no_repeats = all(self.without_repeats(b.source, inner) for b in node.bindings)
         inline = self.inline_enumerator(spec, node, inner, set(singles))
         if inline is not None:
             spec.enumerate = inline
@@ -730,6 +731,40 @@ class Compiler:
             except (Unsupported, RecursionError):
                 return None
         return None
+
+    def without_repeats(self, e: A.Expr, local: set[str], seen: frozenset = frozenset()) -> bool:
+        """Whether a choice's source can never give the same thing twice (so
+        its candidates need no sifting for equal ones: Game._option_groups):
+        a list of one item, or of different things named outright; the map's
+        spaces, the units, the cards, the cards of a pile (a card lies in
+        one pile, once); `distinct(...)`; a comprehension keeping some items
+        of such a list as they are; an `if` whose two lists are such; a
+        value (with no modifier) that is one of those.  False when unsure."""
+        values = self.p.decls["value"]
+        if isinstance(e, A.ListLit):
+            if len(e.items) <= 1:
+                return True
+            names = [i.name.text if isinstance(i, A.Ref) else None for i in e.items]
+            if None in names or any(n in local or n in values for n in names):
+                return False
+            things = [self.w.names.get(n) for n in names]
+            return all(isinstance(t, Entity) for t in things) and len({id(t) for t in things}) == len(things)
+        if isinstance(e, A.ListComp):
+            return (isinstance(e.item, A.Ref) and e.item.name.text == e.var.text
+                    and self.without_repeats(e.source, local | {e.var.text}, seen))
+        if isinstance(e, A.CondExpr):
+            return self.without_repeats(e.then, local, seen) and self.without_repeats(e.otherwise, local, seen)
+        name = e.name.text if isinstance(e, A.Ref) else e.func.text if isinstance(e, A.Call) else None
+        if name is None or name in local:
+            return False
+        if name in values:
+            if name in seen or self.w.modifiers.get(name):
+                return False
+            decl = values[name]
+            return self.without_repeats(decl.expr, {p.name.text for p in decl.params}, seen | {name})
+        if isinstance(e, A.Call):
+            return name in ("distinct", "cards_in")
+        return name in ("spaces", "units", "cards", "nations", "sides")
 
     def enumerator(self, spec: "ChoiceSpec", singles: dict | None = None, filtered: bool = True):
         """f(g, l) → the candidates of a choice: one nested Python loop per
@@ -1204,6 +1239,9 @@ class ChoiceSpec:
     # share a name): a random player then need not write them to tell them
     # apart (Game._option_groups).
     distinct_texts: bool = False
+    # Whether no source of the choice can give the same thing twice
+    # (Compiler.without_repeats): its candidates are then all different.
+    no_repeats: bool = False
     # For a choice with a `where`: its candidates without it, and the test of
     # one option (g, l, values) → bool.  A random player draws among those
     # and tests the `where` only on what it draws, as it tests restrictions.

@@ -325,6 +325,49 @@ def test_the_generated_candidates_equal_a_loop_over_every_source(campaign, monke
     assert seen.get("redeploy_unit", 0) > 5 and seen.get("activate", 0) > 20
 
 
+def test_choices_whose_sources_cannot_repeat_offer_no_candidate_twice(campaign, monkeypatch):
+    """A random player's options are not sifted for equal candidates when no
+    source of the choice can give the same thing twice (`activate`: the
+    spaces held, each once, and two modes; `take_action`: the cards of a
+    hand): along random games, no such choice lists a candidate twice, and
+    a source that could repeat is never taken for one that cannot."""
+    from types import SimpleNamespace
+
+    from pogdsl.runtime.compile import Compiler
+
+    w = world(campaign, monkeypatch, closures=False)
+    specs = {st.spec.name: st.spec for code in w.codes.values() for st in code.steps
+             if getattr(st, "spec", None) is not None}
+    assert specs["activate"].no_repeats and specs["take_action"].no_repeats
+    seen = {}
+
+    def compare(g, d):
+        spec = g._pending_spec()
+        if spec.no_repeats:
+            l = g.s["stack"][-1]["l"]
+            for sampled in (True, False):
+                candidates = g._candidates(spec, l, sampled=sampled)
+                assert len(set(candidates)) == len(candidates), spec.name
+            seen[spec.name] = seen.get(spec.name, 0) + 1
+
+    for seed in (3, 11):
+        play_randomly(w, seed, 400, each=compare)
+    assert seen.get("activate", 0) > 20 and seen.get("take_action", 0) > 20
+
+    sifter = SimpleNamespace(p=w.program, w=w)
+    sifter.without_repeats = Compiler.without_repeats.__get__(sifter)
+
+    def source(text: str):
+        module, diags = parse_text(f"value v(p: side, xs: list of space) cites 1.0 = {text}\n", "r.pog")
+        assert not diags
+        return module.decls[0].expr
+    for text, expected in [("[Paris, Sedan]", True), ("[Paris, Paris]", False), ("[p, p]", False),
+                           ("[t for t in spaces where t.vp]", True), ("[u.space for u in units]", False),
+                           ("distinct([u.space for u in units])", True), ("xs", False), ("xs + xs", False),
+                           ("spaces_held(p)", True), ("(if p == ap then [Paris] else spaces)", True)]:
+        assert sifter.without_repeats(source(text), {"p", "xs"}) is expected, text
+
+
 def test_remembered_option_texts_follow_the_state_and_the_type_of_what_they_show(campaign, monkeypatch):
     """Option texts are remembered by the values they show: a value read
     from the state (`{u.location}`) is part of the key, so a unit that moved
