@@ -225,6 +225,20 @@ def static_value(g, name: str, args: tuple):
     return result
 
 
+def static_missed(g, key: tuple, args: tuple):
+    """A value that reads no state, not yet worked out at these arguments
+    (`static_value`), kept under KEY (its name and the arguments as
+    `_frozen` keys them without identities), which the generated `V_name`
+    built and looked up."""
+    outer = g.calls
+    g.calls = None
+    try:
+        result = g.w.static_results[key] = _value_of(g, key[0], args)
+    finally:
+        g.calls = outer
+    return result
+
+
 def remembered(g, key, entry, name: str, args: tuple):
     """The result of a remembered value whose entry (or None) was looked up
     under `key`: checked, or worked out again (the generated `V_name` calls
@@ -389,8 +403,10 @@ def _memoised(g, name: str, args: tuple):
 
 # A remembered result: [result, checked at, changed at, values called (their
 # entries, or (None, areas) for one no longer remembered), arguments, areas
-# read, which spaces a space filter holds (None for other values), its key].
-RESULT, CHECKED, CHANGED, CALLED, ARGS, AREAS, MEMBER, KEY = range(8)
+# read, which spaces a space filter holds (None for other values), its key],
+# and for a space filter one more: the spaces whose neighbour test holds
+# (World.filter_inner; None for a filter without one).
+RESULT, CHECKED, CHANGED, CALLED, ARGS, AREAS, MEMBER, KEY, INNER = range(9)
 
 
 def _spaces_written(changed: dict, wholes, checked: int, note) -> bool:
@@ -448,11 +464,15 @@ def _add_neighbours(touched: set, neighbour_of):
     return lambda index: touched.update(neighbour_of[index])
 
 
-def _patch_filter(g, space_filter, entry: list, args: tuple, near: frozenset | None = None) -> bool:
+def _patch_filter(g, space_filter, entry: list, args: tuple, near: frozenset | None = None,
+                  inner=None) -> bool:
     """Bring a space filter's result up to date by testing again only the
     spaces whose own state changed since it was checked (deps.space_filter),
     and, when its test reads the state of its space's neighbours (`near`:
-    those areas), the spaces next to a space whose state changed.
+    those areas), the spaces next to a space whose state changed; or, when
+    the test is `any(P for x in adjacent(t))` (`inner`: P, kept for every
+    space in the entry), P of each space whose state changed, and the
+    spaces next to one whose P changed.
     False when that is not enough: another area it reads changed, or the
     record of changes does not reach back far enough."""
     own, others, cond = space_filter
@@ -469,7 +489,11 @@ def _patch_filter(g, space_filter, entry: list, args: tuple, near: frozenset | N
         return False
     if "war" in own and not _nations_written(changed, checked, lambda n: touched.update(_war_spaces(g, n))):
         return False
-    if near and not _spaces_written(changed, near, checked, _add_neighbours(touched, g.w.neighbour_of)):
+    written = set()
+    if inner is not None:
+        if not _spaces_written(changed, near, checked, written.add):
+            return False
+    elif near and not _spaces_written(changed, near, checked, _add_neighbours(touched, g.w.neighbour_of)):
         return False
     member = entry[MEMBER]
     spaces = g.w.spaces
@@ -477,6 +501,14 @@ def _patch_filter(g, space_filter, entry: list, args: tuple, near: frozenset | N
     outer = g.calls
     g.calls = None  # the areas above cover what the test reads
     try:
+        if written:
+            held = entry[INNER]
+            neighbour_of = g.w.neighbour_of
+            for x in written:
+                now = 1 if inner(g, spaces[x], *args) else 0
+                if now != held[x]:
+                    held[x] = now
+                    touched.update(neighbour_of[x])
         for i in touched:
             now = 1 if cond(g, spaces[i], *args) else 0
             if now != member[i]:
@@ -518,8 +550,9 @@ def _still_good(g, entry: list) -> bool:
 
 def _recompute(g, key, name: str, args: tuple, old: list | None) -> list:
     space_filter = g.w.space_filters.get(name)
+    inner = g.w.filter_inner.get(name) if space_filter is not None else None
     if space_filter is not None and old is not None and _patch_filter(g, space_filter, old, args,
-                                                                      g.w.filter_neighbours.get(name)):
+                                                                      g.w.filter_neighbours.get(name), inner):
         return old
     outer = g.calls
     g.calls = called = []
@@ -535,11 +568,12 @@ def _recompute(g, key, name: str, args: tuple, old: list | None) -> list:
         member = bytearray(len(g.w.spaces))
         for s in result:
             member[s.index] = 1
+        held = _inner_of_every_space(g, inner, args) if inner is not None else None
         areas = tuple(own) + others + tuple(g.w.filter_neighbours.get(name, ()))
         if old is not None and old[RESULT] == result:
-            old[CHECKED], old[MEMBER] = clock, member
+            old[CHECKED], old[MEMBER], old[INNER] = clock, member, held
             return old
-        return _store(g, key, old, [result, clock, clock, [], args, areas, member, key])
+        return _store(g, key, old, [result, clock, clock, [], args, areas, member, key, held])
     if old is not None and old[RESULT] == result:
         # Early cut-off: the same result as before, so the values built on it
         # need not be worked out again; the old object is kept (it may carry
@@ -547,6 +581,17 @@ def _recompute(g, key, name: str, args: tuple, old: list | None) -> list:
         old[CHECKED], old[CALLED], old[ARGS] = clock, called, args
         return old
     return _store(g, key, old, [result, clock, clock, called, args, _areas(g.w, name, args), None, key])
+
+
+def _inner_of_every_space(g, inner, args: tuple) -> bytearray:
+    """A filter's neighbour test (World.filter_inner) of every space, worked
+    out as the patches work it out (nothing noted in a caller's record)."""
+    outer = g.calls
+    g.calls = None
+    try:
+        return bytearray(1 if inner(g, s, *args) else 0 for s in g.w.spaces)
+    finally:
+        g.calls = outer
 
 
 def copy_remembered(vcache: dict, dropped: set = frozenset()) -> dict:
@@ -582,6 +627,8 @@ def copy_remembered(vcache: dict, dropped: set = frozenset()) -> dict:
             twin[CALLED] = mapped
         if twin[MEMBER] is not None:
             twin[MEMBER] = bytearray(twin[MEMBER])
+            if twin[INNER] is not None:
+                twin[INNER] = bytearray(twin[INNER])
     return out
 
 

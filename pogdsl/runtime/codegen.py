@@ -193,6 +193,8 @@ _RESULT_KINDS = {
     "adjacent_open": "space", "solid_adjacent": "space", "reach_along": "space",
     "reach_within": "space",
 }
+# The kinds of a value's parameters tested once on entry (Generator.value_function).
+_GUARDED_KINDS = frozenset({"unit", "space", "nation", "card"})
 _CONSTANT_KINDS = {"spaces": "space", "units": "unit", "nations": "nation", "cards": "card", "sides": "side",
                    "hostile_sides": "side"}
 
@@ -210,6 +212,13 @@ class Generator:
         self.direct_values = getattr(compiler, "direct_values", False)
         self.locals_used: dict[str, A.Span] = {}
         self.kinds: dict[str, str] = {}  # Python variable → the kind of entity it holds, when known
+        # The Python variables certain to hold an entity of their kind (a
+        # loop over the map or over a built-in's units or spaces, a value's
+        # parameter checked once on entry): read inline without testing the
+        # kind at each read.  `guarded`: the parameters among them read so.
+        self.trusted: set[str] = set()
+        self.guarded: set[str] = set()
+        self.params_kinds: dict[str, str] = {}
         self.inlined = False  # an attribute read inline: an AttributeError means a wrong kind or none
         self.frameless = False  # a value or restriction checker: there is no frame `l` to hand a closure
         self.saw_random = False
@@ -277,12 +286,23 @@ class Generator:
         """`V(g, a, b)`: a value's base expression with its parameters as
         Python arguments.  `slow(g, *args)` is its closure form."""
         cvars, args = self._bind_parameters(decl)
+        for py in args:
+            if self.kinds.get(py) in _GUARDED_KINDS:
+                self.params_kinds[py] = self.kinds[py]
+                self.trusted.add(py)
         body = self.generate_pure(decl.expr, set(), cvars)
         fn_name = self.ns.fresh("_value")
         params = "".join(", " + a for a in args)
         source = f"def {fn_name}(g{params}):\n"
         if self.inlined:
-            source += (f"    try:\n        return {body}\n"
+            # A parameter read inline without its kind tested is tested once
+            # here: anything else than none or an entity of its kind (or no
+            # entity at all, whose `kind` raises) goes to the closures, as a
+            # read meeting it would.
+            guard = " or ".join(f"({py} is not None and {py}.kind != {self.params_kinds[py]!r})"
+                                for py in args if py in self.guarded)
+            guard = f"        if {guard}:\n            return {self.const(slow)}(g{params})\n" if guard else ""
+            source += (f"    try:\n{guard}        return {body}\n"
                        f"    except AttributeError:\n        return {self.const(slow)}(g{params})\n")
         else:
             source += f"    return {body}\n"
@@ -344,6 +364,7 @@ class Generator:
         e = decl.expr
         cvars = {e.var.text: "t"}
         self.kinds["t"] = "space"
+        self.trusted.add("t")  # (a space of the map, always)
         self.per_space = "t"
         args = []
         for prm in decl.params:
@@ -692,6 +713,7 @@ class Generator:
         kind = self.element_kind(source, cvars) if source is not None else None
         if kind is not None:
             self.kinds[py] = kind
+            self.trusted.add(py)  # (the map, or a built-in's list: entities of that kind only)
         return py, {**cvars, var: py}
 
     def element_kind(self, source, cvars) -> str | None:
@@ -724,6 +746,7 @@ class Generator:
             return f"_reach_in_region(g, {self.const(e.span)}, {source}, {region})"
         py, inner = self.comprehension_var(e.var.text, cvars)
         self.kinds[py] = "space"
+        self.trusted.add(py)  # (a search walks spaces of the map only)
         cond = self.gen(e.where, names, inner)
         return f"_reach(g, {self.const(e.span)}, {source}, (lambda {py}: {cond}))"
 
@@ -778,6 +801,10 @@ class Generator:
             return generic
         self.inlined = True
         if isinstance(e.obj, A.Ref) and e.obj.name.text in cvars:  # a Python variable: read it twice
+            if obj in self.trusted and self.kinds.get(obj) == kind:
+                if obj in self.params_kinds:
+                    self.guarded.add(obj)
+                return f"({self.inline_attr(kind, attr, obj)})"
             return f"({self.inline_attr(kind, attr, obj)} if {obj}.kind == {kind!r} else {generic})"
         return f"{self.attr_reader(kind, attr)}(g, {obj}, {self.const(e.span)})"
 

@@ -205,12 +205,21 @@ class Compiler:
             head = f"def V_{name}(g{''.join(', ' + a for a in args)}):\n"
             if name in w.static_values:
                 # The result of earlier games, looked up here (as static_value
-                # looks it up) without a call in between.
+                # looks it up) without a call in between.  A `list of`
+                # parameter is keyed by its items at once (B._frozen): an
+                # unhashable key raised and caught at every call cost more
+                # than the value (`bef_closed(g, t)` of a stack), and a result
+                # not yet known is worked out under that key.
                 self.ns.env["_static_value"] = B.static_value
+                self.ns.env["_static_missed"] = B.static_missed
                 results = self.ns.const(w.static_results)
+                keyed = "(" + "".join((f"(tuple({a}) if isinstance({a}, list) else {a})" if p.is_list else a) + ", "
+                                      for a, p in zip(args, self.p.decls["value"][name].params)) + ")"
                 source = (head + "    if g._cache_values and g._trace is None:\n"
-                          f"        try:\n            return {results}[({name!r}, {packed})]\n"
-                          "        except (KeyError, TypeError):\n            pass\n"
+                          f"        key = ({name!r}, {keyed})\n"
+                          f"        try:\n            return {results}[key]\n"
+                          f"        except KeyError:\n            return _static_missed(g, key, {packed})\n"
+                          "        except TypeError:\n            pass\n"
                           f"    return _static_value(g, {name!r}, {packed})\n")
             elif name in w.value_areas:
                 # The common cases inline: a result already checked at this
@@ -307,10 +316,50 @@ class Compiler:
                 w.filter_neighbours[name] = found[2]
                 if not w.neighbour_of:
                     w.neighbour_of = _neighbour_of(w)
+                inner = self.neighbour_test(deps, decl, found)
+                if inner is not None:
+                    w.filter_inner[name] = inner
             # The full scan tests each space as the patches do: the values it
             # calls for one space are worked out, not remembered per space.
             w.values[name] = (w.values[name][0], scan)
             self.ns.env[f"F_{name}"] = w.values[name][1]
+
+    def neighbour_test(self, deps, decl, found: tuple):
+        """For a space filter `[t for t in spaces where any(P for x in
+        adjacent(t))]` whose P reads only the state of x (and what the filter
+        reads besides), P alone as a test of one space, `P(g, x, *args)`:
+        the patches keep P of every space and test again only the spaces
+        next to one whose P changed (builtins._patch_filter), not the spaces
+        next to every space written.  None for any other shape."""
+        from types import SimpleNamespace
+
+        from .codegen import _mentions
+        from .deps import space_filter
+
+        e = decl.expr
+        test = e.where
+        if not (isinstance(test, A.Aggregate) and test.func == "any" and test.where is None
+                and isinstance(test.source, A.Call) and test.source.func.text == "adjacent"
+                and len(test.source.args) == 1 and isinstance(test.source.args[0], A.Ref)
+                and test.source.args[0].name.text == e.var.text and not _mentions(test.item, e.var.text)):
+            return None
+        spaces = A.Ref(span=e.span, name=A.Name("spaces", e.span))
+        each = SimpleNamespace(expr=A.ListComp(span=e.span, item=A.Ref(span=e.span, name=test.var), var=test.var,
+                                               source=spaces, where=test.item),
+                               params=decl.params, key=f"{decl.key} (each neighbour)", span=decl.span)
+        reads = space_filter(deps, each)
+        if reads is None or reads[2] or not reads[0] <= found[2] or not set(reads[1]) <= set(found[1]):
+            return None
+        var = test.var.text
+        params = [prm.name.text for prm in decl.params]
+        closure = self.lazy_closure(test.item, {var, *params})
+
+        def slow(g, x, *args):
+            return closure(g, {var: x, **dict(zip(params, args))})
+        try:
+            return Generator(self).filter_condition(each, slow)[0]
+        except (Unsupported, RecursionError, SyntaxError):
+            return None
 
     def bind_uncached(self, name: str) -> None:
         """`V_name` for a value no longer remembered: worked out at each call,
@@ -615,6 +664,7 @@ class Compiler:
         spec.enumerate = self.enumerator(spec, singles)
         spec.distinct_texts = _texts_tell_apart(choice, [b.var.text for i, b in enumerate(node.bindings)
                                                          if i not in singles], self.w)
+        spec.no_repeats = all(self.without_repeats(b.source, inner) for b in node.bindings)
         inline = self.inline_enumerator(spec, node, inner, set(singles))
         if inline is not None:
             spec.enumerate = inline
@@ -692,6 +742,40 @@ class Compiler:
             except (Unsupported, RecursionError):
                 return None
         return None
+
+    def without_repeats(self, e: A.Expr, local: set[str], seen: frozenset = frozenset()) -> bool:
+        """Whether a choice's source can never give the same thing twice (so
+        its candidates need no sifting for equal ones: Game._option_groups):
+        a list of one item, or of different things named outright; the map's
+        spaces, the units, the cards, the cards of a pile (a card lies in
+        one pile, once); `distinct(...)`; a comprehension keeping some items
+        of such a list as they are; an `if` whose two lists are such; a
+        value (with no modifier) that is one of those.  False when unsure."""
+        values = self.p.decls["value"]
+        if isinstance(e, A.ListLit):
+            if len(e.items) <= 1:
+                return True
+            names = [i.name.text if isinstance(i, A.Ref) else None for i in e.items]
+            if None in names or any(n in local or n in values for n in names):
+                return False
+            things = [self.w.names.get(n) for n in names]
+            return all(isinstance(t, Entity) for t in things) and len({id(t) for t in things}) == len(things)
+        if isinstance(e, A.ListComp):
+            return (isinstance(e.item, A.Ref) and e.item.name.text == e.var.text
+                    and self.without_repeats(e.source, local | {e.var.text}, seen))
+        if isinstance(e, A.CondExpr):
+            return self.without_repeats(e.then, local, seen) and self.without_repeats(e.otherwise, local, seen)
+        name = e.name.text if isinstance(e, A.Ref) else e.func.text if isinstance(e, A.Call) else None
+        if name is None or name in local:
+            return False
+        if name in values:
+            if name in seen or self.w.modifiers.get(name):
+                return False
+            decl = values[name]
+            return self.without_repeats(decl.expr, {p.name.text for p in decl.params}, seen | {name})
+        if isinstance(e, A.Call):
+            return name in ("distinct", "cards_in")
+        return name in ("spaces", "units", "cards", "nations", "sides")
 
     def enumerator(self, spec: "ChoiceSpec", singles: dict | None = None, filtered: bool = True):
         """f(g, l) → the candidates of a choice: one nested Python loop per
@@ -1166,6 +1250,9 @@ class ChoiceSpec:
     # share a name): a random player then need not write them to tell them
     # apart (Game._option_groups).
     distinct_texts: bool = False
+    # Whether no source of the choice can give the same thing twice
+    # (Compiler.without_repeats): its candidates are then all different.
+    no_repeats: bool = False
     # For a choice with a `where`: its candidates without it, and the test of
     # one option (g, l, values) → bool.  A random player draws among those
     # and tests the `where` only on what it draws, as it tests restrictions.

@@ -706,6 +706,8 @@ class Game:
         every text."""
         done = (spec.optional_label, [tuple(None for _ in spec.vars)]) if spec.optional else None
         if not texts and spec.distinct_texts:
+            if spec.no_repeats:  # no two candidates alike: nothing to sift
+                return _OneEach(candidates, done)
             try:
                 return _OneEach(list(dict.fromkeys(candidates)), done)  # (equal values: one option)
             except TypeError:  # a list among the values: by text after all

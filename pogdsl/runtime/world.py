@@ -143,6 +143,9 @@ class World:
     # is a neighbour of (the ones to test again when it changes).
     filter_neighbours: dict = field(factory=dict)
     neighbour_of: tuple = ()
+    # Of those, the ones testing `any(P for x in adjacent(t))`: name → P as a
+    # test of one space (Compiler.neighbour_test), kept for every space.
+    filter_inner: dict = field(factory=dict)
     # Remembered values: name → [calls, calls answered from memory]; the ones
     # no longer remembered (builtins._stop_remembering), and the hook that
     # rebinds their generated name.

@@ -325,6 +325,49 @@ def test_the_generated_candidates_equal_a_loop_over_every_source(campaign, monke
     assert seen.get("redeploy_unit", 0) > 5 and seen.get("activate", 0) > 20
 
 
+def test_choices_whose_sources_cannot_repeat_offer_no_candidate_twice(campaign, monkeypatch):
+    """A random player's options are not sifted for equal candidates when no
+    source of the choice can give the same thing twice (`activate`: the
+    spaces held, each once, and two modes; `take_action`: the cards of a
+    hand): along random games, no such choice lists a candidate twice, and
+    a source that could repeat is never taken for one that cannot."""
+    from types import SimpleNamespace
+
+    from pogdsl.runtime.compile import Compiler
+
+    w = world(campaign, monkeypatch, closures=False)
+    specs = {st.spec.name: st.spec for code in w.codes.values() for st in code.steps
+             if getattr(st, "spec", None) is not None}
+    assert specs["activate"].no_repeats and specs["take_action"].no_repeats
+    seen = {}
+
+    def compare(g, d):
+        spec = g._pending_spec()
+        if spec.no_repeats:
+            l = g.s["stack"][-1]["l"]
+            for sampled in (True, False):
+                candidates = g._candidates(spec, l, sampled=sampled)
+                assert len(set(candidates)) == len(candidates), spec.name
+            seen[spec.name] = seen.get(spec.name, 0) + 1
+
+    for seed in (3, 11):
+        play_randomly(w, seed, 400, each=compare)
+    assert seen.get("activate", 0) > 20 and seen.get("take_action", 0) > 20
+
+    sifter = SimpleNamespace(p=w.program, w=w)
+    sifter.without_repeats = Compiler.without_repeats.__get__(sifter)
+
+    def source(text: str):
+        module, diags = parse_text(f"value v(p: side, xs: list of space) cites 1.0 = {text}\n", "r.pog")
+        assert not diags
+        return module.decls[0].expr
+    for text, expected in [("[Paris, Sedan]", True), ("[Paris, Paris]", False), ("[p, p]", False),
+                           ("[t for t in spaces where t.vp]", True), ("[u.space for u in units]", False),
+                           ("distinct([u.space for u in units])", True), ("xs", False), ("xs + xs", False),
+                           ("spaces_held(p)", True), ("(if p == ap then [Paris] else spaces)", True)]:
+        assert sifter.without_repeats(source(text), {"p", "xs"}) is expected, text
+
+
 def test_remembered_option_texts_follow_the_state_and_the_type_of_what_they_show(campaign, monkeypatch):
     """Option texts are remembered by the values they show: a value read
     from the state (`{u.location}`) is part of the key, so a unit that moved
@@ -523,3 +566,41 @@ def test_counting_enemy_units_stops_at_the_first_and_agrees_with_the_list(campai
                 assert fn(g, p, t) is expected and bool(slow(g, p, t)) is expected
                 checked.add(expected)
     assert checked == {True, False}
+
+
+# ------------------------------------------------------------------ parameters whose kind is tested once
+
+def _outcome(fn, g, args):
+    """What a value gives: its result, or the error it reports."""
+    try:
+        return ("result", fn(g, *args))
+    except GameError as err:
+        return ("error", str(err))
+
+
+def _twin(w, x):
+    """The argument of another world that stands for `x` (entities by kind and key)."""
+    if isinstance(x, Entity):
+        return w.units[x.index] if x.kind == "unit" else w.by_kind[x.kind][x.key]
+    return x
+
+
+@pytest.mark.parametrize("name", ["in_supply", "always_supplied", "supply_ground", "attrition_supplied"])
+def test_a_value_testing_its_parameters_kind_once_gives_what_the_closures_give(campaign, monkeypatch, name):
+    """A value's parameter of a declared kind read inline is tested once, on
+    entry, instead of at each read: for every argument (one of its kind,
+    none, an entity of another kind, a number) the generated value gives
+    the closures' result, or the same located error, mid-game."""
+    generated_world = world(campaign, monkeypatch, closures=False)
+    reference_world = world(campaign, monkeypatch, closures=True)
+    generated = play(generated_world, 5, 300)
+    reference = play(reference_world, 5, 300)
+    fn = generated_world.values[name][1]
+    assert "kind !=" in fn.generated  # the test on entry
+    kind = generated_world.program.decls["value"][name].params[0].type.text
+    own = generated_world.units[:40] if kind == "unit" else generated_world.spaces[:40]
+    other = generated_world.spaces[:3] if kind == "unit" else generated_world.units[:3]
+    for arg in [*own, None, *other, generated_world.sides[0], 7]:
+        got = _outcome(fn, generated, (arg,))
+        expected = _outcome(reference_world.values[name][1], reference, (_twin(reference_world, arg),))
+        assert got == expected, (name, arg)

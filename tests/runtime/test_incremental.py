@@ -170,22 +170,28 @@ def test_a_space_filter_is_patched_not_recomputed(campaign, monkeypatch):
 
 def test_a_filter_reading_the_neighbours_is_patched_around_each_change(campaign, monkeypatch):
     """front_spaces (the spaces next to enemy units) reads the units of each
-    space's neighbours: a unit moving is a change to the spaces next to the
-    ones it left and entered, tested again there and nowhere else, and the
-    result stays what the rule says at every decision of a game."""
+    space's neighbours: a unit moving is a change to the spaces it left and
+    entered; whether enemy units stand there is asked again of those two,
+    and only the spaces next to one where the answer changed are tested
+    again.  The result stays what the rule says at every decision of a
+    game, and so does the answer kept for every space."""
     assert campaign.filter_neighbours["front_spaces"] == {"board"}
+    assert "front_spaces" in campaign.filter_inner
     sides = list(campaign.sides)
 
+    def enemy_in(game, x, p):
+        return any(game.s["loc"][u.index] == x.index and u.data.side is not None and u.data.side is not p
+                   for u in campaign.units)
+
     def by_rule(game, p):
-        def enemy_in(x):
-            return any(game.s["loc"][u.index] == x.index and u.data.side is not None and u.data.side is not p
-                       for u in campaign.units)
-        return [t for t in campaign.spaces if any(enemy_in(x) for x in campaign.neighbours[t.index])]
+        return [t for t in campaign.spaces if any(enemy_in(game, x, p) for x in campaign.neighbours[t.index])]
 
     def each(game, d):
         if game.s["decisions"] % 7 == 0:
             for p in sides:
                 assert list(B.value_of(game, "front_spaces", (p,))) == by_rule(game, p)
+                held = game.vcache[("front_spaces", (p,))][B.INNER]
+                assert list(held) == [int(enemy_in(game, x, p)) for x in campaign.spaces]
 
     game = play_randomly(campaign, 9, 120, each=each)
     cp = campaign.by_kind["side"]["cp"]
@@ -198,13 +204,20 @@ def test_a_filter_reading_the_neighbours_is_patched_around_each_change(campaign,
         tested.append(t.index)
         return cond(g, t, *args)
     monkeypatch.setitem(campaign.space_filters, "front_spaces", (space_filter[0], space_filter[1], counting))
-    unit = next(u for u in campaign.units if game.s["loc"][u.index] is not None
-                and 0 <= game.s["loc"][u.index] < len(campaign.spaces))
-    here = game.s["loc"][unit.index]
-    there = campaign.neighbours[here][0].index
-    game.move_unit(unit, there)
-    assert list(B.value_of(game, "front_spaces", (cp,))) == by_rule(game, cp)
-    assert set(tested) == set(campaign.neighbour_of[here]) | set(campaign.neighbour_of[there])
+    seen = set()
+    for unit in campaign.units:  # an enemy unit of cp's leaving a space it held alone, then one joining others
+        here = game.s["loc"][unit.index]
+        if here is None or not 0 <= here < len(campaign.spaces) or unit.data.side is cp:
+            continue
+        there = campaign.neighbours[here][0].index
+        before = {x: enemy_in(game, campaign.spaces[x], cp) for x in (here, there)}
+        tested.clear()
+        game.move_unit(unit, there)
+        assert list(B.value_of(game, "front_spaces", (cp,))) == by_rule(game, cp)
+        changed = [x for x in (here, there) if enemy_in(game, campaign.spaces[x], cp) != before[x]]
+        assert set(tested) == {t for x in changed for t in campaign.neighbour_of[x]}
+        seen.add(bool(changed))
+    assert seen == {True, False}  # moves that changed where enemies stand, and moves that did not
 
 
 def test_a_nation_entering_the_war_tests_again_its_spaces_and_where_its_units_stand(campaign, monkeypatch):
@@ -285,6 +298,28 @@ def test_a_value_reading_no_state_is_worked_out_once_per_world(campaign):
     assert B.value_of(two, "sr_port_spaces", (side,)) is first
     assert first == _fresh(two, "sr_port_spaces", (side,))
     assert ("sr_port_spaces", (side,)) not in one.vcache  # nothing to keep up to date per game
+
+
+def test_a_value_reading_no_state_called_with_a_list_is_kept_by_the_lists_items(campaign, monkeypatch):
+    """bef_closed(g, t) (the BEF's limits, 11.1.17) reads no state and is
+    called with a stack: the generated call keys it by the stack's units, so
+    a stack built afresh finds the result kept (not worked out again), the
+    result equals the value worked out afresh, and one key holds it
+    whichever way it was asked."""
+    assert "bef_closed" in campaign.static_values
+    game = Game.new(campaign, seed=3, log=False)
+    fn = campaign.values["bef_closed"][1].__globals__["V_bef_closed"]
+    units = [u for u in campaign.units if u.data.nation is not None and u.data.nation.key == "br"][:2]
+    for t in campaign.spaces[:60]:
+        campaign.static_results.pop(("bef_closed", (tuple(units), t)), None)
+        got = fn(game, list(units), t)
+        assert got == _fresh(game, "bef_closed", (list(units), t)), t
+        assert campaign.static_results[("bef_closed", (tuple(units), t))] == got
+        worked_out = values_worked_out(monkeypatch)
+        assert fn(game, list(units), t) == got  # a new list of the same units: the result kept
+        assert B.value_of(game, "bef_closed", (list(units), t)) == got
+        assert worked_out == []
+        monkeypatch.undo()
 
 
 def test_a_printed_attribute_is_no_state_of_the_same_name(campaign):
