@@ -216,13 +216,7 @@ def static_value(g, name: str, args: tuple):
             pass
         except TypeError:
             return _value_of(g, name, args)
-    outer = g.calls
-    g.calls = None  # nothing it calls can change: the caller need not note it
-    try:
-        result = store[key] = _value_of(g, name, args)
-    finally:
-        g.calls = outer
-    return result
+    return _kept_static(g, key, args)
 
 
 def static_missed(g, key: tuple, args: tuple):
@@ -230,12 +224,28 @@ def static_missed(g, key: tuple, args: tuple):
     (`static_value`), kept under KEY (its name and the arguments as
     `_frozen` keys them without identities), which the generated `V_name`
     built and looked up."""
+    return _kept_static(g, key, args)
+
+
+# How many results of values that read no state a world keeps.  Those
+# called with a list (a stack of units) meet new arguments in every game,
+# some hundreds a game: without a bound a long simulation's world would
+# grow without end.  Past it a result is still worked out, only not kept.
+STATIC_RESULTS_KEPT = 100_000
+
+
+def _kept_static(g, key: tuple, args: tuple):
+    """The value KEY[0] at ARGS, worked out and kept under KEY while the
+    world's store has room."""
     outer = g.calls
-    g.calls = None
+    g.calls = None  # nothing it calls can change: the caller need not note it
     try:
-        result = g.w.static_results[key] = _value_of(g, key[0], args)
+        result = _value_of(g, key[0], args)
     finally:
         g.calls = outer
+    store = g.w.static_results
+    if len(store) < STATIC_RESULTS_KEPT:
+        store[key] = result
     return result
 
 

@@ -322,6 +322,27 @@ def test_a_value_reading_no_state_called_with_a_list_is_kept_by_the_lists_items(
         monkeypatch.undo()
 
 
+def test_the_results_a_world_keeps_of_values_reading_no_state_are_bounded(campaign, monkeypatch):
+    """Stacks met in play are new in every game: a world keeps at most
+    STATIC_RESULTS_KEPT results of values that read no state, so a long
+    simulation does not grow it without end; past the bound a result is
+    still right, only worked out each time."""
+    game = Game.new(campaign, seed=4, log=False)
+    fn = campaign.values["bef_closed"][1].__globals__["V_bef_closed"]
+    units = [u for u in campaign.units if u.data.nation is not None and u.data.nation.key == "br"][:2]
+    kept = dict(campaign.static_results)
+    try:
+        campaign.static_results.clear()
+        monkeypatch.setattr(B, "STATIC_RESULTS_KEPT", 5)
+        for t in campaign.spaces[:40]:
+            assert fn(game, list(units), t) == _fresh(game, "bef_closed", (list(units), t)), t
+            assert B.value_of(game, "bef_closed", (list(units), t)) == _fresh(game, "bef_closed", (list(units), t))
+        assert len(campaign.static_results) == 5
+    finally:
+        campaign.static_results.clear()
+        campaign.static_results.update(kept)
+
+
 def test_a_printed_attribute_is_no_state_of_the_same_name(campaign):
     """`v.vp` of a space is its print, not the VP counter; `c.war_status` of
     a card is its print, not the War Status kept per side: values that read
