@@ -467,11 +467,7 @@ class Generator:
             f = self._for_values(f, fixed)
             if f is None:
                 continue  # it cannot forbid these options
-            test = self.forbid_test(hooked, f, args, kinds)
-            if test is None:
-                test = f"{self.const(fallback)}(g, {values})"
-            if hooked.owner is not None:
-                test = f"_card_in_play(g, {hooked.owner}) and {test}"
+            test = self._clause_test(hooked, f, fallback, args, kinds, values)
             lines.append(f"    if {test}:\n        return True\n")
         fn_name = self.ns.fresh("_forbid")
         params = "".join(", " + a for a in args)
@@ -484,6 +480,17 @@ class Generator:
         fn.forbids_nothing = not lines
         fn.hoisted = self._hoisted(choice, entries, slow, fixed, label) if lines else None
         return fn
+
+    def _clause_test(self, hooked, f: A.Forbid, fallback, args: list[str], kinds: list, values: str) -> str:
+        """A whole clause as one Python test of the option's values: inline
+        where it can be, else its closure (FALLBACK) called; a card's clause
+        only while the card is in play."""
+        test = self.forbid_test(hooked, f, args, kinds)
+        if test is None:
+            test = f"{self.const(fallback)}(g, {values})"
+        if hooked.owner is not None:
+            test = f"_card_in_play(g, {hooked.owner}) and {test}"
+        return test
 
     def _for_values(self, f: A.Forbid, fixed: dict) -> A.Forbid | None:
         """The clause for options holding the `fixed` values (position →
@@ -524,11 +531,7 @@ class Generator:
                 continue
             split = self._split_clause(hooked, f, args, kinds, shared)
             if split is None:
-                test = self.forbid_test(hooked, f, args, kinds)
-                if test is None:
-                    test = f"{self.const(fallback)}(g, {values})"
-                if hooked.owner is not None:
-                    test = f"_card_in_play(g, {hooked.owner}) and {test}"
+                test = self._clause_test(hooked, f, fallback, args, kinds, values)
                 lines.append(f"        if {test}:\n            return True\n")
                 continue
             guard, rest = split
@@ -561,13 +564,7 @@ class Generator:
             n += 1
         if n == 0 and hooked.owner is None:
             return None
-        var_names = [v.text for v in f.vars]
-        cvars = {v: args[i] for i, v in enumerate(var_names) if i < len(args)}
-        for i in range(min(len(var_names), len(args))):
-            if kinds[i]:
-                self.kinds[args[i]] = kinds[i]
-        if hooked.owner is not None:
-            cvars["this_card"] = self.const(self.w.cards[hooked.owner])
+        cvars = self._clause_vars(hooked, f, args, kinds)
         try:
             guard = [self.generate_pure(o, set(), dict(cvars)) for o in operands[:n]]
             rest = [self.generate_pure(o, set(), dict(cvars)) for o in operands[n:]]
@@ -578,6 +575,18 @@ class Generator:
         if hooked.owner is not None:
             guard.insert(0, f"_card_in_play(g, {hooked.owner})")
         return " and ".join(guard), " and ".join(rest)
+
+    def _clause_vars(self, hooked, f: A.Forbid, args: list[str], kinds: list) -> dict:
+        """A clause's names → the Python arguments holding the option's
+        values (and `this_card` for a card's clause), their kinds noted."""
+        var_names = [v.text for v in f.vars]
+        cvars = {v: args[i] for i, v in enumerate(var_names) if i < len(args)}
+        for i in range(min(len(var_names), len(args))):
+            if kinds[i]:
+                self.kinds[args[i]] = kinds[i]
+        if hooked.owner is not None:
+            cvars["this_card"] = self.const(self.w.cards[hooked.owner])
+        return cvars
 
     def _denotes(self, f: A.Forbid):
         """name → the entity a bare name means inside this clause (None for
@@ -595,13 +604,7 @@ class Generator:
     def forbid_test(self, hooked, f: A.Forbid, args: list[str], kinds: list) -> str | None:
         """One `forbid` clause as a Python test of the option's values (None
         when part of it is left to the closures)."""
-        var_names = [v.text for v in f.vars]
-        cvars = {v: args[i] for i, v in enumerate(var_names) if i < len(args)}
-        for i in range(min(len(var_names), len(args))):
-            if kinds[i]:
-                self.kinds[args[i]] = kinds[i]
-        if hooked.owner is not None:
-            cvars["this_card"] = self.const(self.w.cards[hooked.owner])
+        cvars = self._clause_vars(hooked, f, args, kinds)
         try:
             parts = []
             if f.when is not None:
