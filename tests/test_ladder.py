@@ -186,6 +186,9 @@ def test_the_historical_ladder_of_players_rst_reads_back_from_its_records(capsys
     assert m["greedy"]["random"]["low"] > 0.85  # far above random
     assert m["ismcts:16"]["greedy"]["low"] < 0.5 < m["ismcts:16"]["greedy"]["high"]  # no difference shown
     assert m["ismcts:16"]["mcts:8"]["low"] > 0.5 and m["greedy"]["mcts:8"]["low"] > 0.5  # both above mcts:8
+    # the hundred games of the search player against mcts:8, half in each
+    # seat: its share of them above 60%, with its interval
+    assert m["ismcts:16"]["mcts:8"]["games"] == 100 and m["ismcts:16"]["mcts:8"]["low"] > 0.6
 
 
 def records_file(path: Path, records: list[dict]) -> str:
