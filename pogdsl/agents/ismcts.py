@@ -91,6 +91,8 @@ WIDTH = 3  # a screened search weighs the heuristic player's best few options, n
 MARGIN = 0.05  # … those it scored within this of its best; a clearer best is taken without a search
 WIDEN = 0.5  # under a screened search a tree node may have 1 + WIDEN * sqrt(visits) children
 EXPLORATION = 0.7  # the UCB constant, for scores between 0 and 1
+CONFIDENCE = 2.0  # a rival replaces the heuristic player's choice only when it leads by this many standard errors …
+EXTRA = 2  # … and a search still undecided plays its first rounds again, at most EXTRA times more
 UNDECIDED = 0.5  # the score of a playout the rules could not finish (a dead end): it tells nothing
 
 # The plug points.  How a playout is played and how a cut one is scored
@@ -204,7 +206,7 @@ class IsmctsAgent(LookAhead):
         # searched and their seconds (the others took the screen's answer)
         self.stats: dict[str, float] = {"decisions": 0, "iterations": 0, "seconds": 0.0, "kept": 0}
         if screen is not None:
-            self.stats.update(searched=0, search_seconds=0.0)
+            self.stats.update(searched=0, search_seconds=0.0, overridden=0, extended=0)
         # The subtree kept for the next decision: (side, the game's decision
         # count it is for, its root), when that decision follows our choice at once.
         self._kept: tuple[str, int, Node] | None = None
@@ -253,21 +255,64 @@ class IsmctsAgent(LookAhead):
         pending = game.s["pending"]
         root = self._reused_root(game, side)
         rounds = max(1, -(-self.iterations // len(candidates)))
-        for _ in range(rounds):
-            # the deal inherits the values the game remembers, and every
-            # option of the round is played from it: what they share is
-            # worked out once (Game.mark/restore keep what was learnt)
-            self.state, dealt = determinize(game, side, self.state, remember=True)
-            dealt.log_enabled = False
-            dealt_mark, policy_mark = dealt.mark(), self._policy_mark()
-            for k, option in enumerate(candidates):
-                if k:
-                    dealt.restore(dealt_mark)
-                    self._policy_restore(policy_mark)
-                self.iterate(game, side, root, dealt=dealt, first=option)
+        scores = {option: [] for option in candidates}  # each option's playout score, round by round
+        looks = 0
+        while True:
+            for _ in range(rounds):
+                self._play_round(game, side, root, candidates, scores)
+            looks += 1
+            best, candidates = self._lead(choice, candidates, scores)
+            if best != choice or len(candidates) < 2 or looks > EXTRA:
+                break
+            self.stats["extended"] += 1
         self.stats["searched"] += 1
+        self.stats["overridden"] += best != choice
         self.stats["search_seconds"] += time.perf_counter() - start
-        return self._chosen(root, pending["by"], pending["options"], candidates)
+        return self._keep(root, pending["by"], pending["options"], best)
+
+    def _play_round(self, game, side: str, root: Node, candidates: list[int], scores: dict) -> None:
+        """One deal from SIDE's view, every candidate played from it with the
+        same dice and the same state of the playout policy; each one's score
+        (what its playout added at the root) noted in SCORES."""
+        # the deal inherits the values the game remembers, and every option of
+        # the round is played from it: what they share is worked out once
+        # (Game.mark/restore keep what was learnt)
+        self.state, dealt = determinize(game, side, self.state, remember=True)
+        dealt.log_enabled = False
+        dealt_mark, policy_mark = dealt.mark(), self._policy_mark()
+        by, options = game.s["pending"]["by"], game.s["pending"]["options"]
+        for k, option in enumerate(candidates):
+            if k:
+                dealt.restore(dealt_mark)
+                self._policy_restore(policy_mark)
+            key = (by, options[option])
+            before = root.children[key].total if key in root.children else 0.0
+            self.iterate(game, side, root, dealt=dealt, first=option)
+            scores[option].append(root.children[key].total - before)
+
+    @staticmethod
+    def _lead(choice: int, candidates: list[int], scores: dict) -> tuple[int, list[int]]:
+        """(the option to take so far, the candidates still worth more
+        rounds).  A rival replaces CHOICE, the heuristic player's answer,
+        only when its lead over CHOICE, round by round on the same deals,
+        is at least CONFIDENCE standard errors above nothing: a mean better
+        by noise alone does not override the look-ahead.  Rivals that trail
+        are dropped; those ahead but not yet clearly are kept for more rounds."""
+        best, best_bound, ahead = choice, 0.0, []
+        for rival in candidates[1:]:
+            lead = [mine - its for mine, its in zip(scores[rival], scores[choice])]
+            mean = sum(lead) / len(lead)
+            if mean <= 0:
+                continue
+            if len(lead) < 2:
+                ahead.append(rival)
+                continue
+            spread = math.sqrt(sum((x - mean) ** 2 for x in lead) / (len(lead) - 1) / len(lead))
+            bound = mean - CONFIDENCE * spread
+            if bound > best_bound:
+                best, best_bound = rival, bound
+            ahead.append(rival)
+        return best, [choice] + ahead
 
     def _opens_action(self, game) -> bool:
         """Whether this decision opens the side's action: its first since
@@ -302,6 +347,10 @@ class IsmctsAgent(LookAhead):
         among = list(among)
         order = {i: k for k, i in enumerate(among)}
         best = max(among, key=lambda i: self._rank(root, by, options, i) + (-order[i],))
+        return self._keep(root, by, options, best)
+
+    def _keep(self, root: Node, by: str, options: list[str], best: int) -> int:
+        """BEST, its subtree kept for the next decision (when that is ours at once)."""
         chosen = root.children.get((by, options[best]))
         side, decision = self._at
         self._kept = (side, decision + 1, chosen) if chosen is not None else None
