@@ -253,10 +253,11 @@ def test_a_contested_decision_plays_each_candidate_on_the_same_deals(duel):
     assert agent.stats["iterations"] == sum(visits)
 
 
-def test_a_lead_within_the_noise_does_not_override_the_heuristic_player():
-    """The search replaces the heuristic player's choice only with an option
-    that beat it on the same deals by clearly more than the rounds scatter:
-    a better mean alone is not enough."""
+def test_a_lead_within_the_noise_does_not_override_the_heuristic_player_under_a_gate():
+    """Under a gate (ismcts:N:H:Z, Z > 0) the search replaces the heuristic
+    player's choice only with an option that beat it on the same deals by
+    clearly more than the rounds scatter: a better mean alone is not
+    enough.  Without one (Z = 0, ismcts:N) any lead is taken."""
     from pogdsl.agents.ismcts import IsmctsAgent
 
     choice, close, clear, behind = 0, 1, 2, 3
@@ -264,30 +265,62 @@ def test_a_lead_within_the_noise_does_not_override_the_heuristic_player():
               close: [0.60, 0.50, 0.50, 0.50, 0.55, 0.52],  # ahead by 0.02 on average, now up, now down
               clear: [0.56, 0.67, 0.45, 0.62, 0.50, 0.57],  # ahead in every round, by 0.05 to 0.07
               behind: [0.40, 0.50, 0.30, 0.45, 0.35, 0.40]}
-    assert IsmctsAgent._lead(choice, [choice, close, behind], scores) == (choice, [choice, close])
-    assert IsmctsAgent._lead(choice, [choice, close, clear, behind], scores) == (clear, [choice, close, clear])
+    lead = IsmctsAgent._lead
+    assert lead(choice, [choice, close, behind], scores, 2) == (choice, [choice, close])
+    assert lead(choice, [choice, close, clear, behind], scores, 2) == (clear, [choice, close, clear])
+    assert lead(choice, [choice, close, behind], scores, 0) == (close, [choice])
+    assert lead(choice, [choice, behind], scores, 0) == (choice, [choice])
     tied = {choice: [0.5] * 6, close: [0.5] * 6}
-    assert IsmctsAgent._lead(choice, [choice, close], tied) == (choice, [choice])
+    assert lead(choice, [choice, close], tied, 2) == (choice, [choice])
+    assert lead(choice, [choice, close], tied, 0) == (choice, [choice])
 
 
 def test_an_evaluation_that_tells_the_options_apart_by_nothing_keeps_the_heuristic_choice(duel):
     """Scored by an evaluation that is the same for every position, no
     option leads the heuristic player's choice: every searched decision
-    takes its answer, and no search goes on past its first rounds (only a
-    rival ahead is worth more of them)."""
+    takes its answer, and a gated search goes on past its first rounds
+    none of the time (only a rival ahead is worth more of them)."""
     from pogdsl.agents.greedy import GreedyAgent
     from pogdsl.runtime.record import derive_seed
 
     searched = 0
     for k in range(6):
-        game, _ = _contested(duel, "ap", "ismcts:8", seed=k, first_game=10 * k)
-        agent = _spec_agent("ismcts:8", k)
+        spec = "ismcts:8:40:2" if k % 2 else "ismcts:8"
+        game, _ = _contested(duel, "ap", spec, seed=k, first_game=10 * k)
+        agent = _spec_agent(spec, k)
         agent.evaluate = lambda g, side: 0.5
         greedy = GreedyAgent(derive_seed(k, "screen"))
         assert agent.pick(game, "ap") == greedy.pick(game, "ap")
         searched += agent.stats["searched"]
         assert agent.stats["overridden"] == 0 and agent.stats["extended"] == 0
     assert searched == 6
+
+
+def test_a_gated_search_plays_more_rounds_only_while_a_rival_is_ahead(duel):
+    """Under a gate every searched decision plays its first rounds over all
+    its candidates; more rounds only over the heuristic player's choice and
+    rivals still ahead of it; never more than (1 + EXTRA) times the first.
+    Scored by noise, rivals are now ahead, now behind, and seldom clearly:
+    some searches go on, and few override the heuristic player."""
+    import random
+
+    from pogdsl.agents.ismcts import EXTRA
+
+    extended = overridden = 0
+    for k in range(8):
+        game, _ = _contested(duel, "cp", "ismcts:6:40:2", seed=k, first_game=5 * k)
+        agent = _spec_agent("ismcts:6:40:2", k)
+        noise = random.Random(k)
+        agent.evaluate = lambda g, side: noise.random()
+        agent.pick(game, "cp")
+        visits = sorted((c.visits for c in agent.root.children.values()), reverse=True)
+        rounds = -(-6 // len(visits))
+        assert visits[0] == rounds * (1 + agent.stats["extended"]) <= rounds * (1 + EXTRA)
+        assert all(v % rounds == 0 and rounds <= v <= visits[0] for v in visits)
+        extended += agent.stats["extended"] > 0
+        overridden += agent.stats["overridden"]
+    assert extended >= 2 and overridden <= 2
+    assert agent.label == "ismcts:6:40:2"
 
 
 def _searched_choices(opened, side: str, spec: str, games: int) -> list[str]:
@@ -579,7 +612,7 @@ def test_simulate_takes_an_ismcts_player(capsys):
 
 @pytest.mark.parametrize("command", ["simulate", "play"])
 @pytest.mark.parametrize("spec", ["ismcts:0", "ismcts:abc", "ismcts", "ismcts:5:0", "ismcts:5:x", "ismcts:-3",
-                                  "ismcts:5:5:5"])
+                                  "ismcts:5:5:5:5", "ismcts:5:40:x", "ismcts:5:40:-1", "ismcts:5:40:11"])
 def test_a_bad_ismcts_spec_is_a_one_line_usage_error(capsys, command, spec):
     args = [command, "duel", "--root", str(DUEL), "--ap", spec]
     code = main(args + (["--games", "1", "--workers", "1"] if command == "simulate" else []))

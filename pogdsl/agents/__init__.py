@@ -19,7 +19,9 @@ An agent spec, as the command line gives it:
                   them, greedy playing the playouts through the other side's
                   reply (agents/ismcts.py), seeded likewise; elsewhere
                   greedy's answer; ismcts:N:H plays each playout for at most
-                  H decisions after the tree (default 40)
+                  H decisions after the tree (default 40); ismcts:N:H:Z takes
+                  a searched option over greedy's only when it leads by Z
+                  standard errors (default 0: any lead)
   script:FILE     the FILE's decision lines for that side, in order
 """
 
@@ -55,7 +57,7 @@ __all__ = [
     "play",
 ]
 
-AGENT_SPECS = ("human | random | random:SEED | greedy | greedy:K | greedy:K:F | mcts:N | mcts:N:D | ismcts:N | ismcts:N:H "
+AGENT_SPECS = ("human | random | random:SEED | greedy | greedy:K | greedy:K:F | mcts:N | mcts:N:D | ismcts:N | ismcts:N:H | ismcts:N:H:Z "
                "| script:FILE")
 
 

@@ -21,10 +21,16 @@ one of those options from it, with the same dice and the same state of
 the playout policy, so the options are compared on the same luck; the deal
 inherits the values the game remembers (`determinize(remember=True)`) and
 every option of the round starts from it (Game.mark/restore), so what they
-share is worked out once.  Below the root the tree grows by progressive
+share is worked out once.  It takes the option that led the heuristic
+player's choice most, round by round on the same deals (`_lead`): by any
+margin, or with `ismcts:N:H:Z` only by at least Z standard errors of the
+rounds' differences — the rounds are few and their scores scatter, and a
+better mean alone may be luck.  Under such a gate options that trail the
+choice are dropped, and while one is ahead but not yet clearly the first
+rounds are played again over those left, EXTRA times at most.  Below the root the tree grows by progressive
 widening: a node's first child is the playout policy's own option, another
 only when 1 + WIDEN × √visits allows.  N iterations in all, in whole
-rounds.  A playout goes on through the other side's reply: it stops when
+rounds (up to (1 + EXTRA) × N under a gate, when undecided).  A playout goes on through the other side's reply: it stops when
 the side is back at the searched decision's choice after the other side
 has made that choice too (its next card, once the other side has played
 one), at the end of the game, or after H = 40 decisions (`ismcts:N:H`),
@@ -91,8 +97,9 @@ WIDTH = 3  # a screened search weighs the heuristic player's best few options, n
 MARGIN = 0.05  # … those it scored within this of its best; a clearer best is taken without a search
 WIDEN = 0.5  # under a screened search a tree node may have 1 + WIDEN * sqrt(visits) children
 EXPLORATION = 0.7  # the UCB constant, for scores between 0 and 1
-CONFIDENCE = 2.0  # a rival replaces the heuristic player's choice only when it leads by this many standard errors …
-EXTRA = 2  # … and a search still undecided plays its first rounds again, at most EXTRA times more
+CONFIDENCE = 0  # a rival replaces the heuristic player's choice when it leads by this many standard errors (ismcts:N:H:Z) …
+MAX_CONFIDENCE = 10  # (a lead of ten standard errors is already certain)
+EXTRA = 2  # … and a gated search (Z > 0) still undecided plays its first rounds again, at most EXTRA times more
 UNDECIDED = 0.5  # the score of a playout the rules could not finish (a dead end): it tells nothing
 
 # The plug points.  How a playout is played and how a cut one is scored
@@ -184,7 +191,7 @@ class Node:
 class IsmctsAgent(LookAhead):
     def __init__(self, iterations: int, seed: int = 0, horizon: int = DEFAULT_HORIZON, *,
                  policy=None, evaluate=DEFAULT_EVALUATE, screen: Screen | None = None,
-                 width: int = WIDTH, margin: float = MARGIN):
+                 width: int = WIDTH, margin: float = MARGIN, confidence: float = CONFIDENCE):
         if iterations < 1:
             raise ValueError("ismcts:N needs at least 1 iteration")
         if horizon < 1:
@@ -196,10 +203,12 @@ class IsmctsAgent(LookAhead):
         self.screen = screen
         self.width = width
         self.margin = margin
+        self.confidence = confidence
         self.seed = seed
         self.state = rng.seed_state(seed)
         plain = SPEC_HORIZON if screen is not None else DEFAULT_HORIZON
-        self.label = f"ismcts:{iterations}" + (f":{horizon}" if horizon != plain else "")
+        self.label = f"ismcts:{iterations}" + (f":{horizon}:{confidence:g}" if confidence != CONFIDENCE
+                                                else f":{horizon}" if horizon != plain else "")
         # decisions it answered (more than one option), iterations run and
         # seconds spent: its speed; how many searches started from the
         # subtree kept from the last; with a screen, the decisions it
@@ -261,7 +270,7 @@ class IsmctsAgent(LookAhead):
             for _ in range(rounds):
                 self._play_round(game, side, root, candidates, scores)
             looks += 1
-            best, candidates = self._lead(choice, candidates, scores)
+            best, candidates = self._lead(choice, candidates, scores, self.confidence)
             if best != choice or len(candidates) < 2 or looks > EXTRA:
                 break
             self.stats["extended"] += 1
@@ -291,28 +300,29 @@ class IsmctsAgent(LookAhead):
             scores[option].append(root.children[key].total - before)
 
     @staticmethod
-    def _lead(choice: int, candidates: list[int], scores: dict) -> tuple[int, list[int]]:
+    def _lead(choice: int, candidates: list[int], scores: dict, confidence: float) -> tuple[int, list[int]]:
         """(the option to take so far, the candidates still worth more
         rounds).  A rival replaces CHOICE, the heuristic player's answer,
-        only when its lead over CHOICE, round by round on the same deals,
-        is at least CONFIDENCE standard errors above nothing: a mean better
-        by noise alone does not override the look-ahead.  Rivals that trail
-        are dropped; those ahead but not yet clearly are kept for more rounds."""
+        when its lead over CHOICE, round by round on the same deals, is
+        more than CONFIDENCE standard errors above nothing (the best such
+        lead; ties: the first in CANDIDATES' order).  With CONFIDENCE 0 any
+        lead will do; above 0 a mean better by noise alone does not override
+        the look-ahead, rivals that trail are dropped, and those ahead but
+        not yet clearly are kept for more rounds."""
         best, best_bound, ahead = choice, 0.0, []
         for rival in candidates[1:]:
             lead = [mine - its for mine, its in zip(scores[rival], scores[choice])]
             mean = sum(lead) / len(lead)
             if mean <= 0:
                 continue
-            if len(lead) < 2:
-                ahead.append(rival)
-                continue
-            spread = math.sqrt(sum((x - mean) ** 2 for x in lead) / (len(lead) - 1) / len(lead))
-            bound = mean - CONFIDENCE * spread
-            if bound > best_bound:
-                best, best_bound = rival, bound
             ahead.append(rival)
-        return best, [choice] + ahead
+            if confidence:
+                if len(lead) < 2:
+                    continue
+                mean -= confidence * math.sqrt(sum((x - mean) ** 2 for x in lead) / (len(lead) - 1) / len(lead))
+            if mean > best_bound:
+                best, best_bound = rival, mean
+        return best, [choice] + (ahead if confidence else [])
 
     def _opens_action(self, game) -> bool:
         """Whether this decision opens the side's action: its first since
@@ -491,20 +501,24 @@ class IsmctsAgent(LookAhead):
 
 
 def parse_spec(arg: str, seed: int) -> IsmctsAgent:
-    """The agent of spec `ismcts:N` or `ismcts:N:H` (ARG is "N" or "N:H")."""
+    """The agent of spec `ismcts:N`, `ismcts:N:H` or `ismcts:N:H:Z` (ARG is
+    "N", "N:H" or "N:H:Z")."""
     from ..numbers import NumberError, parse_whole
 
-    count, _, horizon = arg.partition(":")
-    if ":" in horizon:
-        raise ValueError(f"ismcts:N[:H] takes at most two numbers (N iterations a decision, H decisions a "
-                         f"playout), not 'ismcts:{arg}'")
+    usage = ("ismcts:N[:H[:Z]] (N iterations a decision, H decisions a playout, Z standard errors a searched "
+             "option must lead greedy's choice by)")
+    numbers = arg.split(":")
+    if len(numbers) > 3:
+        raise ValueError(f"{usage} takes at most three numbers, not 'ismcts:{arg}'")
     try:
-        iterations = parse_whole(count)
-        horizon_n = parse_whole(horizon) if horizon else SPEC_HORIZON
+        iterations = parse_whole(numbers[0])
+        horizon_n, confidence = (parse_whole(n) if n else default
+                                 for n, default in zip(numbers[1:] + ["", ""], (SPEC_HORIZON, CONFIDENCE)))
     except NumberError as err:
-        raise ValueError(f"ismcts:N[:H] needs whole numbers (N iterations a decision, H decisions a playout): "
-                         f"{err}") from None
+        raise ValueError(f"{usage} needs whole numbers: {err}") from None
     if iterations < 1:
         raise ValueError("ismcts:N needs at least 1 iteration")
+    if not 0 <= confidence <= MAX_CONFIDENCE:
+        raise ValueError(f"ismcts:N:H:Z takes Z from 0 to {MAX_CONFIDENCE} standard errors, not {confidence}")
     return IsmctsAgent(iterations, seed, horizon_n, policy=playout_policy(seed),
-                       screen=Screen(derive_seed(seed, "screen")))
+                       screen=Screen(derive_seed(seed, "screen")), confidence=confidence)

@@ -558,7 +558,8 @@ def register(sub) -> None:
                         "times slower a decision) | mcts:N:D (each playout cut after D decisions, default 30) | ismcts:N "
                         "(information-set tree search over both sides' options where greedy finds its best options close, "
                         "N iterations a decision) | ismcts:N:H (each playout at most H decisions after the tree, "
-                        "default 40); "
+                        "default 40) | ismcts:N:H:Z (a searched option overrides greedy's only when it leads by Z "
+                        "standard errors; default 0, any lead); "
                         "seeded from each game's seed and the side, as `play --seed` is; the summary and the "
                         "records name each side's player")
     p.add_argument("--cp", metavar="AGENT", help="player for side cp (same choices as --ap)")
