@@ -662,12 +662,20 @@ def _value_of(g, name: str, args: tuple):
     if not entries:
         return result
     adds = 0
+    in_play = None
     for hooked, contribution, fn, when in entries:
-        if hooked.owner is not None and not g.card_in_play(hooked.owner):
-            continue
-        bound = dict(zip(hooked.var_names, args))
-        if hooked.owner is not None:
-            bound["this_card"] = w.cards[hooked.owner]
+        owner = hooked.owner
+        if owner is not None:
+            # (the cards in play gathered once for all the entries: most
+            # belong to cards, a combat's DRM has some twenty)
+            if in_play is None:
+                in_play = _cards_in_play(g)
+            if owner not in in_play:
+                continue
+            bound = dict(zip(hooked.var_names, args))
+            bound["this_card"] = w.cards[owner]
+        else:
+            bound = dict(zip(hooked.var_names, args))
         if when is not None and not when(g, bound):
             continue
         if g._trace is not None:
@@ -680,6 +688,19 @@ def _value_of(g, name: str, args: tuple):
         else:
             adds -= amount
     return result + adds if adds else result
+
+
+def _cards_in_play(g) -> list:
+    """The indexes of the cards in every side's in-play pile (as
+    Game.card_in_play looks for one)."""
+    piles = g.s["piles"]
+    keys = g.w.in_play_piles
+    if keys is None:
+        keys = g.w.in_play_piles = tuple(f"in_play:{side.key}" for side in g.w.sides)
+    out = []
+    for key in keys:
+        out += piles[key]
+    return out
 
 
 def reach(g, span, start, cond):
