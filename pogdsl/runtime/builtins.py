@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from itertools import compress, islice
+from operator import attrgetter
 
 from ..syntax.ast import BoxDecl as _BoxDecl
 from .deps import entity_area
@@ -507,7 +508,7 @@ def _patch_filter(g, space_filter, entry: list, args: tuple, near: frozenset | N
         return False
     member = entry[MEMBER]
     spaces = g.w.spaces
-    flipped = False
+    flipped = []
     outer = g.calls
     g.calls = None  # the areas above cover what the test reads
     try:
@@ -523,14 +524,37 @@ def _patch_filter(g, space_filter, entry: list, args: tuple, near: frozenset | N
             now = 1 if cond(g, spaces[i], *args) else 0
             if now != member[i]:
                 member[i] = now
-                flipped = True
+                flipped.append(i)
     finally:
         g.calls = outer
     if flipped:
-        entry[RESULT] = Found(compress(spaces, member))
+        entry[RESULT] = _patched_result(entry[RESULT], member, flipped, spaces)
         entry[CHANGED] = g.clock
     entry[CHECKED] = g.clock
     return True
+
+
+# A space filter's result of at most this many spaces is patched from the
+# old result (the spaces still in it, those added put in map order); a
+# longer one is read off the membership of every space (see _patched_result).
+SMALL_FILTER_RESULT = 40
+_by_index = attrgetter("index")
+
+
+def _patched_result(old: list, member: bytearray, flipped: list, spaces: list) -> Found:
+    """A space filter's new result, in map order, after the spaces FLIPPED
+    changed membership (MEMBER already says which spaces it holds now).  The
+    attack and move markers, the front: a few spaces of the map's few
+    hundred, and reading every space's membership cost more than the few
+    spaces they hold."""
+    if len(old) > SMALL_FILTER_RESULT:
+        return Found(compress(spaces, member))
+    now = [s for s in old if member[s.index]]
+    added = [spaces[i] for i in flipped if member[i]]
+    if added:
+        now += added
+        now.sort(key=_by_index)
+    return Found(now)
 
 
 def _still_good(g, entry: list) -> bool:
