@@ -65,6 +65,12 @@ class Code:
     steps: list[CStep]
     params: list[str] = field(factory=list)
     cites: tuple[str, ...] = ()
+    # Each step's run, in order: the interpreter's loop calls them without
+    # reading the step (an attribute read costs the compiled loop a lookup).
+    runs: list = field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.runs = [step.run for step in self.steps]
 
 
 @define

@@ -220,29 +220,33 @@ class Game:
             if frame["code"] == DRIVER:
                 self._drive(frame)
                 continue
-            code_steps = codes[frame["code"]].steps
+            code = codes[frame["code"]]
+            runs = code.runs  # (the step itself is read only to report an error)
             # The steps of one frame in a row, until one calls, returns, asks
             # or ends the game (each of those sets `moved`).
             self.moved = False
             while True:
                 pc = frame["pc"]
-                step = code_steps[pc]
+                run = runs[pc]
                 frame["pc"] = pc + 1
                 steps += 1
                 if steps > budget:
+                    step = code.steps[pc]
                     raise StepBudgetExceeded(f"more than {budget} steps without a decision: a loop that never ends?",
                                              step.span, step.cites)
                 try:
-                    if step.run(self, frame) is TAKEN:
+                    if run(self, frame) is TAKEN:
                         steps = 0  # the budget counts steps between two decisions, and so does work
                         self.work_left = self.max_work
                 except GameError as err:
                     if err.span is None:
+                        step = code.steps[pc]
                         err.span = step.span
                         err.cites = err.cites or step.cites
                     raise
                 except RecursionError:
                     # values worked out inside one another, deeper than Python goes
+                    step = code.steps[pc]
                     raise LimitExceeded("values worked out inside one another too deeply (hundreds of values, "
                                         "each calling the next)", step.span, step.cites, "value_depth") from None
                 if not self.moved:
