@@ -135,6 +135,19 @@ def members(g, value):
     return iterate(g, value)
 
 
+def membership(value):
+    """What `x in value` is tested on when it is worked out once for many
+    tests (codegen.Generator.hoisted_members): a plain list as it is, a
+    search's result (Found) by its set; None for anything else, which each
+    test then passes to `members` (and its error or count of work, where it
+    always met them)."""
+    if value.__class__ is list:
+        return value
+    if value.__class__ is Found:
+        return value.as_set()
+    return None
+
+
 def read_scoped(g, name: str, key) -> object:
     return g.s["vars"][name].get(scope_key(key), g.w.state_start[name])
 

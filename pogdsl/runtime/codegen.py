@@ -233,7 +233,8 @@ class Generator:
         # names of the parameters shared by all of them, and each call of
         # those alone → the names of its result and of the arguments it had.
         self.hoisting: set[str] | None = None
-        self.hoisted: dict[str, tuple[str, str]] = {}
+        self.hoisted: dict = {}
+        self.hoisted_calls: dict[str, tuple[str, str]] = {}  # a hoisted call's expression → (call, key)
         # For a restriction checker: the positions of the values every
         # candidate of an offer shares (forbid_function, _hoisted).
         self.shared: frozenset = frozenset()
@@ -915,7 +916,26 @@ class Generator:
             return call
         result, at = self.hoisted.setdefault(call, (f"h{len(self.hoisted)}", f"h{len(self.hoisted)}_at"))
         key = "(" + "".join(a + ", " for a in args) + ")"
-        return f"({result} if {at} == {key} else (({result} := {call}), ({at} := {key}))[0])"
+        held = f"({result} if {at} == {key} else (({result} := {call}), ({at} := {key}))[0])"
+        self.hoisted_calls[held] = (call, key)
+        return held
+
+    def hoisted_members(self, held: str) -> str | None:
+        """For `x in f(p)` in a loop over a choice's candidates, `f(p)` a
+        value_call worked out once for the loop (HELD, its expression): what
+        the membership is tested on (a list as it is, a search's result by
+        its set), also kept for the loop, or None when HELD is not such a
+        call.  `activate`'s weight asks `s in front_spaces(player)` of each
+        of some sixty candidates: the set is fetched once, not once each.
+        Anything else than a list or a search's result gives None here, and
+        the test takes the usual way at each candidate."""
+        found = self.hoisted_calls.get(held) if self.hoisting is not None else None
+        if found is None:
+            return None
+        call, key = found
+        result, at = self.hoisted.setdefault(("in", call), (f"h{len(self.hoisted)}", f"h{len(self.hoisted)}_at"))
+        return (f"({result} if {at} == {key} else "
+                f"(({result} := {self.const(B.membership)}({held})), ({at} := {key}))[0])")
 
     def at_war(self, arg: str, span) -> str:
         """`at_war(n)` read in place for a nation (an entity of the plain
@@ -1035,6 +1055,11 @@ class Generator:
             # search's result by its set
             return (f"({item} {op} ({container} if {container}.__class__ is list else {container}.as_set() "
                     f"if {container}.__class__ is _Found else _members(g, {container})))")
+        members = self.hoisted_members(container)
+        if members is not None:
+            held = self.pyname("in")
+            return (f"({item} {op} ({held} if ({held} := {members}) is not None "
+                    f"else _members(g, {container})))")
         # Anything else (a value's result: `t in supply_open_spaces(p)`) is
         # worked out once into a local of the function, then tested the same way.
         held = self.pyname("in")
