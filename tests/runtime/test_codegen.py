@@ -195,6 +195,34 @@ def test_membership_in_a_worked_out_list_works_it_out_once(container, expected):
     assert locals_ == {"x": 1, "xs": container}  # the container held in the function, not in the frame
 
 
+@pytest.mark.parametrize("container, expected", [
+    ([1, 2], [1, 2]), ([3], []), (Found([1, 5]), [1]), (Found([5]), []), (None, []), ((2, 1), [1, 2]),
+])
+def test_membership_inside_a_loop_fetches_its_container_once_before_it(container, expected):
+    """`[x for x in xs where x in ys]`, ys read from outside the loop: what
+    the test reads (a list as it is, a search's result by its set) is
+    fetched once before the loop, and the result is what the language says
+    for a list, a search's result, none and a tuple alike."""
+    e = parse_text("value v(xs: list of int, ys: list of int) cites 1.0 = [x for x in xs where x in ys]\n",
+                   "i.pog")[0].decls[0].expr
+    fn = codegen.Generator(_FakeCompiler({})).function(e, {"xs", "ys"})
+    assert fn.source.count("l.get('ys')") == 1 and fn.source.index("l.get('ys')") < fn.source.index(" for ")
+    assert fn(_FakeGame({}), {"xs": [1, 2], "ys": container}) == expected
+
+
+def test_a_container_fetched_before_a_loop_that_walks_nothing_is_never_unbound():
+    """Fetching first changes nothing a loop over no item did: a local not
+    yet bound is no error then, and still the located error once an item
+    is tested against it."""
+    e = parse_text("value v(xs: list of int, ys: list of int) cites 1.0 = any(x in ys for x in xs)\n",
+                   "i.pog")[0].decls[0].expr
+    fn = codegen.Generator(_FakeCompiler({})).function(e, {"xs", "ys"})
+    assert fn(_FakeGame({}), {"xs": []}) is False
+    with pytest.raises(GameError) as info:
+        fn(_FakeGame({}), {"xs": [1]})
+    assert "'ys' has no value yet here" in str(info.value)
+
+
 @pytest.mark.parametrize("text", ["at_war(n)", "at_war((if b then n else none))"])
 def test_at_war_is_read_in_place_for_a_nation_and_as_before_for_anything_else(text):
     """`at_war(n)` (asked of every unit supply and SR look at): a nation's
