@@ -865,7 +865,17 @@ def units_of(g, span, owner):
     if not isinstance(owner, Entity):
         raise GameError(f"units_of needs a nation or side, not {text_of(owner)}", span)
     loc = g.s["loc"]
-    return [u for u in _pieces_of(g.w, owner) if (loc[u.index] if loc[u.index] is not None else -1) >= 0]
+    return [u for u, i in _numbered_pieces(g.w, owner) if (at := loc[i]) is not None and at >= 0]
+
+
+def _numbered_pieces(w, owner: Entity) -> list:
+    """(unit, its number) for every unit of a nation or side (`_pieces_of`)."""
+    try:
+        return w.numbered_pieces[owner]
+    except KeyError:
+        pass
+    found = w.numbered_pieces[owner] = [(u, u.index) for u in _pieces_of(w, owner)]
+    return found
 
 
 def _pieces_of(w, owner: Entity) -> list:
@@ -983,9 +993,11 @@ def has_enemy_units_at(g, span, where, p) -> bool:
     """`len(enemy_units_at(where, p)) > 0`, stopping at the first enemy unit
     (generated code writes the test this way: codegen.occupied_test)."""
     if where.__class__ is Entity and where.kind == "space":
-        units = g.w.units
+        sides = g.w.unit_sides
+        if not sides:
+            sides = g.w.unit_sides = tuple(u.data.side for u in g.w.units)
         for i in g.s["occ"][where.index]:
-            side = units[i].data.side
+            side = sides[i]
             if side is not None and side is not p:
                 return True
         return False
