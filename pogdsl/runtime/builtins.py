@@ -36,25 +36,25 @@ def too_long(g, n: int, span=None, what: str = "a list") -> LimitExceeded:
 def add(g, a, b, span=None):
     """`a + b`: numbers within the integer range, lists within the list size."""
     r = a + b
-    if r.__class__ is int:
+    if type(r) is int:
         if -INT_LIMIT < r < INT_LIMIT:
             return r
         raise too_large(r, span)
-    if r.__class__ is list and len(r) > g.max_list:
+    if type(r) is list and len(r) > g.max_list:
         raise too_long(g, len(r), span)
     return r
 
 
 def sub(g, a, b, span=None):
     r = a - b
-    if r.__class__ is int and not -INT_LIMIT < r < INT_LIMIT:
+    if type(r) is int and not -INT_LIMIT < r < INT_LIMIT:
         raise too_large(r, span)
     return r
 
 
 def mul(g, a, b, span=None):
     """`a * b`: checked before a list or text is repeated, after numbers are multiplied."""
-    if a.__class__ is int and b.__class__ is int:
+    if type(a) is int and type(b) is int:
         r = a * b
         if -INT_LIMIT < r < INT_LIMIT:
             return r
@@ -79,10 +79,10 @@ def stored(g, v, span=None):
     """A value about to be kept in the state (a local or a state variable):
     a number within the integer range, lists nested at most MAX_NESTING deep
     (the state is written out as JSON: saves, the state hash)."""
-    if v.__class__ is int:
+    if type(v) is int:
         if not -INT_LIMIT < v < INT_LIMIT:
             raise too_large(v, span)
-    elif v.__class__ is list and (list in map(type, v) or dict in map(type, v)):  # (a flat list: at C speed)
+    elif type(v) is list and (list in map(type, v) or dict in map(type, v)):  # (a flat list: at C speed)
         _check_nesting(v, span)
     return v
 
@@ -90,13 +90,13 @@ def stored(g, v, span=None):
 def _check_nesting(v: list, span) -> None:
     level, depth = [v], 1
     while level:
-        inner = [x for item in level for x in item if x.__class__ is list or x.__class__ is dict]
+        inner = [x for item in level for x in item if type(x) is list or type(x) is dict]
         if not inner:
             return
         depth += 1
         if depth > MAX_NESTING:
             raise LimitExceeded(f"lists nested more than {MAX_NESTING} deep", span, limit="nesting")
-        level = [x if x.__class__ is list else list(x.values()) for x in inner]
+        level = [x if type(x) is list else list(x.values()) for x in inner]
 
 
 # ----------------------------------------------------------------- helpers
@@ -141,9 +141,9 @@ def membership(value):
     search's result (Found) by its set; None for anything else, which each
     test then passes to `members` (and its error or count of work, where it
     always met them)."""
-    if value.__class__ is list:
+    if type(value) is list:
         return value
-    if value.__class__ is Found:
+    if type(value) is Found:
         return value.as_set()
     return None
 
@@ -378,7 +378,7 @@ def _same_again(g, dep: tuple) -> bool:
     finally:
         g.calls = outer
     old = dep[4]
-    return now.__class__ is old.__class__ and now == old
+    return type(now) is type(old) and now == old
 
 
 def key_part(a):
@@ -579,7 +579,7 @@ def _still_good(g, entry: list) -> bool:
         if ver.get(area, 0) > checked:
             return False
     for dep in entry[CALLED]:
-        if dep.__class__ is tuple:  # a value no longer remembered: its areas, else its result (worked_out)
+        if type(dep) is tuple:  # a value no longer remembered: its areas, else its result (worked_out)
             for area in dep[1]:
                 if ver.get(area, 0) > checked:
                     if len(dep) == 2 or not g.listing or not _same_again(g, dep):
@@ -666,7 +666,7 @@ def copy_remembered(vcache: dict, dropped: set = frozenset()) -> dict:
             if None in mapped:  # a value no longer remembered (None, areas), or an entry under no key
                 for i, dep in enumerate(called):
                     if mapped[i] is None:
-                        if dep.__class__ is tuple:
+                        if type(dep) is tuple:
                             mapped[i] = dep
                         else:
                             mapped[i] = copies[id(dep)] = dep.copy()
@@ -982,7 +982,7 @@ def enemies_of(g, span, p):
 
 def enemy_units_at(g, span, where, p):
     """The units in a space or box that belong to an enemy side of p."""
-    if where.__class__ is Entity and where.kind == "space":  # (units_in, without its list in between)
+    if type(where) is Entity and where.kind == "space":  # (units_in, without its list in between)
         units = g.w.units
         return [u for u in map(units.__getitem__, g.s["occ"][where.index])
                 if u.data.side is not None and u.data.side is not p]
@@ -992,7 +992,7 @@ def enemy_units_at(g, span, where, p):
 def has_enemy_units_at(g, span, where, p) -> bool:
     """`len(enemy_units_at(where, p)) > 0`, stopping at the first enemy unit
     (generated code writes the test this way: codegen.occupied_test)."""
-    if where.__class__ is Entity and where.kind == "space":
+    if type(where) is Entity and where.kind == "space":
         sides = g.w.unit_sides
         if not sides:
             sides = g.w.unit_sides = tuple(u.data.side for u in g.w.units)

@@ -481,7 +481,7 @@ class Compiler:
 
         def run(g, frame):
             v = fn(g, frame["l"])
-            if v.__class__ is list:
+            if type(v) is list:
                 B.stored(g, v)
             frame["l"][var] = v
         return run

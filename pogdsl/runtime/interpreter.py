@@ -771,7 +771,7 @@ class Game:
             weight = get(value)
             if weight is None:
                 weight = weigh(self, *values)
-                if weight.__class__ is not int:
+                if type(weight) is not int:
                     weight = int(weight)
             append(weight if weight > 0 else 0)
         return out
