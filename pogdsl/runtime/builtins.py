@@ -1082,8 +1082,13 @@ def option(g, span, name):
 
 
 def pool(g, span, u):
-    members = u.members if isinstance(u, Pool) else [m for m in g.w.units if m.key == u.key]
-    return list(members)
+    if isinstance(u, Pool):
+        return list(u.members)
+    by_key = g.w.units_by_key  # (identical pieces share a name: a walk of every unit's name, once)
+    if not by_key:
+        for m in g.w.units:
+            by_key.setdefault(m.key, []).append(m)
+    return list(by_key.get(u.key, ()))
 
 
 def available(g, span, u):

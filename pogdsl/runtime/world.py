@@ -137,6 +137,8 @@ class World:
     # lookup each.
     numbered_pieces: dict = field(factory=dict)
     unit_sides: tuple = ()
+    # The units by name, in the map's order of units (builtins.pool), once asked.
+    units_by_key: dict = field(factory=dict)
     # The units each card lists (`c.reinforcements`), by card index, once asked.
     card_units: dict = field(factory=dict)
     # The playing sides' in-play piles (Game.card_in_play), named once they are asked.

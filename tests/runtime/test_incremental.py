@@ -821,3 +821,28 @@ def test_a_small_filter_result_patched_from_the_old_one_is_the_fresh_result_in_m
 
     play_randomly(campaign, 5, 250, each=each)
     assert any(after > before for before, after in calls) and any(after < before for before, after in calls)
+
+
+def test_the_pieces_of_a_name_are_every_unit_of_that_name_along_a_game(campaign):
+    """Identical pieces share a name (`available('RU CAVc') == 2`, the
+    pieces a card's reinforcements may still take, 9.5.3.1): `pool` gives
+    every unit of the unit's name in the order of the units, as a walk of
+    every unit finds them, and `available` counts those off the board, at
+    every decision of a game as the pieces come and go."""
+    names = sorted({u.key for u in campaign.units})
+    shared = [n for n in names if sum(u.key == n for u in campaign.units) > 1]
+    assert shared  # the corps of a nation are pieces alike
+    checked = []
+
+    def each(game, d):
+        if game.s["decisions"] % 10:
+            return
+        loc = game.s["loc"]
+        for name in shared:
+            one = next(u for u in campaign.units if u.key == name)
+            every = [u for u in campaign.units if u.key == name]
+            assert B.pool(game, None, one) == every
+            assert B.available(game, None, one) == sum(1 for u in every if loc[u.index] is None)
+            checked.append(B.available(game, None, one))
+    play_randomly(campaign, 6, 200, each=each)
+    assert len(set(checked)) > 2  # pieces came and went
