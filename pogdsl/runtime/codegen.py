@@ -173,6 +173,8 @@ _INLINE = {
     ("unit", "type"): "{x}.data.type", ("unit", "reduced"): "g.s['reduced'][{x}.index]",
     ("unit", "near_east"): "{x}.data.near_east", ("unit", "never_replaced"): "{x}.data.never_replaced",
     ("unit", "rp"): "{x}.data.rp", ("unit", "full_cf"): "{x}.data.full[0]",
+    ("unit", "army"): "({x}.data.type is not None and {x}.data.type.key == 'army')",
+    ("unit", "corps"): "({x}.data.type is not None and {x}.data.type.key == 'corps')",
     # (a unit's location is a space's number, a box's, or none: {on_map} maps
     # the spaces' numbers to the spaces)
     ("unit", "space"): "{on_map}.get(g.s['loc'][{x}.index])",

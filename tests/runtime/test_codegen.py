@@ -507,6 +507,24 @@ def test_inline_reads_of_a_units_place_and_of_state_kept_per_entity(campaign, mo
     assert B.read_scoped(g, "activation", w.spaces[3]) == "marker"
 
 
+def test_inline_reads_of_army_and_corps_are_the_built_in_readers(campaign, monkeypatch):
+    """`u.army` and `u.corps` (the unit types of 10.1 and 11.2) written
+    inline give what the built-in readers give, for every unit of the
+    Campaign, both kinds among them."""
+    from pogdsl.runtime import builtins as B
+    from pogdsl.runtime.interpreter import Game
+
+    w = world(campaign, monkeypatch, closures=False)
+    g = Game.new(w, 1)
+    gen = codegen.Generator(type("C", (), {"w": w, "p": w.program, "ns": None})())
+    for attr in ("army", "corps"):
+        inline = eval("lambda g, x: " + gen.inline_attr("unit", attr, "x"), gen.env)
+        reader = B.attribute_getter(w, attr)
+        got = [inline(g, u) for u in w.units]
+        assert got == [reader(g, u, None) for u in w.units]
+        assert True in got and False in got
+
+
 # ------------------------------------------------------------------ one-line values written in place
 
 ONE_LINERS = """
