@@ -13,3 +13,6 @@ cpdef object _spread(g, order, seen, allowed=*, keys=*, admit=*, closed=*)
 
 @cython.locals(stats=list)
 cpdef object remembered(g, key, entry, str name, tuple args)
+
+@cython.locals(ver=dict, touched=set, written=set, changed=dict, member=bytearray, spaces=list, flipped=list)
+cpdef bint _patch_filter(g, space_filter, list entry, tuple args, near=*, inner=*) except -1

@@ -483,6 +483,12 @@ def _nations_written(changed: dict, checked: int, note) -> bool:
     return True
 
 
+def _add_war_spaces(g, touched: set):
+    """A NOTE for `_nations_written` that adds to TOUCHED the spaces whose
+    test may read whether the nation is at war (`_war_spaces`)."""
+    return lambda nation: touched.update(_war_spaces(g, nation))
+
+
 def _add_neighbours(touched: set, neighbour_of):
     """A NOTE for `_spaces_written` that adds a space's neighbours to TOUCHED."""
     return lambda index: touched.update(neighbour_of[index])
@@ -511,7 +517,7 @@ def _patch_filter(g, space_filter, entry: list, args: tuple, near: frozenset | N
     changed = g.changed
     if not _spaces_written(changed, own, checked, touched.add):
         return False
-    if "war" in own and not _nations_written(changed, checked, lambda n: touched.update(_war_spaces(g, n))):
+    if "war" in own and not _nations_written(changed, checked, _add_war_spaces(g, touched)):
         return False
     written = set()
     if inner is not None:
