@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from itertools import compress, islice
+from operator import attrgetter
 
 from ..syntax.ast import BoxDecl as _BoxDecl
 from .deps import entity_area
@@ -35,25 +36,25 @@ def too_long(g, n: int, span=None, what: str = "a list") -> LimitExceeded:
 def add(g, a, b, span=None):
     """`a + b`: numbers within the integer range, lists within the list size."""
     r = a + b
-    if r.__class__ is int:
+    if type(r) is int:
         if -INT_LIMIT < r < INT_LIMIT:
             return r
         raise too_large(r, span)
-    if r.__class__ is list and len(r) > g.max_list:
+    if type(r) is list and len(r) > g.max_list:
         raise too_long(g, len(r), span)
     return r
 
 
 def sub(g, a, b, span=None):
     r = a - b
-    if r.__class__ is int and not -INT_LIMIT < r < INT_LIMIT:
+    if type(r) is int and not -INT_LIMIT < r < INT_LIMIT:
         raise too_large(r, span)
     return r
 
 
 def mul(g, a, b, span=None):
     """`a * b`: checked before a list or text is repeated, after numbers are multiplied."""
-    if a.__class__ is int and b.__class__ is int:
+    if type(a) is int and type(b) is int:
         r = a * b
         if -INT_LIMIT < r < INT_LIMIT:
             return r
@@ -78,10 +79,10 @@ def stored(g, v, span=None):
     """A value about to be kept in the state (a local or a state variable):
     a number within the integer range, lists nested at most MAX_NESTING deep
     (the state is written out as JSON: saves, the state hash)."""
-    if v.__class__ is int:
+    if type(v) is int:
         if not -INT_LIMIT < v < INT_LIMIT:
             raise too_large(v, span)
-    elif v.__class__ is list and (list in map(type, v) or dict in map(type, v)):  # (a flat list: at C speed)
+    elif type(v) is list and (list in map(type, v) or dict in map(type, v)):  # (a flat list: at C speed)
         _check_nesting(v, span)
     return v
 
@@ -89,13 +90,13 @@ def stored(g, v, span=None):
 def _check_nesting(v: list, span) -> None:
     level, depth = [v], 1
     while level:
-        inner = [x for item in level for x in item if x.__class__ is list or x.__class__ is dict]
+        inner = [x for item in level for x in item if type(x) is list or type(x) is dict]
         if not inner:
             return
         depth += 1
         if depth > MAX_NESTING:
             raise LimitExceeded(f"lists nested more than {MAX_NESTING} deep", span, limit="nesting")
-        level = [x if x.__class__ is list else list(x.values()) for x in inner]
+        level = [x if type(x) is list else list(x.values()) for x in inner]
 
 
 # ----------------------------------------------------------------- helpers
@@ -132,6 +133,19 @@ def members(g, value):
     if type(value) is Found:
         return value.as_set()
     return iterate(g, value)
+
+
+def membership(value):
+    """What `x in value` is tested on when it is worked out once for many
+    tests (codegen.Generator.hoisted_members): a plain list as it is, a
+    search's result (Found) by its set; None for anything else, which each
+    test then passes to `members` (and its error or count of work, where it
+    always met them)."""
+    if type(value) is list:
+        return value
+    if type(value) is Found:
+        return value.as_set()
+    return None
 
 
 def read_scoped(g, name: str, key) -> object:
@@ -364,7 +378,7 @@ def _same_again(g, dep: tuple) -> bool:
     finally:
         g.calls = outer
     old = dep[4]
-    return now.__class__ is old.__class__ and now == old
+    return type(now) is type(old) and now == old
 
 
 def key_part(a):
@@ -469,6 +483,12 @@ def _nations_written(changed: dict, checked: int, note) -> bool:
     return True
 
 
+def _add_war_spaces(g, touched: set):
+    """A NOTE for `_nations_written` that adds to TOUCHED the spaces whose
+    test may read whether the nation is at war (`_war_spaces`)."""
+    return lambda nation: touched.update(_war_spaces(g, nation))
+
+
 def _add_neighbours(touched: set, neighbour_of):
     """A NOTE for `_spaces_written` that adds a space's neighbours to TOUCHED."""
     return lambda index: touched.update(neighbour_of[index])
@@ -497,7 +517,7 @@ def _patch_filter(g, space_filter, entry: list, args: tuple, near: frozenset | N
     changed = g.changed
     if not _spaces_written(changed, own, checked, touched.add):
         return False
-    if "war" in own and not _nations_written(changed, checked, lambda n: touched.update(_war_spaces(g, n))):
+    if "war" in own and not _nations_written(changed, checked, _add_war_spaces(g, touched)):
         return False
     written = set()
     if inner is not None:
@@ -507,7 +527,7 @@ def _patch_filter(g, space_filter, entry: list, args: tuple, near: frozenset | N
         return False
     member = entry[MEMBER]
     spaces = g.w.spaces
-    flipped = False
+    flipped = []
     outer = g.calls
     g.calls = None  # the areas above cover what the test reads
     try:
@@ -523,14 +543,37 @@ def _patch_filter(g, space_filter, entry: list, args: tuple, near: frozenset | N
             now = 1 if cond(g, spaces[i], *args) else 0
             if now != member[i]:
                 member[i] = now
-                flipped = True
+                flipped.append(i)
     finally:
         g.calls = outer
     if flipped:
-        entry[RESULT] = Found(compress(spaces, member))
+        entry[RESULT] = _patched_result(entry[RESULT], member, flipped, spaces)
         entry[CHANGED] = g.clock
     entry[CHECKED] = g.clock
     return True
+
+
+# A space filter's result of at most this many spaces is patched from the
+# old result (the spaces still in it, those added put in map order); a
+# longer one is read off the membership of every space (see _patched_result).
+SMALL_FILTER_RESULT = 40
+_by_index = attrgetter("index")
+
+
+def _patched_result(old: list, member: bytearray, flipped: list, spaces: list) -> Found:
+    """A space filter's new result, in map order, after the spaces FLIPPED
+    changed membership (MEMBER already says which spaces it holds now).  The
+    attack and move markers, the front: a few spaces of the map's few
+    hundred, and reading every space's membership cost more than the few
+    spaces they hold."""
+    if len(old) > SMALL_FILTER_RESULT:
+        return Found(compress(spaces, member))
+    now = [s for s in old if member[s.index]]
+    added = [spaces[i] for i in flipped if member[i]]
+    if added:
+        now += added
+        now.sort(key=_by_index)
+    return Found(now)
 
 
 def _still_good(g, entry: list) -> bool:
@@ -542,7 +585,7 @@ def _still_good(g, entry: list) -> bool:
         if ver.get(area, 0) > checked:
             return False
     for dep in entry[CALLED]:
-        if dep.__class__ is tuple:  # a value no longer remembered: its areas, else its result (worked_out)
+        if type(dep) is tuple:  # a value no longer remembered: its areas, else its result (worked_out)
             for area in dep[1]:
                 if ver.get(area, 0) > checked:
                     if len(dep) == 2 or not g.listing or not _same_again(g, dep):
@@ -629,7 +672,7 @@ def copy_remembered(vcache: dict, dropped: set = frozenset()) -> dict:
             if None in mapped:  # a value no longer remembered (None, areas), or an entry under no key
                 for i, dep in enumerate(called):
                     if mapped[i] is None:
-                        if dep.__class__ is tuple:
+                        if type(dep) is tuple:
                             mapped[i] = dep
                         else:
                             mapped[i] = copies[id(dep)] = dep.copy()
@@ -662,12 +705,20 @@ def _value_of(g, name: str, args: tuple):
     if not entries:
         return result
     adds = 0
+    in_play = None
     for hooked, contribution, fn, when in entries:
-        if hooked.owner is not None and not g.card_in_play(hooked.owner):
-            continue
-        bound = dict(zip(hooked.var_names, args))
-        if hooked.owner is not None:
-            bound["this_card"] = w.cards[hooked.owner]
+        owner = hooked.owner
+        if owner is not None:
+            # (the cards in play gathered once for all the entries: most
+            # belong to cards, a combat's DRM has some twenty)
+            if in_play is None:
+                in_play = _cards_in_play(g)
+            if owner not in in_play:
+                continue
+            bound = dict(zip(hooked.var_names, args))
+            bound["this_card"] = w.cards[owner]
+        else:
+            bound = dict(zip(hooked.var_names, args))
         if when is not None and not when(g, bound):
             continue
         if g._trace is not None:
@@ -680,6 +731,19 @@ def _value_of(g, name: str, args: tuple):
         else:
             adds -= amount
     return result + adds if adds else result
+
+
+def _cards_in_play(g) -> list:
+    """The indexes of the cards in every side's in-play pile (as
+    Game.card_in_play looks for one)."""
+    piles = g.s["piles"]
+    keys = g.w.in_play_piles
+    if keys is None:
+        keys = g.w.in_play_piles = tuple(f"in_play:{side.key}" for side in g.w.sides)
+    out = []
+    for key in keys:
+        out += piles[key]
+    return out
 
 
 def reach(g, span, start, cond):
@@ -807,7 +871,17 @@ def units_of(g, span, owner):
     if not isinstance(owner, Entity):
         raise GameError(f"units_of needs a nation or side, not {text_of(owner)}", span)
     loc = g.s["loc"]
-    return [u for u in _pieces_of(g.w, owner) if (loc[u.index] if loc[u.index] is not None else -1) >= 0]
+    return [u for u, i in _numbered_pieces(g.w, owner) if (at := loc[i]) is not None and at >= 0]
+
+
+def _numbered_pieces(w, owner: Entity) -> list:
+    """(unit, its number) for every unit of a nation or side (`_pieces_of`)."""
+    try:
+        return w.numbered_pieces[owner]
+    except KeyError:
+        pass
+    found = w.numbered_pieces[owner] = [(u, u.index) for u in _pieces_of(w, owner)]
+    return found
 
 
 def _pieces_of(w, owner: Entity) -> list:
@@ -914,7 +988,7 @@ def enemies_of(g, span, p):
 
 def enemy_units_at(g, span, where, p):
     """The units in a space or box that belong to an enemy side of p."""
-    if where.__class__ is Entity and where.kind == "space":  # (units_in, without its list in between)
+    if type(where) is Entity and where.kind == "space":  # (units_in, without its list in between)
         units = g.w.units
         return [u for u in map(units.__getitem__, g.s["occ"][where.index])
                 if u.data.side is not None and u.data.side is not p]
@@ -924,10 +998,12 @@ def enemy_units_at(g, span, where, p):
 def has_enemy_units_at(g, span, where, p) -> bool:
     """`len(enemy_units_at(where, p)) > 0`, stopping at the first enemy unit
     (generated code writes the test this way: codegen.occupied_test)."""
-    if where.__class__ is Entity and where.kind == "space":
-        units = g.w.units
+    if type(where) is Entity and where.kind == "space":
+        sides = g.w.unit_sides
+        if not sides:
+            sides = g.w.unit_sides = tuple(u.data.side for u in g.w.units)
         for i in g.s["occ"][where.index]:
-            side = units[i].data.side
+            side = sides[i]
             if side is not None and side is not p:
                 return True
         return False
@@ -1012,8 +1088,13 @@ def option(g, span, name):
 
 
 def pool(g, span, u):
-    members = u.members if isinstance(u, Pool) else [m for m in g.w.units if m.key == u.key]
-    return list(members)
+    if isinstance(u, Pool):
+        return list(u.members)
+    by_key = g.w.units_by_key  # (identical pieces share a name: a walk of every unit's name, once)
+    if not by_key:
+        for m in g.w.units:
+            by_key.setdefault(m.key, []).append(m)
+    return list(by_key.get(u.key, ()))
 
 
 def available(g, span, u):

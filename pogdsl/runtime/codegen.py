@@ -173,6 +173,8 @@ _INLINE = {
     ("unit", "type"): "{x}.data.type", ("unit", "reduced"): "g.s['reduced'][{x}.index]",
     ("unit", "near_east"): "{x}.data.near_east", ("unit", "never_replaced"): "{x}.data.never_replaced",
     ("unit", "rp"): "{x}.data.rp", ("unit", "full_cf"): "{x}.data.full[0]",
+    ("unit", "army"): "({x}.data.type is not None and {x}.data.type.key == 'army')",
+    ("unit", "corps"): "({x}.data.type is not None and {x}.data.type.key == 'corps')",
     # (a unit's location is a space's number, a box's, or none: {on_map} maps
     # the spaces' numbers to the spaces)
     ("unit", "space"): "{on_map}.get(g.s['loc'][{x}.index])",
@@ -233,7 +235,14 @@ class Generator:
         # names of the parameters shared by all of them, and each call of
         # those alone → the names of its result and of the arguments it had.
         self.hoisting: set[str] | None = None
-        self.hoisted: dict[str, tuple[str, str]] = {}
+        self.hoisted: dict = {}
+        self.hoisted_calls: dict[str, tuple[str, str]] = {}  # a hoisted call's expression → (call, key)
+        # Inside a comprehension or an aggregate: the tests' containers that
+        # are fetched once before the outermost one ((Python name, what it
+        # holds)), and the Python names bound outside every loop (the
+        # function's parameters), the only containers so fetched.
+        self.loop_members: list | None = None
+        self.outer_names: set[str] = set()
         # For a restriction checker: the positions of the values every
         # candidate of an offer shares (forbid_function, _hoisted).
         self.shared: frozenset = frozenset()
@@ -280,6 +289,7 @@ class Generator:
             args.append(py)
             if prm.type is not None and not prm.is_list:
                 self.kinds[py] = prm.type.text
+        self.outer_names.update(args)
         return cvars, args
 
     def value_function(self, decl: A.ValueDecl, slow):
@@ -371,6 +381,7 @@ class Generator:
             py = self.pyname(prm.name.text)
             cvars[prm.name.text] = py
             args.append(py)
+        self.outer_names.update(["t", *args])
         body = self.generate_pure(e.where, set(), cvars)
         params = "".join(", " + a for a in args)
         where = f"value {decl.key} at {decl.span.file}:{decl.span.line}"
@@ -769,10 +780,16 @@ class Generator:
         return item, f"for {py} in iterate(g, {source}){cond}"
 
     def g_ListComp(self, e: A.ListComp, names, cvars):
+        return self.members_fetched_first(lambda: self._list_comp(e, names, cvars))
+
+    def _list_comp(self, e: A.ListComp, names, cvars):
         item, loop = self.comprehension(e, names, cvars)
         return f"[{item} {loop}]"
 
     def g_Aggregate(self, e: A.Aggregate, names, cvars):
+        return self.members_fetched_first(lambda: self._aggregate(e, names, cvars))
+
+    def _aggregate(self, e: A.Aggregate, names, cvars):
         item, loop = self.comprehension(e, names, cvars)
         func = e.func
         if func == "any":
@@ -784,6 +801,49 @@ class Generator:
         if func == "sum":
             return f"sum({item} {loop})"
         return f"_extreme({func!r}, ({item} {loop}), {self.const(e.span)})"
+
+    def members_fetched_first(self, generate) -> str:
+        """A comprehension or an aggregate (GENERATE writes it) with what
+        its membership tests read from outside every loop (`t in region`, a
+        parameter or a frame's local) fetched once before it: a list as it
+        is, a search's result by its set (builtins.membership), instead of
+        once for each item walked (reaches_region asks `t in region` of
+        each neighbour, attrition `s not in cp_area` of each space held).
+        Anything else fetched is none, and each test then takes the usual
+        way, where it always met its error or its count of work."""
+        outermost = self.loop_members is None
+        if outermost:
+            self.loop_members = []
+        try:
+            text = generate()
+        finally:
+            fetched = self.loop_members
+            if outermost:
+                self.loop_members = None
+        if not outermost or not fetched:
+            return text
+        first = "".join(f"({name} := {self.const(B.membership)}({held})), " for name, held in fetched)
+        return f"({first}{text})[{len(fetched)}]"
+
+    def loop_member(self, container: str) -> str | None:
+        """The Python name holding what a membership test inside a loop
+        reads from CONTAINER, fetched before the outermost loop
+        (members_fetched_first); None outside loops, or for a container a
+        loop may bind."""
+        if self.loop_members is None:
+            return None
+        if container in self.outer_names:
+            held = container
+        elif container.startswith("l['"):
+            held = f"l.get({container[2:-1]})"  # (unbound: none here, and each test raises as before)
+        else:
+            return None
+        for name, fetched in self.loop_members:
+            if fetched == held:
+                return name
+        name = self.pyname("m")
+        self.loop_members.append((name, held))
+        return name
 
     def g_AggregateCall(self, e: A.AggregateCall, names, cvars):
         args = [self.gen(a, names, cvars) for a in e.args]
@@ -915,7 +975,26 @@ class Generator:
             return call
         result, at = self.hoisted.setdefault(call, (f"h{len(self.hoisted)}", f"h{len(self.hoisted)}_at"))
         key = "(" + "".join(a + ", " for a in args) + ")"
-        return f"({result} if {at} == {key} else (({result} := {call}), ({at} := {key}))[0])"
+        held = f"({result} if {at} == {key} else (({result} := {call}), ({at} := {key}))[0])"
+        self.hoisted_calls[held] = (call, key)
+        return held
+
+    def hoisted_members(self, held: str) -> str | None:
+        """For `x in f(p)` in a loop over a choice's candidates, `f(p)` a
+        value_call worked out once for the loop (HELD, its expression): what
+        the membership is tested on (a list as it is, a search's result by
+        its set), also kept for the loop, or None when HELD is not such a
+        call.  `activate`'s weight asks `s in front_spaces(player)` of each
+        of some sixty candidates: the set is fetched once, not once each.
+        Anything else than a list or a search's result gives None here, and
+        the test takes the usual way at each candidate."""
+        found = self.hoisted_calls.get(held) if self.hoisting is not None else None
+        if found is None:
+            return None
+        call, key = found
+        result, at = self.hoisted.setdefault(("in", call), (f"h{len(self.hoisted)}", f"h{len(self.hoisted)}_at"))
+        return (f"({result} if {at} == {key} else "
+                f"(({result} := {self.const(B.membership)}({held})), ({at} := {key}))[0])")
 
     def at_war(self, arg: str, span) -> str:
         """`at_war(n)` read in place for a nation (an entity of the plain
@@ -1033,8 +1112,17 @@ class Generator:
             # a name or a frame's local, read twice at no cost: a plain list
             # (the common case) is tested as it is, without a call, and a
             # search's result by its set
-            return (f"({item} {op} ({container} if {container}.__class__ is list else {container}.as_set() "
-                    f"if {container}.__class__ is _Found else _members(g, {container})))")
+            usual = (f"({container} if {container}.__class__ is list else {container}.as_set() "
+                     f"if {container}.__class__ is _Found else _members(g, {container}))")
+            fetched = self.loop_member(container)
+            if fetched is not None:
+                return f"({item} {op} ({fetched} if {fetched} is not None else {usual}))"
+            return f"({item} {op} {usual})"
+        members = self.hoisted_members(container)
+        if members is not None:
+            held = self.pyname("in")
+            return (f"({item} {op} ({held} if ({held} := {members}) is not None "
+                    f"else _members(g, {container})))")
         # Anything else (a value's result: `t in supply_open_spaces(p)`) is
         # worked out once into a local of the function, then tested the same way.
         held = self.pyname("in")

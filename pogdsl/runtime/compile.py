@@ -65,6 +65,12 @@ class Code:
     steps: list[CStep]
     params: list[str] = field(factory=list)
     cites: tuple[str, ...] = ()
+    # Each step's run, in order: the interpreter's loop calls them without
+    # reading the step (an attribute read costs the compiled loop a lookup).
+    runs: list = field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.runs = [step.run for step in self.steps]
 
 
 @define
@@ -475,7 +481,7 @@ class Compiler:
 
         def run(g, frame):
             v = fn(g, frame["l"])
-            if v.__class__ is list:
+            if type(v) is list:
                 B.stored(g, v)
             frame["l"][var] = v
         return run

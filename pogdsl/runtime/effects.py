@@ -133,7 +133,7 @@ def make_set(compiler, step, node, names):
         def run_local(g, frame):
             l = frame["l"]
             v = value(g, l)
-            if v.__class__ is int or v.__class__ is list:  # (a flag, an entity: nothing to check, no call)
+            if type(v) is int or type(v) is list:  # (a flag, an entity: nothing to check, no call)
                 B.stored(g, v, step.span)
             l[local] = v
             if g.log_enabled:
@@ -142,7 +142,7 @@ def make_set(compiler, step, node, names):
 
     def run(g, frame):
         v = value(g, frame["l"])
-        if v.__class__ is int or v.__class__ is list:  # (a flag, an entity: nothing to check, no call)
+        if type(v) is int or type(v) is list:  # (a flag, an entity: nothing to check, no call)
             B.stored(g, v, step.span)
         write(g, frame["l"], v)
         if g.log_enabled:

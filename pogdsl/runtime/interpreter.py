@@ -161,8 +161,11 @@ class Game:
         self.list_weights = True
         # Set when a step pushes or pops a frame, asks a decision or ends the
         # game: run() then looks again at where play stands (most steps do
-        # none of these, and run() goes on to the next step at once).
-        self.moved = False
+        # none of these, and run() goes on to the next step at once).  A
+        # list of one flag, which run() holds and reads after every step
+        # without an attribute lookup (a type and instance lookup each, in
+        # the compiled loop).
+        self.moved = [False]
 
     # A trace shows every modifier as it applies, and values remembered earlier
     # would not show theirs: switching either setting forgets them.
@@ -208,6 +211,7 @@ class Game:
         budget = self.step_budget
         steps = 0
         self.work_left = self.max_work
+        moved = self.moved
         while True:
             if s["result"] is not None:
                 return None
@@ -220,32 +224,36 @@ class Game:
             if frame["code"] == DRIVER:
                 self._drive(frame)
                 continue
-            code_steps = codes[frame["code"]].steps
+            code = codes[frame["code"]]
+            runs = code.runs  # (the step itself is read only to report an error)
             # The steps of one frame in a row, until one calls, returns, asks
             # or ends the game (each of those sets `moved`).
-            self.moved = False
+            moved[0] = False
             while True:
                 pc = frame["pc"]
-                step = code_steps[pc]
+                run = runs[pc]
                 frame["pc"] = pc + 1
                 steps += 1
                 if steps > budget:
+                    step = code.steps[pc]
                     raise StepBudgetExceeded(f"more than {budget} steps without a decision: a loop that never ends?",
                                              step.span, step.cites)
                 try:
-                    if step.run(self, frame) is TAKEN:
+                    if run(self, frame) is TAKEN:
                         steps = 0  # the budget counts steps between two decisions, and so does work
                         self.work_left = self.max_work
                 except GameError as err:
                     if err.span is None:
+                        step = code.steps[pc]
                         err.span = step.span
                         err.cites = err.cites or step.cites
                     raise
                 except RecursionError:
                     # values worked out inside one another, deeper than Python goes
+                    step = code.steps[pc]
                     raise LimitExceeded("values worked out inside one another too deeply (hundreds of values, "
                                         "each calling the next)", step.span, step.cites, "value_depth") from None
-                if not self.moved:
+                if not moved[0]:
                     continue
                 break
         # unreachable
@@ -398,11 +406,11 @@ class Game:
             raise LimitExceeded(f"more than {self.max_depth} procedures, triggers and events running inside one "
                                 "another: a procedure that calls itself without an end?", limit="depth")
         stack.append({"code": key, "pc": 0, "l": l})
-        self.moved = True
+        self.moved[0] = True
 
     def pop_frame(self) -> None:
         self.s["stack"].pop()
-        self.moved = True
+        self.moved[0] = True
 
     def enter_segment(self, name: str, cites) -> None:
         self._segment = name
@@ -453,7 +461,7 @@ class Game:
                 weights = None
         if self.max_decisions is not None and self.s["decisions"] >= self.max_decisions:
             raise self._too_many_decisions(spec)
-        self.moved = True
+        self.moved[0] = True
         self.s["pending"] = {
             "by": _chooser(side), "choice": spec.name,
             "vars": list(spec.vars), "options": [t for t, _ in options], "values": [list(v) for _, v in options],
@@ -767,7 +775,7 @@ class Game:
             weight = get(value)
             if weight is None:
                 weight = weigh(self, *values)
-                if weight.__class__ is not int:
+                if type(weight) is not int:
                     weight = int(weight)
             append(weight if weight > 0 else 0)
         return out
@@ -1163,7 +1171,7 @@ class Game:
         if result is not None:  # (only then: a plain win or draw is saved as it always was)
             self.s["result"]["result"] = result
         self.s["pending"] = None
-        self.moved = True
+        self.moved[0] = True
         shown = (f"{winner}, {result}" if winner else result) if result else (winner or "draw")
         self.log(f"game over: {shown}" + (f" ({reason})" if reason else ""), cites)
 

@@ -131,6 +131,14 @@ class World:
     pieces_by_owner: dict = field(factory=dict)
     # A nation → the indexes of its spaces (builtins._war_spaces), once asked.
     spaces_by_nation: dict = field(factory=dict)
+    # A nation's or side's units with their numbers (builtins.units_of), and
+    # each unit's side by its number (builtins.has_enemy_units_at), once
+    # asked: read in a loop, a unit's attributes cost the compiled runtime a
+    # lookup each.
+    numbered_pieces: dict = field(factory=dict)
+    unit_sides: tuple = ()
+    # The units by name, in the map's order of units (builtins.pool), once asked.
+    units_by_key: dict = field(factory=dict)
     # The units each card lists (`c.reinforcements`), by card index, once asked.
     card_units: dict = field(factory=dict)
     # The playing sides' in-play piles (Game.card_in_play), named once they are asked.

@@ -195,6 +195,34 @@ def test_membership_in_a_worked_out_list_works_it_out_once(container, expected):
     assert locals_ == {"x": 1, "xs": container}  # the container held in the function, not in the frame
 
 
+@pytest.mark.parametrize("container, expected", [
+    ([1, 2], [1, 2]), ([3], []), (Found([1, 5]), [1]), (Found([5]), []), (None, []), ((2, 1), [1, 2]),
+])
+def test_membership_inside_a_loop_fetches_its_container_once_before_it(container, expected):
+    """`[x for x in xs where x in ys]`, ys read from outside the loop: what
+    the test reads (a list as it is, a search's result by its set) is
+    fetched once before the loop, and the result is what the language says
+    for a list, a search's result, none and a tuple alike."""
+    e = parse_text("value v(xs: list of int, ys: list of int) cites 1.0 = [x for x in xs where x in ys]\n",
+                   "i.pog")[0].decls[0].expr
+    fn = codegen.Generator(_FakeCompiler({})).function(e, {"xs", "ys"})
+    assert fn.source.count("l.get('ys')") == 1 and fn.source.index("l.get('ys')") < fn.source.index(" for ")
+    assert fn(_FakeGame({}), {"xs": [1, 2], "ys": container}) == expected
+
+
+def test_a_container_fetched_before_a_loop_that_walks_nothing_is_never_unbound():
+    """Fetching first changes nothing a loop over no item did: a local not
+    yet bound is no error then, and still the located error once an item
+    is tested against it."""
+    e = parse_text("value v(xs: list of int, ys: list of int) cites 1.0 = any(x in ys for x in xs)\n",
+                   "i.pog")[0].decls[0].expr
+    fn = codegen.Generator(_FakeCompiler({})).function(e, {"xs", "ys"})
+    assert fn(_FakeGame({}), {"xs": []}) is False
+    with pytest.raises(GameError) as info:
+        fn(_FakeGame({}), {"xs": [1]})
+    assert "'ys' has no value yet here" in str(info.value)
+
+
 @pytest.mark.parametrize("text", ["at_war(n)", "at_war((if b then n else none))"])
 def test_at_war_is_read_in_place_for_a_nation_and_as_before_for_anything_else(text):
     """`at_war(n)` (asked of every unit supply and SR look at): a nation's
@@ -477,6 +505,24 @@ def test_inline_reads_of_a_units_place_and_of_state_kept_per_entity(campaign, mo
     assert B.read_scoped(g, "activation", w.spaces[3]) is None
     g.s["vars"]["activation"][w.spaces[3].key] = "marker"
     assert B.read_scoped(g, "activation", w.spaces[3]) == "marker"
+
+
+def test_inline_reads_of_army_and_corps_are_the_built_in_readers(campaign, monkeypatch):
+    """`u.army` and `u.corps` (the unit types of 10.1 and 11.2) written
+    inline give what the built-in readers give, for every unit of the
+    Campaign, both kinds among them."""
+    from pogdsl.runtime import builtins as B
+    from pogdsl.runtime.interpreter import Game
+
+    w = world(campaign, monkeypatch, closures=False)
+    g = Game.new(w, 1)
+    gen = codegen.Generator(type("C", (), {"w": w, "p": w.program, "ns": None})())
+    for attr in ("army", "corps"):
+        inline = eval("lambda g, x: " + gen.inline_attr("unit", attr, "x"), gen.env)
+        reader = B.attribute_getter(w, attr)
+        got = [inline(g, u) for u in w.units]
+        assert got == [reader(g, u, None) for u in w.units]
+        assert True in got and False in got
 
 
 # ------------------------------------------------------------------ one-line values written in place

@@ -790,3 +790,59 @@ def test_a_value_calling_one_no_longer_remembered_stays_good_while_that_ones_res
     game.s["turn"] += 1
     game.touch("turn")
     assert listed() == 2 == _fresh(game, "activation_cost", args)
+
+
+def test_a_small_filter_result_patched_from_the_old_one_is_the_fresh_result_in_map_order(campaign, monkeypatch):
+    """The Move and Attack markers (9.2.5) and the spaces next to the enemy
+    are a few spaces of the map: a patch builds their new result from the
+    old one (the spaces still in it, those added put in map order) instead
+    of reading every space's membership.  At every decision of a game the
+    result is the spaces the rule names, in the map's order, and the
+    shortcut was taken, both adding and dropping spaces."""
+    calls = []
+    patched = B._patched_result
+
+    def noting(old, member, flipped, spaces):
+        result = patched(old, member, flipped, spaces)
+        if len(old) <= B.SMALL_FILTER_RESULT:
+            calls.append((len(old), len(result)))
+        return result
+    monkeypatch.setattr(B, "_patched_result", noting)
+    modes = campaign.by_kind["activation_mode"]
+    marks = {"move_marked": modes["move"], "attack_marked_spaces": modes["attack"]}
+
+    def each(game, d):
+        held = game.s["vars"]["activation"]
+        for name, mark in marks.items():
+            by_rule = [s for s in campaign.spaces if held.get(s.scope) is mark]
+            assert list(B.value_of(game, name, ())) == by_rule
+        for p in campaign.sides:
+            assert list(B.value_of(game, "front_spaces", (p,))) == list(_fresh(game, "front_spaces", (p,)))
+
+    play_randomly(campaign, 5, 250, each=each)
+    assert any(after > before for before, after in calls) and any(after < before for before, after in calls)
+
+
+def test_the_pieces_of_a_name_are_every_unit_of_that_name_along_a_game(campaign):
+    """Identical pieces share a name (`available('RU CAVc') == 2`, the
+    pieces a card's reinforcements may still take, 9.5.3.1): `pool` gives
+    every unit of the unit's name in the order of the units, as a walk of
+    every unit finds them, and `available` counts those off the board, at
+    every decision of a game as the pieces come and go."""
+    names = sorted({u.key for u in campaign.units})
+    shared = [n for n in names if sum(u.key == n for u in campaign.units) > 1]
+    assert shared  # the corps of a nation are pieces alike
+    checked = []
+
+    def each(game, d):
+        if game.s["decisions"] % 10:
+            return
+        loc = game.s["loc"]
+        for name in shared:
+            one = next(u for u in campaign.units if u.key == name)
+            every = [u for u in campaign.units if u.key == name]
+            assert B.pool(game, None, one) == every
+            assert B.available(game, None, one) == sum(1 for u in every if loc[u.index] is None)
+            checked.append(B.available(game, None, one))
+    play_randomly(campaign, 6, 200, each=each)
+    assert len(set(checked)) > 2  # pieces came and went

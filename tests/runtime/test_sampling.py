@@ -349,6 +349,48 @@ def test_a_value_of_the_shared_parameters_is_worked_out_once_for_all_candidates(
     assert asked[:6] == [ap, cp] * 3
 
 
+def test_what_a_shared_value_is_tested_on_is_fetched_once_for_all_candidates(campaign_scenario, monkeypatch):
+    """`s in front_spaces(player)` in `activate`'s weight: the set the
+    membership is tested on (front_spaces is a search's result) is fetched
+    once for the candidates of one player, again when a candidate names the
+    other player, and every weight is still the option's own."""
+    from pogdsl.runtime import builtins as B
+
+    world = campaign_scenario.world
+    specs = {st.run.spec.name: st.run.spec for code in world.codes.values() for st in code.steps
+             if getattr(st.run, "spec", None) is not None}
+    activate = specs["activate"]
+    env = activate.weights_of.__globals__
+    names = [k for k, v in env.items() if v is B.membership]
+    assert names, "the weight loop tests the membership without fetching the set once"
+    fetched = []
+
+    def counting(value):
+        fetched.append(value)
+        return B.membership(value)
+    game = campaign_scenario.new_game(3, log=False)
+    game.samplers = {s.key: RandomAgent(agent_seed(3, s.key)) for s in world.sides}
+    game.max_decisions = 30  # the armies set up, some moves made
+    with pytest.raises(DecisionBudgetExceeded):
+        game.run()
+    for name in names:
+        monkeypatch.setitem(env, name, counting)
+    attack = world.by_kind["activation_mode"]["attack"]
+    ap, cp = (world.by_kind["side"][k] for k in ("ap", "cp"))
+    at, known = activate.weight_fixed
+    one_side = [(ap, s, attack) for s in world.spaces]
+    weights = activate.weights_of(game, one_side, at, known)
+    assert len(fetched) == 1
+    assert weights == [max(0, int(activate.weight_at(game, *v))) for v in one_side]
+    assert any(w >= 6 for w in weights) and 1 in weights
+    fetched.clear()
+    both = [(side, s, attack) for s in world.spaces[:40] for side in (ap, cp)]
+    weights = activate.weights_of(game, both, at, known)
+    assert len(fetched) == len(both)
+    assert weights == [max(0, int(activate.weight_at(game, *v))) for v in both]
+    assert any(w >= 6 for w in weights)
+
+
 @pytest.mark.parametrize("decl, varying, apart", [
     ('choice c(p: side, s: space, m: activation_mode) "activate {s} {m}"', ["s", "m"], True),
     ('choice c(p: side, s: space, m: activation_mode) "activate {s} {m}"', ["p", "s"], False),  # p not shown
