@@ -381,6 +381,12 @@ class Game:
         ver = self.ver
         for area in written:
             ver[area] = now
+        if self.changed_since > clock:
+            # The record of changes has dropped some made after the mark: which
+            # entities they touched is no longer known, so every result kept
+            # by entity (a space filter) is worked out in full at its next use.
+            self.changed_since = now
+            return
         for whole, log in list(self.changed.items()):
             for _, entity in log[bisect_right(log, clock, key=_revision):]:
                 self._note_change(whole, entity)

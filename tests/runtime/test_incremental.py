@@ -718,6 +718,43 @@ def test_values_remembered_across_a_restore_equal_values_worked_out_afresh(campa
     assert checked > 50
 
 
+def test_space_filters_are_exact_after_a_restore_past_a_trimmed_record_of_changes(campaign, monkeypatch):
+    """A player tries an option, plays on for a while, and puts the position
+    back (Game.mark/restore) to try the next.  Meanwhile the record of which
+    spaces changed may have been trimmed past the mark: the spaces changed
+    before the trim are then unknown, and every filter kept by space must
+    still equal the one worked out afresh at the position put back (until
+    2026-11-29 it kept the spaces of the option tried: `front_spaces`, the
+    spaces next to an enemy, named spaces no enemy was next to)."""
+    from pogdsl.runtime import interpreter as I
+
+    monkeypatch.setattr(I, "CHANGES_KEPT", 16)
+    names = [n for n in ("front_spaces", "supply_open_spaces", "sr_open_spaces") if n in campaign.space_filters]
+    assert names
+    rnd = random.Random(5)
+    restores_past_a_trim = 0
+    for seed in range(3):
+        game = play_randomly(campaign, seed, 80 + 50 * seed)
+        for p in campaign.sides:  # every filter remembered at the mark
+            for name in names:
+                B.value_of(game, name, (p,))
+        mark = game.mark()
+        for _ in range(3):
+            d = game.decision()
+            for _ in range(40):  # an option and what follows it
+                if d is None:
+                    break
+                d = game.choose(rnd.randrange(len(d.options)) + 1)
+                for p in campaign.sides:
+                    B.value_of(game, "front_spaces", (p,))  # the filters kept up to date as the play goes
+            restores_past_a_trim += game.changed_since > mark[1]
+            game.restore(mark)
+            for p in campaign.sides:
+                for name in names:
+                    assert B.value_of(game, name, (p,)) == _fresh(game, name, (p,)), (name, p)
+    assert restores_past_a_trim >= 3
+
+
 def test_a_value_calling_one_no_longer_remembered_stays_good_while_that_ones_result_does(monkeypatch):
     """A remembered value keeps the result of each value it called that is
     no longer remembered (builtins.worked_out): when what that one reads is
