@@ -553,7 +553,7 @@ class Generator:
         params = "".join(", " + a for a in args)
         g_name, h_name = self.ns.fresh("_guards"), self.ns.fresh("_forbid_held")
         g_source = (f"def {g_name}(g{params}):\n    try:\n"
-                    f"        return ({''.join('bool(' + x + '), ' for x in guards)})\n"
+                    f"        return ({''.join('(not not (' + x + ')), ' for x in guards)})\n"
                     "    except Exception:  # (the checker F then answers, and meets the error where it would)\n"
                     "        return None\n")
         h_source = (f"def {h_name}(g, held{params}):\n    try:\n" + "".join(lines) + "        return False\n"
@@ -1131,7 +1131,8 @@ class Generator:
 
     def g_BoolOp(self, e: A.BoolOp, names, cvars):
         parts = [self.gen(o, names, cvars) for o in e.operands]
-        return "bool(" + f" {e.op} ".join(parts) + ")"
+        # (`not not`: the truth value without a call of `bool`)
+        return "(not not (" + f" {e.op} ".join(parts) + "))"
 
 
 # A parameter with more values than this gets no version of F per value.

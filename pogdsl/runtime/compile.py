@@ -907,7 +907,7 @@ class Compiler:
             return None
         fn_name, slow_name = self.ns.fresh("_where"), self.ns.fresh("_slow_where")
         self.ns.env[slow_name] = _where_tester(spec)
-        source = (f"def {fn_name}(g, l, values):\n{unpack}    try:\n        return bool({test})\n"
+        source = (f"def {fn_name}(g, l, values):\n{unpack}    try:\n        return not not ({test})\n"
                   f"    except (AttributeError, KeyError):\n        return {slow_name}(g, l, values)\n")
         try:
             return self.ns.define(source, fn_name, f"where of {spec.name} at {spec.span}")
