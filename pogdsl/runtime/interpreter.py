@@ -627,11 +627,12 @@ class Game:
         known = spec.weights  # a weight reading only the values: worked out once for each
         if known is not None:
             try:
-                return known[values]
-            except KeyError:
-                pass
+                weight = known.get(values)  # (None is never a weight)
             except TypeError:  # a list among the values: no key
                 known = None
+            else:
+                if weight is not None:
+                    return weight
         weight = max(0, int(spec.weight_at(self, *values)))
         if known is not None:
             known[values] = weight
@@ -802,9 +803,10 @@ class Game:
 
     def _known_weight(self, spec: ChoiceSpec, known: dict, values: tuple) -> int:
         try:
-            return known[values]
-        except (KeyError, TypeError):  # not yet worked out, or a list among the values
+            weight = known.get(values)  # (no KeyError raised and caught for each new option)
+        except TypeError:  # a list among the values
             return self._weight_of(spec, values)
+        return weight if weight is not None else self._weight_of(spec, values)
 
     def sample_pending(self, state: int) -> tuple[int, int, bool] | None:
         """A random player's answer to the decision already listed: (new
