@@ -1308,6 +1308,19 @@ def _unit_space(g, u):
     return None
 
 
+def _unit_location(g, u):
+    """World.place_entity of the unit's location, written out: a compiled
+    module calls a method of the world (plain Python) at some 1,300
+    instructions, and option texts read where units are at every offer."""
+    i = g.s["loc"][u.index]
+    if i is None or i < 0:
+        return None
+    spaces = g.w.spaces
+    if i < len(spaces):
+        return spaces[i]
+    return g.w.boxes[i - len(spaces)]
+
+
 def _unit_on_map(g, u) -> bool:
     i = g.s["loc"][u.index]
     return i is not None and 0 <= i < len(g.w.spaces)
@@ -1327,7 +1340,7 @@ def _unit_attr(attr):
         "mf": lambda g, u: _unit_factors(g, u)[2],
         "full_cf": lambda g, u: u.data.full[0],
         "reduced": lambda g, u: g.s["reduced"][u.index],
-        "location": lambda g, u: g.w.place_entity(g.s["loc"][u.index]),
+        "location": _unit_location,
         "space": _unit_space,
         "on_map": _unit_on_map,
         "near_east": lambda g, u: u.data.near_east,
