@@ -82,8 +82,11 @@ def stored(g, v, span=None):
     if type(v) is int:
         if not -INT_LIMIT < v < INT_LIMIT:
             raise too_large(v, span)
-    elif type(v) is list and (list in map(type, v) or dict in map(type, v)):  # (a flat list: at C speed)
-        _check_nesting(v, span)
+    elif type(v) is list:
+        for x in v:  # (one pass, a C loop when compiled)
+            if type(x) is list or type(x) is dict:
+                _check_nesting(v, span)
+                break
     return v
 
 
@@ -1038,7 +1041,25 @@ def cards_in(g, span, pile):
 
 
 def played(g, span, c):
-    return c.index in g.s["played"]
+    """Whether card C was ever played: a lookup in the set of the cards of
+    the state's list (kept for the list last asked about while it keeps its
+    length), not a pass over the list.  The list only grows while a game
+    runs (Game.move_card appends); a game restored or copied has a list of
+    its own, so a list of the same identity and length holds the same cards."""
+    order = g.s["played"]
+    seen = _played_seen
+    if seen[0] is not order or seen[1] != len(order):
+        try:
+            cards = frozenset(order)
+        except TypeError:  # (not a list of card numbers: looked through as it is)
+            return c.index in order
+        seen[0], seen[1], seen[2] = order, len(order), cards
+    return c.index in seen[2]
+
+
+# The played list `played` last looked at (held, so that its identity is not
+# taken by another list), its length then, and its cards as a set.
+_played_seen: list = [None, -1, frozenset()]
 
 
 def playable(g, span, c):
@@ -1470,10 +1491,26 @@ def index(g, obj, args, span):
             raise GameError(f"position {text_of(i)} is outside a list of {len(obj)}", span)
         return obj[i]
     if isinstance(obj, _BoxDecl):
-        key = f"{obj.key}[{scope_key(args[0])}]"
-        box = g.w.by_kind["box"].get(key)
-        if box is None:
-            raise GameError(f"there is no box {key}", span)
-        return box
+        return _box_of(g, obj, args[0], span)
     raise GameError(f"{text_of(obj)} cannot be indexed", span)
+
+
+def _box_of(g, decl, of, span):
+    """The box DECL holds for the side or nation OF (`reserve[u.side]`):
+    found by its name once for each entity, then kept on the world."""
+    if type(of) is Entity:  # (keyed by the entity itself: other keys as 1 and true are equal)
+        kept = g.w.boxes_by_entity
+        box = kept.get((decl.key, of))
+        if box is None:
+            box = kept[decl.key, of] = _box_named(g, decl, of, span)
+        return box
+    return _box_named(g, decl, of, span)
+
+
+def _box_named(g, decl, of, span):
+    key = f"{decl.key}[{scope_key(of)}]"
+    box = g.w.by_kind["box"].get(key)
+    if box is None:
+        raise GameError(f"there is no box {key}", span)
+    return box
 

@@ -127,6 +127,9 @@ class World:
     # per world and shared by all its games (builtins.static_value).
     static_values: set = field(factory=set)
     static_results: dict = field(factory=dict)
+    # A box declared per side or nation, by its declaration's key and the
+    # entity (`reserve[u.side]`: builtins.index), once asked.
+    boxes_by_entity: dict = field(factory=dict)
     # A nation's or side's units, in play or not (builtins.units_of).
     pieces_by_owner: dict = field(factory=dict)
     # A nation → the indexes of its spaces (builtins._war_spaces), once asked.
