@@ -179,6 +179,9 @@ _INLINE = {
     # the spaces' numbers to the spaces)
     ("unit", "space"): "{on_map}.get(g.s['loc'][{x}.index])",
     ("unit", "on_map"): "(g.s['loc'][{x}.index] in {on_map})",
+    # ({places} maps every location's number to its space or box, as
+    # World.place_entity does)
+    ("unit", "location"): "{places}.get(g.s['loc'][{x}.index])",
     ("space", "name"): "{x}.key", ("space", "nation"): "{x}.data.nation", ("space", "terrain"): "{x}.data.terrain",
     ("space", "vp"): "{x}.data.vp", ("space", "fort"): "{x}.data.fort", ("space", "capital"): "{x}.data.capital",
     ("space", "map"): "{x}.data.map", ("space", "supply"): "{x}.data.supply",
@@ -895,7 +898,8 @@ class Generator:
             return f"{self.const(reader)}(g, {obj})" if reader is not None else None
         sides = self.const(self.w.by_kind.get("side", {})) if "{sides}" in template else ""
         on_map = self.const(self._spaces_by_number()) if "{on_map}" in template else ""
-        return template.format(x=obj, sides=sides, on_map=on_map)
+        places = self.const(self._places_by_number()) if "{places}" in template else ""
+        return template.format(x=obj, sides=sides, on_map=on_map, places=places)
 
     def scoped_read(self, name: str, obj: str) -> str:
         """Python reading the entry of state `name` kept for the entity `obj`
@@ -907,6 +911,12 @@ class Generator:
         found = getattr(self.compiler, "spaces_by_number", None)
         if found is None:
             found = self.compiler.spaces_by_number = dict(enumerate(self.w.spaces))
+        return found
+
+    def _places_by_number(self) -> dict:
+        found = getattr(self.compiler, "places_by_number", None)
+        if found is None:
+            found = self.compiler.places_by_number = dict(enumerate(self.w.spaces + self.w.boxes))
         return found
 
     def g_Index(self, e: A.Index, names, cvars):
@@ -922,8 +932,24 @@ class Generator:
             keys = [self.gen(a, names, cvars) for a in e.args] + ["None"]
             return f"{self.const(self.w.tables[e.obj.name.text])}.cell_or_error({keys[0]}, {keys[1]}, {self.const(e.span)})"
         obj = self.gen(e.obj, names, cvars)
+        if len(e.args) == 1 and isinstance(e.args[0], (A.Ref, A.Attr)):
+            boxes = self.boxes_by_owner(obj)
+            if boxes is not None:  # `reserve[u.side]`: the box of each side looked up by the side's identity
+                arg = self.gen(e.args[0], names, cvars)  # (read again, as written, only for anything else)
+                return f"({boxes}.get(id({arg})) or index(g, {obj}, [{arg}], {self.const(e.span)}))"
         args = ", ".join(self.gen(a, names, cvars) for a in e.args)
         return f"index(g, {obj}, [{args}], {self.const(e.span)})"
+
+    def boxes_by_owner(self, obj: str) -> str | None:
+        """For OBJ the generated name of a box declared per side, the name
+        of a constant mapping each side's identity to its box (what
+        builtins.index finds by the box's name); None for anything else."""
+        decl = self.ns.env.get(obj)
+        if not isinstance(decl, A.BoxDecl):
+            return None
+        owners = {id(box.data[1]): box for box in self.w.boxes
+                  if box.data[0] is decl and box.data[1] is not None and box.data[1].scope == box.data[1].key}
+        return self.const(owners) if owners else None
 
     def argument(self, a, names, cvars, kinds) -> str:
         # As `Compiler.expr_as`: a quoted name that is a card's, where a card is

@@ -484,7 +484,7 @@ def test_candidates_leave_the_frame_as_it_was(campaign, monkeypatch):
 
 
 def test_inline_reads_of_a_units_place_and_of_state_kept_per_entity(campaign, monkeypatch):
-    """`u.space`, `u.on_map` and `activation[s]` written inline read what the
+    """`u.space`, `u.on_map`, `u.location` and `activation[s]` written inline read what the
     built-in readers read, wherever the unit is: on a space, in a box, off
     the board; units are keyed by number in state kept per entity."""
     from pogdsl.runtime import builtins as B
@@ -495,16 +495,46 @@ def test_inline_reads_of_a_units_place_and_of_state_kept_per_entity(campaign, mo
     gen = codegen.Generator(type("C", (), {"w": w, "p": w.program, "ns": None})())
     space = eval("lambda g, x: " + gen.inline_attr("unit", "space", "x"), gen.env)
     on_map = eval("lambda g, x: " + gen.inline_attr("unit", "on_map", "x"), gen.env)
+    location = eval("lambda g, x: " + gen.inline_attr("unit", "location", "x"), gen.env)
     u = w.units[0]
     box = len(w.spaces)  # the first number past the spaces names a box
-    for loc in (0, 17, len(w.spaces) - 1, box, -1, None):
+    last = box + len(w.boxes) - 1
+    for loc in (0, 17, len(w.spaces) - 1, box, last, -1, None):
         g.s["loc"][u.index] = loc
         assert space(g, u) is B._unit_space(g, u), loc
         assert on_map(g, u) is B._unit_on_map(g, u), loc
+        assert location(g, u) is w.place_entity(loc) is B._unit_location(g, u), loc
+    assert location(g, u) is None and w.place_entity(last) is w.boxes[-1]
     assert u.scope == str(u.index) and w.spaces[3].scope == w.spaces[3].key
     assert B.read_scoped(g, "activation", w.spaces[3]) is None
     g.s["vars"]["activation"][w.spaces[3].key] = "marker"
     assert B.read_scoped(g, "activation", w.spaces[3]) == "marker"
+
+
+def test_a_box_per_side_read_by_the_sides_identity_is_the_box_index_finds(campaign, monkeypatch):
+    """`reserve[x]` (a box declared per side) looks the box up by the side's
+    identity; for anything else, found or not, it is what `index` gives."""
+    from pogdsl.runtime import builtins as B
+    from pogdsl.runtime.errors import GameError
+    from pogdsl.runtime.interpreter import Game
+
+    w = world(campaign, monkeypatch, closures=False)
+    g = Game.new(w, 1)
+    gen = codegen.Generator(type("C", (), {"w": w, "p": w.program, "ns": None})())
+    decl = w.names["reserve"]
+    obj = gen.const(decl)
+    boxes = gen.boxes_by_owner(obj)
+    assert boxes is not None
+    read = eval(f"lambda g, x: ({boxes}.get(id(x)) or index(g, {obj}, [x], None))", {**gen.env, "index": B.index})
+    for x in [*w.sides, *w.nations, w.spaces[0], "cp", None]:
+        try:
+            expected = B.index(g, decl, [x], None)
+        except GameError:
+            with pytest.raises(GameError):
+                read(g, x)
+        else:
+            assert read(g, x) is expected, x
+    assert all(read(g, side) is w.by_kind["box"][f"reserve[{side.key}]"] for side in w.sides)
 
 
 def test_inline_reads_of_army_and_corps_are_the_built_in_readers(campaign, monkeypatch):
