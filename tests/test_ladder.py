@@ -191,6 +191,27 @@ def test_the_historical_ladder_of_players_rst_reads_back_from_its_records(capsys
     assert m["ismcts:16"]["mcts:8"]["games"] == 100 and m["ismcts:16"]["mcts:8"]["low"] > 0.6
 
 
+SHARE_AGAINST_GREEDY = 57.0  # players.rst, "Speed and strength": the hundred games since the fix
+
+
+def test_the_search_players_hundred_games_against_greedy_since_the_restore_fix_read_back(capsys):
+    """docs/players.rst's hundred games of ismcts:16 against greedy after
+    the fix of Game.restore (benchmarks/results/ismcts16-v-greedy-historical):
+    games 0-49 of each seat, every game once, and the shares the page gives."""
+    folder = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "ismcts16-v-greedy-historical"
+    files = sorted(str(p) for p in folder.glob("*.jsonl"))
+    assert main(["ladder", "--from", *files, "--players", "greedy,ismcts:16", "--json"]) == 0
+    s = last_json(capsys)
+    assert s["scenario"] == "historical" and s["failed"] == 0 and s["seed"] == 1
+    pairing = s["matrix"]["ismcts:16"]["greedy"]
+    assert pairing["games"] == 100
+    records = [json.loads(line) for f in files for line in Path(f).read_text().splitlines()]
+    for side in ("ap", "cp"):
+        seat = [r for r in records if r["players"][side] == "ismcts:16"]
+        assert sorted(r["game"] for r in seat) == list(range(50))
+    assert round(100 * pairing["rate"], 1) == SHARE_AGAINST_GREEDY
+
+
 def records_file(path: Path, records: list[dict]) -> str:
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     return str(path)
