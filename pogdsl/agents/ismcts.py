@@ -27,14 +27,15 @@ margin, or with `ismcts:N:H:Z` only by at least Z standard errors of the
 rounds' differences — the rounds are few and their scores scatter, and a
 better mean alone may be luck.  Under such a gate options that trail the
 choice are dropped, and while one is ahead but not yet clearly the first
-rounds are played again over those left, EXTRA times at most.  Below the root the tree grows by progressive
-widening: a node's first child is the playout policy's own option, another
-only when 1 + WIDEN × √visits allows.  N iterations in all, in whole
-rounds (up to (1 + EXTRA) × N under a gate, when undecided).  A playout goes on through the other side's reply: it stops when
-the side is back at the searched decision's choice after the other side
-has made that choice too (its next card, once the other side has played
-one), at the end of the game, or after H = 40 decisions (`ismcts:N:H`),
-and is scored there.
+rounds are played again over those left, EXTRA times at most.  Below the
+root the tree grows by progressive widening: a node's first child is the
+playout policy's own option, another only when 1 + WIDEN × √visits allows.
+N iterations in all, in whole rounds (up to (1 + EXTRA) × N under a gate,
+when undecided).  A playout goes on through the other side's reply: it
+stops when the side is back at the searched decision's choice after the
+other side has made that choice too (its next card, once the other side
+has played one), at the end of the game, or after H = 40 decisions
+(`ismcts:N:H`), and is scored there.
 
 `IsmctsAgent` without a screen (its Python default) searches every option
 of every decision as plain ISMCTS.  Each iteration:
