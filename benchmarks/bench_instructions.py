@@ -24,6 +24,16 @@ the players' own picks).  The warm-up games are listed games too.
 
     python benchmarks/bench_instructions.py --listed --scenario historical --games 2 --warm 2
 
+`--env` plays the same listed games through the reinforcement-learning
+environment (pogdsl.env's AEC environment): each step observes the side to
+move (`env.last()`: the observation vector and the mask) and answers with
+`env.step`, the random players' answers replayed as with `--listed`, so the
+count is an environment step's own (the interpreter, its listing, and the
+environment's part), to set beside `simulate`'s decision (no flag) and the
+listed decision (`--listed`).  The warm-up games are environment games too.
+
+    python benchmarks/bench_instructions.py --env --scenario historical --games 2 --warm 1
+
 Needs valgrind (Debian: `apt install valgrind`); about a minute per game.
 """
 
@@ -41,13 +51,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def play(root: Path, scenario: str, games: int, warm: int, seed: int, answers: Path | None = None) -> None:
+def play(root: Path, scenario: str, games: int, warm: int, seed: int, answers: Path | None = None,
+         env: bool = False) -> None:
     """The measured part, run inside valgrind: prints 'decisions hash
     compiled-modules'.
     `root` is a checkout (its own code is measured) or a project of rules
     alone (this checkout's code plays it).  `answers`: the listed games'
-    answers (`record`), replayed with every decision listed."""
+    answers (`record`), replayed with every decision listed; with ENV,
+    replayed as an environment's steps."""
     sys.path.insert(0, str(root if (root / "pogdsl").is_dir() else ROOT))
+    if env:
+        play_env(root, scenario, games, warm, seed, json.loads(answers.read_text()))
+        return
     from pogdsl.agents import RandomAgent, agent_seed
     from pogdsl.opening import open_scenario
     from pogdsl.sim import game_seed
@@ -82,6 +97,44 @@ def play(root: Path, scenario: str, games: int, warm: int, seed: int, answers: P
     from pogdsl.runtime import native
 
     print(decisions, measured[-1].state_hash()[:12], ",".join(native.compiled_modules()) or "none")
+
+
+def play_env(root: Path, scenario: str, games: int, warm: int, seed: int, replies: list) -> None:
+    """The --env games: the warm-up games through the environment, random
+    answers from its listed decisions; then the measured games, REPLIES
+    replayed step by step, only these counted."""
+    import pogdsl.env
+    from pogdsl.sim import game_seed
+
+    env = pogdsl.env.aec_env(scenario, root=root)
+    opened = env.opened
+    for i in range(warm):
+        gs = game_seed(seed, 1000 + i)
+        env_steps(env, gs, listed_game(opened, gs))
+    switch = ["callgrind_control", "-i"]
+    subprocess.run([*switch, "on", str(os.getpid())], capture_output=True, check=False)
+    decisions = 0
+    for i in range(games):
+        decisions += env_steps(env, game_seed(seed, i), replies[i])
+    subprocess.run([*switch, "off", str(os.getpid())], capture_output=True, check=False)
+    from pogdsl.runtime import native
+
+    print(decisions, env.game.state_hash()[:12], ",".join(native.compiled_modules()) or "none")
+
+
+def env_steps(env, game_seed: int, answers: list[int]) -> int:
+    """The game of GAME_SEED played through ENV with ANSWERS (1-based, as
+    the listed game gave them): each step `last()` then `step()`, as a
+    learner's loop.  Returns the game's decisions."""
+    env.reset(seed=game_seed)
+    replies = iter(answers)
+    for _ in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(next(replies) - 1)
+    return env.game.s["decisions"]
 
 
 def listed_start(opened, game_seed: int):
@@ -160,6 +213,9 @@ def main() -> int:
     parser.add_argument("--listed", action="store_true",
                         help="list every decision's legal options (as an environment does), replaying the random "
                         "players' answers recorded beforehand: counts the interpreter and its listing")
+    parser.add_argument("--env", action="store_true",
+                        help="play the --listed games through the AEC environment (pogdsl.env): counts an "
+                        "environment step (last() and step()), the answers replayed as --listed replays them")
     parser.add_argument("--out", type=Path,
                         help="keep callgrind's output file here (for callgrind_annotate --inclusive=yes)")
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
@@ -170,7 +226,7 @@ def main() -> int:
         record(args.root.resolve(), args.scenario, args.games, args.seed, args.record)
         return 0
     if args.inside:
-        play(args.root.resolve(), args.scenario, args.games, args.warm, args.seed, args.answers)
+        play(args.root.resolve(), args.scenario, args.games, args.warm, args.seed, args.answers, args.env)
         return 0
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         print("bench_instructions: valgrind is not installed (Debian: apt install valgrind)", file=sys.stderr)
@@ -179,10 +235,10 @@ def main() -> int:
         common = ["--root", str(args.root), "--scenario", args.scenario, "--games", str(args.games),
                   "--seed", str(args.seed)]
         listed = []
-        if args.listed:
+        if args.listed or args.env:
             answers = Path(tmp) / "answers.json"
             subprocess.run([sys.executable, __file__, "--record", str(answers), *common], check=True)
-            listed = ["--answers", str(answers)]
+            listed = ["--answers", str(answers)] + ["--env"] * args.env
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={tmp}/cg.out",
                sys.executable, __file__, "--inside", *common, "--warm", str(args.warm), *listed]
         run = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -194,7 +250,8 @@ def main() -> int:
         print(f"bench_instructions: the run failed (exit {run.returncode}):\n{run.stderr[-2000:]}", file=sys.stderr)
         return 1
     instructions, decisions = collected, int(played[0])
-    print(f"{args.root} {args.scenario}{' listed' * args.listed}: {args.games} game(s) after {args.warm} warm-up, "
+    way = " environment" if args.env else " listed" if args.listed else ""
+    print(f"{args.root} {args.scenario}{way}: {args.games} game(s) after {args.warm} warm-up, "
           f"{decisions} decisions, final state {played[1]}")
     # (compiled modules run other instructions than their source: POGDSL_PURE=1 counts the source's)
     print(f"runtime modules compiled: {played[2].replace(',', ', ')}")

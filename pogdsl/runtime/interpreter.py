@@ -440,29 +440,26 @@ class Game:
         self.memo = {}
         self.listing = True
         try:
-            candidates = self._candidates(spec, l)
-            options: list[tuple[str, tuple]] = []
-            seen: set[str] = set()
+            legal = self._not_forbidden(spec, self._candidates(spec, l))
             render = spec.text
-            for values in self._not_forbidden(spec, candidates):
-                text = render(values, self)
-                if text not in seen:  # identical text: interchangeable options
-                    seen.add(text)
-                    options.append((text, values))
+            texts = [render(values, self) for values in legal]
         finally:
             self.memo = None
             self.listing = False
+        if len(set(texts)) != len(texts):  # identical texts: interchangeable options
+            texts, legal = _first_of_each_text(texts, legal)
         if spec.optional:
-            options.append((spec.optional_label, tuple(None for _ in spec.vars)))
-        if not options:
+            texts.append(spec.optional_label)
+            legal = [*legal, tuple(None for _ in spec.vars)]
+        if not texts:
             raise self._dead_end(spec, side)
-        if len(options) == 1 and not self.ask_forced:
-            self._take_only(spec, frame, side, *options[0])
+        if len(texts) == 1 and not self.ask_forced:
+            self._take_only(spec, frame, side, texts[0], legal[0])
             return None
         weights = None
         if spec.weight is not None and self.list_weights:
             # The optional "done" option weighs 1; the others as the choice says.
-            weights = [self._weight_of(spec, v) for _, v in options]
+            weights = [self._weight_of(spec, v) for v in legal]
             if not any(weights):
                 weights = None
         if self.max_decisions is not None and self.s["decisions"] >= self.max_decisions:
@@ -470,7 +467,7 @@ class Game:
         self.moved[0] = True
         self.s["pending"] = {
             "by": _chooser(side), "choice": spec.name,
-            "vars": list(spec.vars), "options": [t for t, _ in options], "values": [list(v) for _, v in options],
+            "vars": list(spec.vars), "options": texts, "values": [list(v) for v in legal],
             "rules": list(spec.cites), "prompt": spec.prompt, "weights": weights,
         }
         # (not the Decision itself: run() makes it once it stops, and most
@@ -1259,6 +1256,15 @@ def _ambiguous(text: str, matches: list[str], rules) -> IllegalOption:
 
 # What `_version_for` gives for a version of a checker that can forbid nothing.
 _PASSES = (None, None)
+
+
+def _first_of_each_text(texts: list[str], options: list) -> tuple[list[str], list]:
+    """The options of a listing one per text, the first of each kept, in
+    order (options of the same text are interchangeable)."""
+    kept: dict = {}
+    for text, values in zip(texts, options):
+        kept.setdefault(text, values)
+    return list(kept), list(kept.values())
 
 
 def _chooser(side) -> str:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import pogdsl.env as E
-from pogdsl.env.layout import BOUND, _build, _kind_members, observe
+from pogdsl.env.layout import BOUND, STRETCH, _build, _changed, _changed_few, _kind_members, observe
 
 from .conftest import TOY, masked_choice
 
@@ -195,3 +195,21 @@ def test_units_control_piles_and_events_changed_by_hand_are_observed_as_afresh()
             reference.forget()
             differ = _differ(env, kept, observe(reference, env.game, who, env.page))
             assert not differ, f"{what}, seen by {who}: {differ}"
+
+
+def test_the_board_lists_changed_are_found_stretch_by_stretch_as_item_by_item():
+    # The units' places and the spaces' control are compared a stretch at a
+    # time (identity first, as a list comparison does) before item by item:
+    # the same positions as comparing every item, whatever changed, wherever
+    # (a stretch's first or last item, the short last stretch), to an equal
+    # value of another object or to none.
+    rng = np.random.default_rng(3)
+    for n in (1, STRETCH - 1, STRETCH, STRETCH + 1, 193, 281):
+        before = [int(x) if x < 300 else None for x in rng.integers(0, 320, n)]
+        for _ in range(40):
+            now = list(before)
+            for i in rng.choice(n, size=int(rng.integers(0, min(n, 5) + 1)), replace=False):
+                now[i] = rng.choice([None, int(rng.integers(0, 320)), 10 ** 6 + int(rng.integers(0, 2))])
+            assert _changed_few(now, before) == _changed(now, before)
+            before = now
+

@@ -1,5 +1,6 @@
 """benchmarks/env_speed.py runs (on the toy game, in seconds): it measures
-both ways, profiles, and breaks a step down into its parts (and simulate's decision beside it).  Its figures are printed, never asserted."""
+both ways, profiles, and breaks a step down into its parts (and simulate's decision beside it).  Its figures are printed, never asserted.
+And benchmarks/bench_instructions.py --env plays the games it counts."""
 
 from __future__ import annotations
 
@@ -55,3 +56,23 @@ def test_an_unknown_scenario_is_one_line():
     proc = _run("--scenario", "no_such_scenario", "--games", "1", "--rounds", "1")
     assert proc.returncode == 1
     assert proc.stderr.startswith("error: unknown scenario 'no_such_scenario'") and "Traceback" not in proc.stderr
+
+
+def test_the_instruction_count_of_a_step_plays_the_listed_games(tmp_path):
+    # bench_instructions --env replays the listed games' answers through the
+    # environment: the same decisions and the same final state as the listed
+    # games themselves (the part valgrind runs, here without it: the switch
+    # that starts the count then does nothing).
+    bench = REPO / "benchmarks" / "bench_instructions.py"
+    root = TOY.parent.parent
+    common = ["--root", str(root), "--scenario", "toy", "--games", "2"]
+    answers = tmp_path / "answers.json"
+    subprocess.run([sys.executable, str(bench), "--record", str(answers), *common], check=True, timeout=120)
+    played = {}
+    for way in ("listed", "env"):
+        proc = subprocess.run([sys.executable, str(bench), "--inside", *common, "--warm", "1", "--answers",
+                               str(answers), *(["--env"] if way == "env" else [])],
+                              capture_output=True, text=True, timeout=120, check=False)
+        assert proc.returncode == 0, proc.stderr
+        played[way] = proc.stdout.split()[:2]
+    assert int(played["env"][0]) > 0 and played["env"] == played["listed"]
