@@ -98,6 +98,23 @@ def test_help(command):
     assert proc.stdout.startswith(f"usage: pogdsl {command}")
 
 
+def test_every_commands_help_reads_its_percent_signs_once():
+    """argparse formats an option's help with `%`, so it is written `%%`
+    there; a command's description is printed as written, so a `%%` in it
+    would reach the reader doubled (as `95%% interval` did)."""
+    import argparse
+
+    from pogdsl.cli import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    assert len(commands) > 20
+    for name, command in commands.items():
+        text = command.format_help()
+        assert "%%" not in text, name
+        assert "%(" not in text, name
+
+
 # ------------------------------------------------------------------ check
 
 def test_check_clean_project():

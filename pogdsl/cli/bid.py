@@ -102,9 +102,9 @@ def register(sub) -> None:
                     "through the options bid_side and vp_bid (the rule set tournament_bid: a scenario that does "
                     "not declare them is played as SCENARIO+tournament_bid). Each bid is played on the same "
                     "seeds, N games, and scored by the first side's score (wins plus half the games no side "
-                    "won) with its 95%% Wilson interval; the walk starts at no bid, steps toward the side the "
-                    "games favour until the score crosses 50%%, and goes on around the best bid while the score's "
-                    "interval holds 50%%: those bids are the bid's interval. Each bid is played again, not "
+                    "won) with its 95% Wilson interval; the walk starts at no bid, steps toward the side the "
+                    "games favour until the score crosses 50%, and goes on around the best bid while the score's "
+                    "interval holds 50%: those bids are the bid's interval. Each bid is played again, not "
                     "rescored, since players may read it (see docs/balance.rst).",
         epilog="Exit status: 0 all games finished, 1 some failed (or the sources have errors), 2 wrong usage, "
                "130 stopped by Ctrl-C.")

@@ -85,7 +85,7 @@ def register(sub) -> None:
         "card-value", help="a card's worth: its side's win rate with and without it, on the same seeds",
         description="Play N games of SCENARIO and N of SCENARIO without CARD (taken out of the game before the "
                     "deal, as `simulate --without CARD`), on the same seeds, and print the difference the card "
-                    "makes to its side's win rate — with it minus without it — with Newcombe's 95%% interval and "
+                    "makes to its side's win rate — with it minus without it — with Newcombe's 95% interval and "
                     "whether it is significant, then every other difference `simulate --against` reports. A "
                     "card's worth is a figure of the players: give them with --ap/--cp/--agent. A card the rules "
                     "name elsewhere cannot be taken out (the error says which rule names it).",

@@ -297,7 +297,7 @@ def register(sub) -> None:
                     "predicts who won: a logistic regression on the term differences, over the positions of the "
                     "decisive games (draws are left out). The scale is the declared evaluation_scale unless "
                     "--scale sets another; the fitted weights are rounded to whole numbers, as the language "
-                    "takes them. Prints each term's declared and fitted weight with a 95%% interval from "
+                    "takes them. Prints each term's declared and fitted weight with a 95% interval from "
                     "resampling whole games, and the log-loss and Brier score of the declared and the fitted "
                     "weights on games held out of the fit (cross-validated by game: a game's positions are "
                     "never split). --out writes the fitted weights as a variant (edit term lines) and checks "
