@@ -212,4 +212,3 @@ def test_the_board_lists_changed_are_found_stretch_by_stretch_as_item_by_item():
                 now[i] = rng.choice([None, int(rng.integers(0, 320)), 10 ** 6 + int(rng.integers(0, 2))])
             assert _changed_few(now, before) == _changed(now, before)
             before = now
-
