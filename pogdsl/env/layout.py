@@ -185,6 +185,9 @@ def _build(world, markers: bool = False) -> Layout:
     for v in lay.vars:
         _fill_default(lay.template, v)
     _group_vars(lay)
+    lay._template_cells = memoryview(lay.template)
+    widest = max([3 + lay._B, lay._nsides] + [v.width for v in lay.vars])
+    lay._zeros = memoryview(np.zeros(widest, np.float32))
     return lay
 
 
@@ -393,13 +396,16 @@ def observe(lay: Layout, game, side: str, page: int = 0) -> np.ndarray:
     scenario observed in turn are each observed right."""
     s = game.s
     if lay._public is None:
-        lay._public = (lay.template.copy(), {})
-    public, seen = lay._public
-    _observe_board(lay, s, public, seen)
-    _observe_vars(lay, s["vars"], public, seen)
+        public = lay.template.copy()
+        # (single numbers are written through a memoryview: a numpy item
+        # assignment costs about three times as much)
+        lay._public = (public, {}, memoryview(public))
+    public, seen, cells = lay._public
+    _observe_board(lay, s, public, seen, cells)
+    _observe_vars(lay, s["vars"], public, seen, cells)
     if lay.frame_tracks:
-        _observe_frame_tracks(lay, s["stack"], public, seen)
-    _observe_play(lay, s, public, seen)
+        _observe_frame_tracks(lay, s["stack"], cells, seen)
+    _observe_play(lay, s, cells, seen)
     if lay.markers:
         _observe_markers(lay, game, public)
     out = public.copy()
@@ -407,10 +413,7 @@ def observe(lay: Layout, game, side: str, page: int = 0) -> np.ndarray:
     out[a:b] = _observe_cards(lay, s, side)
     p = s["pending"]
     if p is not None and p["by"] == side:
-        own = lay._own
-        out[own] = 1
-        out[own + 1] = len(p["options"])
-        out[own + 2] = page
+        out[lay._own:lay._own + 3] = (1, len(p["options"]), page)
     return out
 
 
@@ -455,7 +458,7 @@ def _observe_markers(lay: Layout, game, vec: np.ndarray) -> None:
                 vec[start + i] = 0
 
 
-def _observe_board(lay: Layout, s: dict, vec: np.ndarray, seen: dict) -> None:
+def _observe_board(lay: Layout, s: dict, vec: np.ndarray, seen: dict, cells: memoryview) -> None:
     """Control, destroyed forts, and where the units are and how strong:
     only the spaces and units that changed since the last observation are
     written again (all of them at the first, or when many changed)."""
@@ -469,11 +472,13 @@ def _observe_board(lay: Layout, s: dict, vec: np.ndarray, seen: dict) -> None:
             for key, i in lay._side_pos.items():
                 block[:, i] = array == key
         else:
+            zeros = lay._zeros
             for i in changed:
-                block[i] = 0
+                at = lay._control + i * nsides
+                cells[at:at + nsides] = zeros[:nsides]
                 held = lay._side_pos.get(control[i])
                 if held is not None:
-                    block[i, held] = 1
+                    cells[at + held] = 1.0
         seen["control"] = list(control)
     if s["fort_destroyed"] != seen.get("fort"):
         vec[lay._fort:lay._fort + S] = np.array(s["fort_destroyed"], np.float32)
@@ -490,8 +495,8 @@ def _observe_board(lay: Layout, s: dict, vec: np.ndarray, seen: dict) -> None:
         _all_units(lay, loc, red, vec)
     else:
         for i in changed:
-            _unit(lay, vec, i, last_loc[i], last_red[i], -1)
-            _unit(lay, vec, i, loc[i], red[i], 1)
+            _unit(lay, cells, i, last_loc[i], last_red[i], -1)
+            _unit(lay, cells, i, loc[i], red[i], 1)
     seen["loc"], seen["reduced"] = list(loc), list(red)
 
 
@@ -499,29 +504,29 @@ def _observe_board(lay: Layout, s: dict, vec: np.ndarray, seen: dict) -> None:
 MANY = 24
 
 
-def _unit(lay: Layout, vec: np.ndarray, i: int, loc, reduced: bool, sign: int) -> None:
+def _unit(lay: Layout, cells: memoryview, i: int, loc, reduced: bool, sign: int) -> None:
     """Add (SIGN 1) or take away (-1) unit I, at LOC and REDUCED, from the
-    board's counts, and write (or clear) its own row."""
+    board's counts, and write (or clear) its own row (CELLS: the vector's)."""
     S = lay._S
     width = 3 + lay._B
     row = lay._units + i * width
     if sign < 0:
-        vec[row:row + width] = 0
+        cells[row:row + width] = lay._zeros[:width]
     else:
-        vec[row + 1] = bool(reduced)
+        cells[row + 1] = 1.0 if reduced else 0.0
     if loc is None or loc < 0:
         return
     if loc < S:
         nation, side, cf_full, cf_reduced = lay._unit_facts[i]
         at = (lay._reduced if reduced else lay._full) + loc * lay._N + nation
-        vec[at] += sign
+        cells[at] += sign
         at = lay._cf + loc * lay._nsides + side
-        vec[at] += sign * (cf_reduced if reduced else cf_full)
+        cells[at] += sign * (cf_reduced if reduced else cf_full)
         if sign > 0:
-            vec[row] = 1
-            vec[row + 2] = (loc + 1) / S
+            cells[row] = 1.0
+            cells[row + 2] = (loc + 1) / S
     elif sign > 0:
-        vec[row + 3 + loc - S] = 1
+        cells[row + 3 + loc - S] = 1.0
 
 
 def _all_units(lay: Layout, loc_list: list, red_list: list, vec: np.ndarray) -> None:
@@ -550,7 +555,7 @@ def _all_units(lay: Layout, loc_list: list, red_list: list, vec: np.ndarray) -> 
 _NOTHING = object()  # what `seen` holds for a part never observed
 
 
-def _observe_vars(lay: Layout, values: dict, vec: np.ndarray, seen: dict) -> None:
+def _observe_vars(lay: Layout, values: dict, vec: np.ndarray, seen: dict, cells: memoryview) -> None:
     """The declared state: each variable written again only when it changed
     (of one kept per entity, only the entities whose entry changed)."""
     a, b = lay._plain_span
@@ -561,7 +566,7 @@ def _observe_vars(lay: Layout, values: dict, vec: np.ndarray, seen: dict) -> Non
             _plain_numbers(vec, a, b, got)
         elif got != last:
             for i in _changed(got, last):
-                vec[a + i] = _clipped(got[i])
+                cells[a + i] = _clipped(got[i])
         seen["plain"] = got  # (numbers, yes/no, none: nothing in it changes in place)
     # The other variables: found changed in one pass (map and compare run in
     # C), each changed one written again.
@@ -572,10 +577,10 @@ def _observe_vars(lay: Layout, values: dict, vec: np.ndarray, seen: dict) -> Non
     for i in _changed(now_all, last):  # (one pass: a dict kept per entity is long to compare)
         now, before = now_all[i], last[i]
         v, stop, how, positions = lay._tracked[i]
-        if positions is not None and _rewrite_entries(lay, v, how, positions, now, before, vec):
+        if positions is not None and _rewrite_entries(lay, v, how, positions, now, before, vec, cells):
             last[i] = dict(now) if now is not None else None
             continue
-        vec[v.start:stop] = lay.template[v.start:stop]
+        cells[v.start:stop] = lay._template_cells[v.start:stop]
         if how == SCOPED_NUMBERS:
             if now:
                 _scoped_numbers(v, positions, now, vec)
@@ -615,7 +620,8 @@ def _plain_numbers(vec: np.ndarray, a: int, b: int, got: list) -> None:
         vec[a:b] = [_clipped(x) for x in numbers]
 
 
-def _rewrite_entries(lay: Layout, v: _Var, how: int, positions: dict, now, before, vec: np.ndarray) -> bool:
+def _rewrite_entries(lay: Layout, v: _Var, how: int, positions: dict, now, before, vec: np.ndarray,
+                     cells: memoryview) -> bool:
     """Write again the entries of variable V (kept per entity) that differ
     between BEFORE, what the vector holds, and NOW; False when that cannot
     be told entry by entry (an entry holds a list), and V must be written
@@ -631,43 +637,44 @@ def _rewrite_entries(lay: Layout, v: _Var, how: int, positions: dict, now, befor
         differ = {key for key, _ in now.items() ^ before.items()}
     except TypeError:  # (an entry that is a list)
         return False
-    width, template = v.width, lay.template
+    width, template = v.width, lay._template_cells
     for key in differ:
         at = positions.get(key)
         if at is None:
             continue
         base = v.start + at * width
         if key not in now:
-            vec[base:base + width] = template[base:base + width]
+            cells[base:base + width] = template[base:base + width]
         elif how == SCOPED_NUMBERS:
-            vec[base] = _clipped(now[key])
+            cells[base] = _clipped(now[key])
         elif how == SCOPED_ONE_HOT:
-            vec[base:base + width] = 0
+            cells[base:base + width] = lay._zeros[:width]
             item = now[key]
             p = v.members.get(_member_key(item)) if item is not None else None
             if p is not None:
-                vec[base + p] = 1
+                cells[base + p] = 1.0
         else:
-            vec[base:base + width] = template[base:base + width]
+            cells[base:base + width] = template[base:base + width]
             _write(vec, v, at, now[key])
     return True
 
 
-def _observe_frame_tracks(lay: Layout, stack: list, vec: np.ndarray, seen: dict) -> None:
+def _observe_frame_tracks(lay: Layout, stack: list, cells: memoryview, seen: dict) -> None:
     """The display's tracks that are a procedure's value, while it runs."""
     now = []
     for code, local, _ in lay.frame_tracks:
-        shown = (0, 0)
+        shown = (0.0, 0.0)
         for frame in reversed(stack):
             if frame["code"] == code:
                 if local in frame["l"]:
                     x = frame["l"][local]
-                    shown = (1, min(max(float(x), -BOUND), BOUND) if isinstance(x, (int, float)) else 0)
+                    shown = (1.0, min(max(float(x), -BOUND), BOUND) if isinstance(x, (int, float)) else 0.0)
                 break
         now.append(shown)
     if now != seen.get("frames"):
-        for (_, _, start), shown in zip(lay.frame_tracks, now):
-            vec[start:start + 2] = shown
+        for (_, _, start), (held, x) in zip(lay.frame_tracks, now):
+            cells[start] = held
+            cells[start + 1] = x
         seen["frames"] = now
 
 
@@ -723,7 +730,7 @@ def _observe_pile(lay: Layout, side: str, name: str, pile: list, cards: np.ndarr
             cards[pile, k, o] = 1
 
 
-def _observe_play(lay: Layout, s: dict, vec: np.ndarray, seen: dict) -> None:
+def _observe_play(lay: Layout, s: dict, cells: memoryview, seen: dict) -> None:
     """The turn, the phase and the pending decision (whose it is and which
     choice: how many options it has is for the side deciding, observe()).
     Each one-hot is moved from where it was at the last observation."""
@@ -734,14 +741,15 @@ def _observe_play(lay: Layout, s: dict, vec: np.ndarray, seen: dict) -> None:
     last_turn, last = seen.get("play", (_NOTHING, (None, None, None)))
     if turn != last_turn:
         w = lay.world
-        vec[lay._turn:lay._turn + 3] = (turn, w.first_turn, w.last_turn)
+        for at, x in enumerate((turn, w.first_turn, w.last_turn), lay._turn):
+            cells[at] = float(x)
     if now != last:
         for start, before, after in zip((lay._phase, lay._by, lay._choice), last, now):
             if before != after:
                 if before is not None:
-                    vec[start + before] = 0
+                    cells[start + before] = 0.0
                 if after is not None:
-                    vec[start + after] = 1
+                    cells[start + after] = 1.0
     seen["play"] = (turn, now)
 
 
