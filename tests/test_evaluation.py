@@ -15,6 +15,7 @@ from pogdsl.agents.evaluation import evaluation, score, term_values
 from pogdsl.opening import open_scenario
 
 DUEL = Path(__file__).parent / "fixtures" / "duel"
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples" / "evaluation"
 
 
 def _variant_project(tmp_path: Path, changes: str) -> Path:
@@ -243,3 +244,37 @@ def test_the_historical_end_of_game_vp_are_counted_before_the_end():
     game.invalidate()
     assert _term(game, "cp", "historical_end_vp") == 2 and _term(game, "ap", "historical_end_vp") == -2
     assert "historical_end_vp" not in [t.name for t in open_scenario("campaign").world.terms]
+
+
+@pytest.mark.parametrize("vp, ws_ap, ws_cp, ap_counts, cp_counts", [
+    (12, 17, 18, 5, 0),   # 5.7.2: the Allies win draws, so an armistice at 12 VP is theirs
+    (13, 17, 18, 0, 5),   # at 13 it is the Central Powers'
+    (13, 15, 15, 0, 0),   # still ten points of War Status short of 40: nothing counts yet
+    (20, 30, 25, 0, 25),  # past 40 (16.2.1): every point past 30 counts
+])
+def test_the_armistice_example_counts_war_status_for_the_side_an_armistice_would_crown(vp, ws_ap, ws_cp,
+                                                                                         ap_counts, cp_counts):
+    """docs/examples/evaluation/armistice-near.pog (players.rst, tenth
+    session): an armistice comes at a combined War Status of 40 (16.2.1)
+    and is decided by the VP level (5.5.2; 5.7.2 in the Historical game,
+    where the Allies win the draws).  The example counts the combined War
+    Status past 30 for the side that level favours, and nothing for the
+    other."""
+    opened = open_scenario(str(EXAMPLES / "armistice-near.pog"))
+    game = opened.new_game(4, log=False)
+    game.run()
+    game.s["vars"]["vp"] = vp
+    game.s["vars"]["war_status"] = {"ap": ws_ap, "cp": ws_cp}
+    game.invalidate()
+    assert (_term(game, "ap", "armistice_near"), _term(game, "cp", "armistice_near")) == (ap_counts, cp_counts)
+
+
+def test_the_armistice_example_has_a_twin_that_weighs_nothing():
+    """benchmarks/fitted_evaluation.py plays a weighted variant against its
+    twin at weight 0: the two must read the very same terms, and differ
+    only in the one term's weight."""
+    weighted = open_scenario(str(EXAMPLES / "armistice-near.pog")).world.terms
+    twin = open_scenario(str(EXAMPLES / "armistice-near-probe.pog")).world.terms
+    assert [t.value for t in weighted] == [t.value for t in twin]
+    differ = {t.name: (t.weight, u.weight) for t, u in zip(weighted, twin) if t.weight != u.weight}
+    assert differ == {"armistice_near": (2, 0)}
