@@ -5,6 +5,12 @@ each seed played twice so that each evaluation plays each side once.
 
     python benchmarks/fitted_evaluation.py historical fitted.pog --games 50 --seed 2 --out ab.jsonl
 
+`--player` names the player that judges by the fitted weights and
+`--against` the one that judges by the declared weights (both `greedy` by
+default): `--player ismcts:16 --against greedy` asks whether the search
+gains from judging by the fitted weights against the declared `greedy`.
+`--first` starts at another seed's index, to play a run in parts.
+
 The command line has no way to give the two sides different evaluations
 (`simulate` plays both sides' players on one scenario), and the players
 take theirs from the game's world; this measurement gives the fitted side
@@ -53,11 +59,11 @@ class WithTerms:
             world.terms = kept
 
 
-def play(opened, seed: int, fitted_side: str, fitted_terms, player: str) -> dict:
+def play(opened, seed: int, fitted_side: str, fitted_terms, player: str, against: str | None = None) -> dict:
     game = opened.new_game(seed, log=False)
     players = {}
     for s in opened.world.sides:
-        agent = make_agent(player, s.key, seed)
+        agent = make_agent(player if s.key == fitted_side or against is None else against, s.key, seed)
         players[s.key] = WithTerms(agent, fitted_terms) if s.key == fitted_side else agent
     session = SimpleNamespace(game=game)
     start = time.process_time()
@@ -92,7 +98,9 @@ def main() -> int:
     p.add_argument("fitted", type=Path, help="the variant file `fit-evaluation --out` wrote")
     p.add_argument("--games", type=int, default=50, help="seeds; each is played twice (default 50)")
     p.add_argument("--seed", type=int, default=2, help="simulate's run seed the game seeds come from (default 2)")
-    p.add_argument("--player", default="greedy", help="the player both sides are (default greedy)")
+    p.add_argument("--player", default="greedy", help="the player judging by the fitted weights (default greedy)")
+    p.add_argument("--against", help="the player judging by the declared weights (default: the same as --player)")
+    p.add_argument("--first", type=int, default=0, help="the first seed's index (to play a run in parts)")
     p.add_argument("--out", type=Path, help="one JSON line a game, written as it ends")
     p.add_argument("--summarise", type=Path, help="only summarise an earlier --out file")
     args = p.parse_args()
@@ -107,9 +115,9 @@ def main() -> int:
             return 2
         out = open(args.out, "a") if args.out else None
         results = []
-        for i in range(args.games):
+        for i in range(args.first, args.first + args.games):
             for side in sides:
-                r = play(opened, game_seed(args.seed, i), side, fitted_terms, args.player)
+                r = play(opened, game_seed(args.seed, i), side, fitted_terms, args.player, args.against)
                 r["game"] = i
                 results.append(r)
                 if out:
