@@ -106,6 +106,12 @@ def main() -> int:
     args = p.parse_args()
     opened = open_scenario(args.scenario)
     sides = [s.key for s in opened.world.sides]
+    for spec in {args.player, args.against or args.player}:
+        try:
+            make_agent(spec, sides[0], 0)
+        except ValueError as err:  # (a player unknown, or its numbers out of range: said in one line)
+            print(err, file=sys.stderr)
+            return 2
     if args.summarise:
         results = [json.loads(line) for line in args.summarise.read_text().splitlines() if line.strip()]
     else:
