@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pogdsl.agents import make_agent  # noqa: E402
+from pogdsl.cli.common import whole_number  # noqa: E402
 from pogdsl.opening import open_scenario  # noqa: E402
 from pogdsl.runtime.errors import GameError  # noqa: E402
 from pogdsl.sim import game_seed  # noqa: E402
@@ -96,16 +97,19 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("scenario")
     p.add_argument("fitted", type=Path, help="the variant file `fit-evaluation --out` wrote")
-    p.add_argument("--games", type=int, default=50, help="seeds; each is played twice (default 50)")
-    p.add_argument("--seed", type=int, default=2, help="simulate's run seed the game seeds come from (default 2)")
+    p.add_argument("--games", type=whole_number, default=50, help="seeds; each is played twice (default 50)")
+    p.add_argument("--seed", type=whole_number, default=2, help="simulate's run seed the game seeds come from (default 2)")
     p.add_argument("--player", default="greedy", help="the player judging by the fitted weights (default greedy)")
     p.add_argument("--against", help="the player judging by the declared weights (default: the same as --player)")
-    p.add_argument("--first", type=int, default=0, help="the first seed's index (to play a run in parts)")
+    p.add_argument("--first", type=whole_number, default=0, help="the first seed's index (to play a run in parts)")
     p.add_argument("--out", type=Path, help="one JSON line a game, written as it ends")
     p.add_argument("--summarise", type=Path, help="only summarise an earlier --out file")
     args = p.parse_args()
     opened = open_scenario(args.scenario)
     sides = [s.key for s in opened.world.sides]
+    if args.first < 0 or args.games < 0:
+        print("--first and --games count games: neither may be negative", file=sys.stderr)
+        return 2
     for spec in {args.player, args.against or args.player}:
         try:
             make_agent(spec, sides[0], 0)
