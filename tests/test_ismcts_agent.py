@@ -612,7 +612,9 @@ def test_simulate_takes_an_ismcts_player(capsys):
 
 @pytest.mark.parametrize("command", ["simulate", "play"])
 @pytest.mark.parametrize("spec", ["ismcts:0", "ismcts:abc", "ismcts", "ismcts:5:0", "ismcts:5:x", "ismcts:-3",
-                                  "ismcts:5:5:5:5", "ismcts:5:40:x", "ismcts:5:40:-1", "ismcts:5:40:11"])
+                                  "ismcts:5:5:5:5:5", "ismcts:5:40:x", "ismcts:5:40:-1", "ismcts:5:40:11",
+                                  "ismcts:5:40:0:x", "ismcts:5:40:0:-1", "ismcts:5:40:0:101",
+                                  "ismcts:5:40:0:99999999999999999999"])
 def test_a_bad_ismcts_spec_is_a_one_line_usage_error(capsys, command, spec):
     args = [command, "duel", "--root", str(DUEL), "--ap", spec]
     code = main(args + (["--games", "1", "--workers", "1"] if command == "simulate" else []))
@@ -620,6 +622,36 @@ def test_a_bad_ismcts_spec_is_a_one_line_usage_error(capsys, command, spec):
     assert code == 2
     assert len([line for line in err if "error" in line]) == 1 and "ismcts" in err[-1]
     assert "Traceback" not in "\n".join(err)
+
+
+def test_the_fourth_number_sets_how_far_the_searchs_greedy_plays_on():
+    """ismcts:N:H:Z:F: the greedy that screens the decisions and the one that
+    plays the playouts both play F of their own decisions on after each
+    option they look at, as greedy:K:F does; an empty number is its
+    default, and the default F names the player as before."""
+    from pogdsl.agents.greedy import FOLLOW
+
+    agent = _spec_agent("ismcts:4:40:0:2", 1)
+    assert agent.screen.player.follow == 2 and agent.policy.player.follow == 2
+    assert agent.label == "ismcts:4:40:0:2"
+    assert _spec_agent("ismcts:4:::2", 1).label == "ismcts:4:40:0:2"
+    plain = _spec_agent("ismcts:4", 1)
+    assert plain.screen.player.follow == FOLLOW and plain.policy.player.follow == FOLLOW
+    assert _spec_agent(f"ismcts:4:40:0:{FOLLOW}", 1).label == plain.label == "ismcts:4"
+
+
+def test_a_search_with_its_own_follow_is_deterministic_and_legal(duel):
+    results = []
+    for _ in range(2):
+        game = duel.new_game(5, log=False)
+        agents = {"ap": make_agent("ismcts:4:::1", "ap", 5), "cp": make_agent("greedy", "cp", 5)}
+        d = game.run()
+        while d is not None:
+            i = agents[str(d.by)].pick(game, str(d.by))
+            assert 0 <= i < len(d.options)
+            d = game.choose(i + 1)
+        results.append(game.state_hash())
+    assert results[0] == results[1]
 
 
 def test_play_parses_ismcts(capsys):

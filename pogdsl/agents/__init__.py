@@ -21,7 +21,10 @@ An agent spec, as the command line gives it:
                   greedy's answer; ismcts:N:H plays each playout for at most
                   H decisions after the tree (default 40); ismcts:N:H:Z takes
                   a searched option over greedy's only when it leads by Z
-                  standard errors (default 0: any lead)
+                  standard errors (default 0: any lead); ismcts:N:H:Z:F
+                  has its greedy (the screen and the playouts) play F of its
+                  own decisions on after each option (greedy:K:F's F,
+                  default 6); an empty number is its default: ismcts:16:::2
   script:FILE     the FILE's decision lines for that side, in order
 """
 
@@ -58,7 +61,7 @@ __all__ = [
 ]
 
 AGENT_SPECS = ("human | random | random:SEED | greedy | greedy:K | greedy:K:F | mcts:N | mcts:N:D | ismcts:N | ismcts:N:H | ismcts:N:H:Z "
-               "| script:FILE")
+               "| ismcts:N:H:Z:F | script:FILE")
 
 
 def agent_seed(game_seed: int, side: str) -> int:

@@ -91,6 +91,7 @@ from ..runtime.hidden import determinize
 from ..runtime.record import derive_seed
 from .base import LookAhead, random_samplers
 from .evaluation import score
+from .greedy import FOLLOW
 
 DEFAULT_HORIZON = 30  # decisions a playout plays after the tree before it is scored
 SPEC_HORIZON = 40  # `ismcts:N`'s cap: a playout stops sooner, at the side's next turn at the choice
@@ -100,6 +101,7 @@ WIDEN = 0.5  # under a screened search a tree node may have 1 + WIDEN * sqrt(vis
 EXPLORATION = 0.7  # the UCB constant, for scores between 0 and 1
 CONFIDENCE = 0  # a rival replaces the heuristic player's choice when it leads by this many standard errors (ismcts:N:H:Z) …
 MAX_CONFIDENCE = 10  # (a lead of ten standard errors is already certain)
+MAX_FOLLOW = 100  # ismcts:N:H:Z:F: greedy's look plays on at most this many decisions (a hundred is most of a turn)
 EXTRA = 2  # … and a gated search (Z > 0) still undecided plays its first rounds again, at most EXTRA times more
 UNDECIDED = 0.5  # the score of a playout the rules could not finish (a dead end): it tells nothing
 
@@ -112,25 +114,26 @@ DEFAULT_EVALUATE = score
 class GreedyPolicy:
     """The heuristic player as a playout policy: it tries the options on the
     playout's own game (already dealt from the side's view), with no fresh
-    determinization a decision."""
+    determinization a decision.  FOLLOW is its `greedy:K:F`'s F."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, follow: int = FOLLOW):
         from .greedy import GreedyAgent
 
-        self.player = GreedyAgent(seed)
+        self.player = GreedyAgent(seed, follow=follow)
 
     def pick(self, game, side: str) -> int:
         return self.player.pick(game, side, in_place=True)
 
 
-def playout_policy(seed: int):
-    """The playout policy `ismcts:N` plays with: the heuristic player
+def playout_policy(seed: int, follow: int = FOLLOW):
+    """The playout policy `ismcts:N` plays with: the heuristic player,
+    playing FOLLOW of its own decisions on after each option it looks at
     (None would mean the interpreter's random players).  A policy is any
     object with `pick(game, side)` → the 0-based index of an option of
     GAME's pending decision; one is made per agent, from the agent's seed,
     so a policy with a generator of its own keeps games the same for a
     seed."""
-    return GreedyPolicy(derive_seed(seed, "playout policy"))
+    return GreedyPolicy(derive_seed(seed, "playout policy"), follow)
 
 
 class Screen:
@@ -139,7 +142,7 @@ class Screen:
     are.  (A hook kept in this module, not in agents/greedy.py: it keeps the
     scores the heuristic player hands its own `_note`.)"""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, follow: int = FOLLOW):
         from .greedy import GreedyAgent
 
         screen = self
@@ -149,7 +152,7 @@ class Screen:
                 screen.scored = list(scored)
                 super()._note(choice, scored)
 
-        self.player = Scoring(seed)
+        self.player = Scoring(seed, follow=follow)
         self.scored: list | None = None
 
     def contested(self, game, side: str, width: int, margin: float) -> tuple[int, list[int]]:
@@ -208,7 +211,9 @@ class IsmctsAgent(LookAhead):
         self.seed = seed
         self.state = rng.seed_state(seed)
         plain = SPEC_HORIZON if screen is not None else DEFAULT_HORIZON
-        self.label = f"ismcts:{iterations}" + (f":{horizon}:{confidence:g}" if confidence != CONFIDENCE
+        follow = getattr(getattr(screen, "player", None), "follow", FOLLOW)
+        self.label = f"ismcts:{iterations}" + (f":{horizon}:{confidence:g}:{follow}" if follow != FOLLOW
+                                                else f":{horizon}:{confidence:g}" if confidence != CONFIDENCE
                                                 else f":{horizon}" if horizon != plain else "")
         # decisions it answered (more than one option), iterations run and
         # seconds spent: its speed; how many searches started from the
@@ -502,24 +507,28 @@ class IsmctsAgent(LookAhead):
 
 
 def parse_spec(arg: str, seed: int) -> IsmctsAgent:
-    """The agent of spec `ismcts:N`, `ismcts:N:H` or `ismcts:N:H:Z` (ARG is
-    "N", "N:H" or "N:H:Z")."""
+    """The agent of spec `ismcts:N`, `ismcts:N:H`, `ismcts:N:H:Z` or
+    `ismcts:N:H:Z:F` (ARG is "N", "N:H", "N:H:Z" or "N:H:Z:F"; an empty
+    number takes its default: `ismcts:16:::2`)."""
     from ..numbers import NumberError, parse_whole
 
-    usage = ("ismcts:N[:H[:Z]] (N iterations a decision, H decisions a playout, Z standard errors a searched "
-             "option must lead greedy's choice by)")
+    usage = ("ismcts:N[:H[:Z[:F]]] (N iterations a decision, H decisions a playout, Z standard errors a searched "
+             "option must lead greedy's choice by, F decisions greedy plays on after each option it looks at)")
     numbers = arg.split(":")
-    if len(numbers) > 3:
-        raise ValueError(f"{usage} takes at most three numbers, not 'ismcts:{arg}'")
+    if len(numbers) > 4:
+        raise ValueError(f"{usage} takes at most four numbers, not 'ismcts:{arg}'")
     try:
         iterations = parse_whole(numbers[0])
-        horizon_n, confidence = (parse_whole(n) if n else default
-                                 for n, default in zip(numbers[1:] + ["", ""], (SPEC_HORIZON, CONFIDENCE)))
+        horizon_n, confidence, follow = (parse_whole(n) if n else default
+                                         for n, default in zip(numbers[1:] + ["", "", ""],
+                                                               (SPEC_HORIZON, CONFIDENCE, FOLLOW)))
     except NumberError as err:
         raise ValueError(f"{usage} needs whole numbers: {err}") from None
     if iterations < 1:
         raise ValueError("ismcts:N needs at least 1 iteration")
     if not 0 <= confidence <= MAX_CONFIDENCE:
         raise ValueError(f"ismcts:N:H:Z takes Z from 0 to {MAX_CONFIDENCE} standard errors, not {confidence}")
-    return IsmctsAgent(iterations, seed, horizon_n, policy=playout_policy(seed),
-                       screen=Screen(derive_seed(seed, "screen")), confidence=confidence)
+    if not 0 <= follow <= MAX_FOLLOW:
+        raise ValueError(f"ismcts:N:H:Z:F takes F from 0 to {MAX_FOLLOW} decisions played on, not {follow}")
+    return IsmctsAgent(iterations, seed, horizon_n, policy=playout_policy(seed, follow),
+                       screen=Screen(derive_seed(seed, "screen"), follow), confidence=confidence)

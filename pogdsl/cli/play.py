@@ -223,7 +223,8 @@ def register(sub) -> None:
                         "each option of a decision that opens its action) | mcts:N (looks ahead with N random "
                         "playouts a decision; mcts:N:D cuts each after D decisions) | ismcts:N (information-set "
                         "tree search, N iterations a decision; ismcts:N:H plays each playout for at most H "
-                        "decisions; ismcts:N:H:Z overrides greedy only by a lead of Z standard errors) | script:FILE")
+                        "decisions; ismcts:N:H:Z overrides greedy only by a lead of Z standard errors; ismcts:N:H:Z:F has "
+                        "its greedy play F decisions on after each option, default 6) | script:FILE")
     p.add_argument("--cp", metavar="AGENT", help="agent for side cp (same choices as --ap)")
     p.add_argument("--agent", metavar="SIDE=AGENT", action="append",
                    help="agent for any side, e.g. --agent ap=random:7 (repeatable)")

@@ -559,7 +559,8 @@ def register(sub) -> None:
                         "(information-set tree search over both sides' options where greedy finds its best options close, "
                         "N iterations a decision) | ismcts:N:H (each playout at most H decisions after the tree, "
                         "default 40) | ismcts:N:H:Z (a searched option overrides greedy's only when it leads by Z "
-                        "standard errors; default 0, any lead); "
+                        "standard errors; default 0, any lead) | ismcts:N:H:Z:F (its greedy plays F of its own "
+                        "decisions on after each option, default 6; an empty number is its default: ismcts:16:::2); "
                         "seeded from each game's seed and the side, as `play --seed` is; the summary and the "
                         "records name each side's player")
     p.add_argument("--cp", metavar="AGENT", help="player for side cp (same choices as --ap)")
