@@ -214,6 +214,32 @@ def test_the_search_players_hundred_games_against_greedy_since_the_restore_fix_r
     assert round(100 * pairing["rate"], 1) == SHARE_AGAINST_GREEDY
 
 
+SHORTER_LOOK_AGAINST_GREEDY = 60.0  # players.rst, "Speed and strength": ismcts:16:::2, eleventh session
+
+
+def test_the_search_on_a_shorter_look_against_greedy_reads_back(capsys):
+    """docs/players.rst's hundred games of ismcts:16:::2 (the search whose
+    greedy plays two decisions on) against greedy, kept in
+    benchmarks/results/ismcts16-follow2-historical: games 0-49 of each
+    seat, every game once, the share the page gives, and a rating above
+    greedy's with the seat taken out."""
+    folder = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "ismcts16-follow2-historical"
+    files = sorted(str(p) for p in folder.glob("*.jsonl"))
+    assert main(["ladder", "--from", *files, "--players", "greedy,ismcts:16:::2", "--json"]) == 0
+    s = last_json(capsys)
+    assert s["scenario"] == "historical" and s["failed"] == 0 and s["seed"] == 1
+    pairing = s["matrix"]["ismcts:16:::2"]["greedy"]
+    assert pairing["games"] == 100
+    records = [json.loads(line) for f in files for line in Path(f).read_text().splitlines()]
+    records = [r for r in records if sorted(r["players"].values()) == ["greedy", "ismcts:16:::2"]]
+    for side in ("ap", "cp"):
+        seat = [r for r in records if r["players"][side] == "ismcts:16:::2"]
+        assert sorted(r["game"] for r in seat) == list(range(50))
+    assert round(100 * pairing["rate"], 1) == SHORTER_LOOK_AGAINST_GREEDY
+    ratings = s["ratings"]
+    assert ratings["anchor"] == "greedy" and ratings["players"]["ismcts:16:::2"]["low"] > 0
+
+
 def records_file(path: Path, records: list[dict]) -> str:
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     return str(path)
