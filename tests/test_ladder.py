@@ -191,27 +191,35 @@ def test_the_historical_ladder_of_players_rst_reads_back_from_its_records(capsys
     assert m["ismcts:16"]["mcts:8"]["games"] == 100 and m["ismcts:16"]["mcts:8"]["low"] > 0.6
 
 
+RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
+
+
+def hundred_games_against_greedy(capsys, folder: Path, player: str) -> dict:
+    """The ladder of PLAYER against greedy read from FOLDER's records,
+    checked to be games 0-49 of each seat, every game once, all finished
+    on the run seed 1 of the Historical scenario: its JSON summary."""
+    files = sorted(str(p) for p in folder.glob("*.jsonl"))
+    assert main(["ladder", "--from", *files, "--players", f"greedy,{player}", "--json"]) == 0
+    s = last_json(capsys)
+    assert s["scenario"] == "historical" and s["failed"] == 0 and s["seed"] == 1
+    assert s["matrix"][player]["greedy"]["games"] == 100
+    records = [json.loads(line) for f in files for line in Path(f).read_text().splitlines()]
+    records = [r for r in records if sorted(r["players"].values()) == sorted(["greedy", player])]
+    for side in ("ap", "cp"):
+        seat = [r for r in records if r["players"][side] == player]
+        assert sorted(r["game"] for r in seat) == list(range(50))
+    return s
+
+
 SHARE_AGAINST_GREEDY = 57.0  # players.rst, "Speed and strength": the hundred games since the fix
 
 
 def test_the_search_players_hundred_games_against_greedy_since_the_restore_fix_read_back(capsys):
     """docs/players.rst's hundred games of ismcts:16 against greedy after
     the fix of Game.restore, kept with the ladder's other records
-    (benchmarks/results/ladder-historical): games 0-49 of each seat, every
-    game once, and the shares the page gives."""
-    folder = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "ladder-historical"
-    files = sorted(str(p) for p in folder.glob("*.jsonl"))
-    assert main(["ladder", "--from", *files, "--players", "greedy,ismcts:16", "--json"]) == 0
-    s = last_json(capsys)
-    assert s["scenario"] == "historical" and s["failed"] == 0 and s["seed"] == 1
-    pairing = s["matrix"]["ismcts:16"]["greedy"]
-    assert pairing["games"] == 100
-    records = [json.loads(line) for f in files for line in Path(f).read_text().splitlines()]
-    records = [r for r in records if sorted(r["players"].values()) == ["greedy", "ismcts:16"]]
-    for side in ("ap", "cp"):
-        seat = [r for r in records if r["players"][side] == "ismcts:16"]
-        assert sorted(r["game"] for r in seat) == list(range(50))
-    assert round(100 * pairing["rate"], 1) == SHARE_AGAINST_GREEDY
+    (benchmarks/results/ladder-historical), and the share the page gives."""
+    s = hundred_games_against_greedy(capsys, RESULTS / "ladder-historical", "ismcts:16")
+    assert round(100 * s["matrix"]["ismcts:16"]["greedy"]["rate"], 1) == SHARE_AGAINST_GREEDY
 
 
 SHORTER_LOOK_AGAINST_GREEDY = 60.0  # players.rst, "Speed and strength": ismcts:16:::2, eleventh session
@@ -220,22 +228,10 @@ SHORTER_LOOK_AGAINST_GREEDY = 60.0  # players.rst, "Speed and strength": ismcts:
 def test_the_search_on_a_shorter_look_against_greedy_reads_back(capsys):
     """docs/players.rst's hundred games of ismcts:16:::2 (the search whose
     greedy plays two decisions on) against greedy, kept in
-    benchmarks/results/ismcts16-follow2-historical: games 0-49 of each
-    seat, every game once, the share the page gives, and a rating above
-    greedy's with the seat taken out."""
-    folder = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "ismcts16-follow2-historical"
-    files = sorted(str(p) for p in folder.glob("*.jsonl"))
-    assert main(["ladder", "--from", *files, "--players", "greedy,ismcts:16:::2", "--json"]) == 0
-    s = last_json(capsys)
-    assert s["scenario"] == "historical" and s["failed"] == 0 and s["seed"] == 1
-    pairing = s["matrix"]["ismcts:16:::2"]["greedy"]
-    assert pairing["games"] == 100
-    records = [json.loads(line) for f in files for line in Path(f).read_text().splitlines()]
-    records = [r for r in records if sorted(r["players"].values()) == ["greedy", "ismcts:16:::2"]]
-    for side in ("ap", "cp"):
-        seat = [r for r in records if r["players"][side] == "ismcts:16:::2"]
-        assert sorted(r["game"] for r in seat) == list(range(50))
-    assert round(100 * pairing["rate"], 1) == SHORTER_LOOK_AGAINST_GREEDY
+    benchmarks/results/ismcts16-follow2-historical: the share the page
+    gives, and a rating above greedy's with the seat taken out."""
+    s = hundred_games_against_greedy(capsys, RESULTS / "ismcts16-follow2-historical", "ismcts:16:::2")
+    assert round(100 * s["matrix"]["ismcts:16:::2"]["greedy"]["rate"], 1) == SHORTER_LOOK_AGAINST_GREEDY
     ratings = s["ratings"]
     assert ratings["anchor"] == "greedy" and ratings["players"]["ismcts:16:::2"]["low"] > 0
 
