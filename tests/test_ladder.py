@@ -174,18 +174,25 @@ def test_players_choose_and_order_whom_a_ladder_of_records_rates(tmp_path, capsy
 
 
 def test_the_historical_ladder_of_players_rst_reads_back_from_its_records(capsys):
-    """docs/players.rst's ladder of the four players is read from the records
+    """docs/players.rst's ladder of the five players is read from the records
     kept in benchmarks/results/ladder-historical: they must stay a ladder,
     and say what the page says of them."""
     folder = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "ladder-historical"
     files = sorted(str(p) for p in folder.glob("*.jsonl"))
-    assert main(["ladder", "--from", *files, "--players", "random,greedy,ismcts:16,mcts:8", "--json"]) == 0
+    assert main(["ladder", "--from", *files, "--players", "random,greedy,ismcts:16,ismcts:16:::2,mcts:8",
+                 "--json"]) == 0
     s = last_json(capsys)
     assert s["scenario"] == "historical" and s["failed"] == 0 and s["seed"] == 1
+    assert s["games"] == 644 and s["finished"] == 644
     m = s["matrix"]
     assert m["greedy"]["random"]["low"] > 0.85  # far above random
     assert m["ismcts:16"]["greedy"]["low"] < 0.5 < m["ismcts:16"]["greedy"]["high"]  # no difference shown
-    assert m["ismcts:16"]["mcts:8"]["low"] > 0.5 and m["greedy"]["mcts:8"]["low"] > 0.5  # both above mcts:8
+    assert m["ismcts:16:::2"]["greedy"]["rate"] >= 0.6  # the issue's line, by no margin
+    for player in ("greedy", "ismcts:16", "ismcts:16:::2"):
+        assert m[player]["mcts:8"]["low"] > 0.5  # all three above mcts:8
+    # the two search players are not told apart: their intervals overlap
+    r = s["ratings"]["players"]
+    assert r["ismcts:16"]["low"] < r["ismcts:16:::2"]["elo"] < r["ismcts:16"]["high"]
     # the hundred games of the search player against mcts:8, half in each
     # seat: its share of them above 60%, with its interval
     assert m["ismcts:16"]["mcts:8"]["games"] == 100 and m["ismcts:16"]["mcts:8"]["low"] > 0.6
@@ -194,17 +201,18 @@ def test_the_historical_ladder_of_players_rst_reads_back_from_its_records(capsys
 RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
 
 
-def hundred_games_against_greedy(capsys, folder: Path, player: str) -> dict:
-    """The ladder of PLAYER against greedy read from FOLDER's records,
-    checked to be games 0-49 of each seat, every game once, all finished
-    on the run seed 1 of the Historical scenario: its JSON summary."""
-    files = sorted(str(p) for p in folder.glob("*.jsonl"))
-    assert main(["ladder", "--from", *files, "--players", f"greedy,{player}", "--json"]) == 0
+def hundred_games_against(capsys, player: str, other: str = "greedy") -> dict:
+    """The ladder of PLAYER against OTHER read from the ladder's records
+    (benchmarks/results/ladder-historical), checked to be games 0-49 of
+    each seat, every game once, all finished on the run seed 1 of the
+    Historical scenario: its JSON summary."""
+    files = sorted(str(p) for p in (RESULTS / "ladder-historical").glob("*.jsonl"))
+    assert main(["ladder", "--from", *files, "--players", f"{other},{player}", "--json"]) == 0
     s = last_json(capsys)
     assert s["scenario"] == "historical" and s["failed"] == 0 and s["seed"] == 1
-    assert s["matrix"][player]["greedy"]["games"] == 100
+    assert s["matrix"][player][other]["games"] == 100
     records = [json.loads(line) for f in files for line in Path(f).read_text().splitlines()]
-    records = [r for r in records if sorted(r["players"].values()) == sorted(["greedy", player])]
+    records = [r for r in records if sorted(r["players"].values()) == sorted([other, player])]
     for side in ("ap", "cp"):
         seat = [r for r in records if r["players"][side] == player]
         assert sorted(r["game"] for r in seat) == list(range(50))
@@ -216,24 +224,35 @@ SHARE_AGAINST_GREEDY = 57.0  # players.rst, "Speed and strength": the hundred ga
 
 def test_the_search_players_hundred_games_against_greedy_since_the_restore_fix_read_back(capsys):
     """docs/players.rst's hundred games of ismcts:16 against greedy after
-    the fix of Game.restore, kept with the ladder's other records
-    (benchmarks/results/ladder-historical), and the share the page gives."""
-    s = hundred_games_against_greedy(capsys, RESULTS / "ladder-historical", "ismcts:16")
+    the fix of Game.restore, kept with the ladder's other records, and the
+    share the page gives."""
+    s = hundred_games_against(capsys, "ismcts:16")
     assert round(100 * s["matrix"]["ismcts:16"]["greedy"]["rate"], 1) == SHARE_AGAINST_GREEDY
 
 
 SHORTER_LOOK_AGAINST_GREEDY = 60.0  # players.rst, "Speed and strength": ismcts:16:::2, eleventh session
+SHORTER_LOOK_AGAINST_MCTS = 80.0  # players.rst, "Speed and strength": ismcts:16:::2, twelfth session
 
 
 def test_the_search_on_a_shorter_look_against_greedy_reads_back(capsys):
     """docs/players.rst's hundred games of ismcts:16:::2 (the search whose
-    greedy plays two decisions on) against greedy, kept in
-    benchmarks/results/ismcts16-follow2-historical: the share the page
-    gives, and a rating above greedy's with the seat taken out."""
-    s = hundred_games_against_greedy(capsys, RESULTS / "ismcts16-follow2-historical", "ismcts:16:::2")
+    greedy plays two decisions on) against greedy, kept with the ladder's
+    records: the share the page gives, and a rating above greedy's with
+    the seat taken out."""
+    s = hundred_games_against(capsys, "ismcts:16:::2")
     assert round(100 * s["matrix"]["ismcts:16:::2"]["greedy"]["rate"], 1) == SHORTER_LOOK_AGAINST_GREEDY
     ratings = s["ratings"]
     assert ratings["anchor"] == "greedy" and ratings["players"]["ismcts:16:::2"]["low"] > 0
+
+
+def test_the_search_on_a_shorter_look_against_mcts8_reads_back(capsys):
+    """docs/players.rst's hundred games of ismcts:16:::2 against mcts:8,
+    half in each seat, kept with the ladder's records: the share the page
+    gives, at least 60% (issue 31's line), its interval above a half."""
+    s = hundred_games_against(capsys, "ismcts:16:::2", "mcts:8")
+    share = s["matrix"]["ismcts:16:::2"]["mcts:8"]
+    assert round(100 * share["rate"], 1) == SHORTER_LOOK_AGAINST_MCTS
+    assert share["rate"] >= 0.6 and share["low"] > 0.5
 
 
 def records_file(path: Path, records: list[dict]) -> str:
