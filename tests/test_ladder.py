@@ -173,6 +173,60 @@ def test_players_choose_and_order_whom_a_ladder_of_records_rates(tmp_path, capsy
     assert s["matrix"]["random"]["random:5"]["games"] == 0 and s["pairing_sizes"] == [2, 3]
 
 
+# ------------------------------------------------------------------ one player, two spellings
+def test_two_spellings_of_one_player_are_one_player_and_different_numbers_are_not():
+    """A number left empty or written as its default names the same player;
+    a number that differs from the default names another."""
+    from pogdsl.agents import player_identity
+
+    assert player_identity("ismcts:16:::2") == player_identity("ismcts:16:40:0:2")
+    assert player_identity("ismcts:16:40") == player_identity("ismcts:16") == player_identity("ismcts:16:::6")
+    assert player_identity("greedy:4") == player_identity("greedy") == player_identity("greedy:4:6")
+    assert player_identity("mcts:8:30") == player_identity("mcts:8")
+    assert len({player_identity(s) for s in ("ismcts:16", "ismcts:16:::2", "ismcts:32", "greedy:4:2", "greedy",
+                                             "mcts:8", "mcts:8:10", "random", "random:3")}) == 9
+    assert player_identity("bogus:1") == "bogus:1" and player_identity("script:moves.txt") == "script:moves.txt"
+
+
+def test_records_of_two_spellings_of_a_player_are_laddered_as_one_player(tmp_path, capsys):
+    """Half a pairing recorded as mcts:2, the other half as mcts:2:30 (the
+    default cut written out): one pairing of four games, named as the first
+    record names it, or as --players names it."""
+    simulate_out(tmp_path / "a.jsonl", "random", "mcts:2", 2)
+    simulate_out(tmp_path / "b.jsonl", "random", "mcts:2:30", 2, 2)
+    files = [str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")]
+    capsys.readouterr()
+    assert main(["ladder", "--root", str(DUEL), "--from", *files, "--json"]) == 0
+    s = last_json(capsys)
+    assert s["players"] == ["random", "mcts:2"] and s["finished"] == 4
+    assert [p["games"] for p in s["pairings"]] == [4]
+    assert main(["ladder", "--root", str(DUEL), "--from", *files, "--players", "random,mcts:2:30", "--json"]) == 0
+    s = last_json(capsys)
+    assert s["players"] == ["random", "mcts:2:30"] and s["pairings"][0]["players"]["cp"] == "mcts:2:30"
+    assert s["matrix"]["mcts:2:30"]["random"]["games"] == 4
+
+
+def test_the_same_game_recorded_under_two_spellings_counts_once(tmp_path, capsys):
+    simulate_out(tmp_path / "a.jsonl", "random", "mcts:2", 2)
+    simulate_out(tmp_path / "b.jsonl", "random", "mcts:2:30", 1, 1)
+    capsys.readouterr()
+    assert main(["ladder", "--root", str(DUEL), "--from", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "already in" in err[0] and "a.jsonl record 2" in err[0]
+
+
+@pytest.mark.parametrize("read", [False, True])
+def test_a_ladder_refuses_two_spellings_of_one_player_in_one_line(tmp_path, capsys, read):
+    args = ["ladder", "duel", "--root", str(DUEL), "--games", "1"]
+    if read:
+        simulate_out(tmp_path / "a.jsonl", "random", "mcts:2", 1)
+        capsys.readouterr()
+        args = ["ladder", "--root", str(DUEL), "--from", str(tmp_path / "a.jsonl")]
+    assert main([*args, "--players", "random,mcts:2,mcts:2:30"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "mcts:2 and mcts:2:30 are one player" in err[0]
+
+
 def test_the_historical_ladder_of_players_rst_reads_back_from_its_records(capsys):
     """docs/players.rst's ladder of the five players is read from the records
     kept in benchmarks/results/ladder-historical: they must stay a ladder,

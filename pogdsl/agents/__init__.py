@@ -30,6 +30,7 @@ An agent spec, as the command line gives it:
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections import Counter
 
@@ -58,6 +59,7 @@ __all__ = [
     "format_trace",
     "make_agent",
     "play",
+    "player_identity",
 ]
 
 AGENT_SPECS = ("human | random | random:SEED | greedy | greedy:K | greedy:K:F | mcts:N | mcts:N:D | ismcts:N | ismcts:N:H | ismcts:N:H:Z "
@@ -106,6 +108,23 @@ def make_agent(spec: str, side: str, game_seed: int, **human_options) -> Agent:
     if kind == "script" and arg:
         return ScriptedAgent.from_file(arg, side)
     raise ValueError(f"unknown agent '{spec}' for {side}: use {AGENT_SPECS}")
+
+
+@functools.lru_cache(maxsize=256)
+def player_identity(spec: str) -> str:
+    """Who SPEC plays as: the label of the computer player it makes, every
+    number written out that differs from its default, so that two
+    spellings of one player (``ismcts:16:::2`` and ``ismcts:16:40:0:2``,
+    ``greedy:4`` and ``greedy``, ``mcts:8:30`` and ``mcts:8``) are one
+    player where games are counted by player (a ladder).  A spec that makes
+    no computer player (a person, a script, a malformed spec) is itself."""
+    kind = spec.partition(":")[0].strip().lower()
+    if kind in ("human", "script"):
+        return spec.strip()
+    try:
+        return make_agent(spec, "ap", 0).label
+    except Exception:  # noqa: BLE001 - a spec no player is made from names itself
+        return spec.strip()
 
 
 def explain_move(agent, decision, index: int) -> str | None:

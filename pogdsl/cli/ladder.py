@@ -26,18 +26,17 @@ def _err(text: str) -> None:
 def parse_players(text: str, side: str) -> list[str] | str:
     """The players of --players A,B,C (specs as `play --ap` takes them), or
     the one-line message of a usage error."""
+    from ..sim.ladder import same_player_twice
     from .simulate import batch_player_problem
 
     players = [p.strip() for p in text.split(",") if p.strip()]
     if len(players) < 2:
         return "--players needs at least two players, separated by commas (e.g. random,mcts:8)"
-    if len(set(players)) != len(players):
-        return f"--players names a player twice: {text}"
     for spec in players:
         problem = batch_player_problem(spec, side)
         if problem:
             return problem
-    return players
+    return same_player_twice(players) or players
 
 
 def cmd_ladder(args) -> int:
@@ -114,7 +113,7 @@ def _show(summary: dict, args) -> int:
 def _ladder_of_records(args) -> int:
     """`ladder --from FILE...`: the ladder of games already played, read from
     `simulate --out` records (a file a pairing, or parts of one)."""
-    from ..sim.ladder import LadderError, ladder_of_records
+    from ..sim.ladder import LadderError, ladder_of_records, same_player_twice
 
     played_here = [flag for flag, value in (("--games", args.games), ("--seed", args.seed),
                                             ("--workers", args.workers), ("--option", args.option or None))
@@ -125,8 +124,12 @@ def _ladder_of_records(args) -> int:
     players = None
     if args.players:
         players = [p.strip() for p in args.players.split(",") if p.strip()]
-        if len(players) < 2 or len(set(players)) != len(players):
+        if len(players) < 2:
             _err("--players needs at least two different players, separated by commas")
+            return EXIT_USAGE
+        twice = same_player_twice(players)
+        if twice:
+            _err(twice)
             return EXIT_USAGE
     try:
         read = _read_records(args)
@@ -281,7 +284,8 @@ def register(sub) -> None:
                         "records name it (given, it must be theirs)")
     p.add_argument("--players", metavar="A,B,...",
                    help=f"the players, comma-separated, each a spec as `play --ap` takes it ({AGENT_SPECS}; "
-                        "not human or script); the first is the ratings' anchor (0). Needed to play; with "
+                        "not human or script); the first is the ratings' anchor (0). Two spellings of one player "
+                        "(ismcts:16:::2 and ismcts:16:40:0:2) are one player. Needed to play; with "
                         "--from, the players to rate, in this order (default: every player in the records)")
     p.add_argument("--from", dest="records", nargs="+", metavar="FILE",
                    help="play nothing: the ladder of the games in these records files, written by `simulate "

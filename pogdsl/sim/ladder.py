@@ -49,6 +49,20 @@ def points(result: dict, side: str) -> float:
     return 0.5 if winner is None else float(winner == side)
 
 
+def same_player_twice(players: list[str]) -> str | None:
+    """The one-line message when PLAYERS name one player twice, by the same
+    spec or two spellings of it (agents.player_identity), or None."""
+    from ..agents import player_identity
+
+    seen: dict[str, str] = {}
+    for spec in players:
+        first = seen.setdefault(player_identity(spec), spec)
+        if first is not spec:
+            same = "twice" if first == spec else f"twice: {first} and {spec} are one player ({player_identity(spec)})"
+            return f"--players names a player {same}"
+    return None
+
+
 def pairings(players: list[str]) -> list[tuple[str, str]]:
     """Every ordered pairing (first side's player, second side's), self-play
     included: each player meets each other on both sides."""
@@ -71,8 +85,11 @@ def play_ladder(spec: str, players: list[str], *, games: int, seed: int, root=No
     sides = [s.key for s in opened.world.sides]
     if len(sides) != 2:
         raise LadderError(f"a ladder pairs players on two sides; {spec} has {len(sides)} ({', '.join(sides)})")
-    if len(set(players)) != len(players) or len(players) < 2:
+    if len(players) < 2:
         raise LadderError("a ladder needs at least two different players (--players A,B[,C...])")
+    twice = same_player_twice(players)
+    if twice:
+        raise LadderError(twice)
     start = time.perf_counter()
     played, interrupted = [], False
     for first, second in pairings(players):
@@ -103,25 +120,34 @@ def play_ladder(spec: str, players: list[str], *, games: int, seed: int, root=No
 class RecordsRead:
     """The games of some `simulate --out` files, as a ladder's pairings:
     one pairing for each pair of players (first side's, second side's),
-    joining the files that hold parts of it (`simulate --first`)."""
+    joining the files that hold parts of it (`simulate --first`).  A player
+    is known by its identity (agents.player_identity), so the records of
+    `ismcts:16:::2` and of `ismcts:16:40:0:2` are one player's, named as the
+    first record read names it."""
 
     def __init__(self, scenario: str, sides: list[str], options: dict[str, str]):
         self.scenario, self.sides, self.options = scenario, sides, options
-        self.pairings: dict[tuple[str, str], dict] = {}
+        self.pairings: dict[tuple[str, str], dict] = {}  # by the players' identities
+        self.names: dict[str, str] = {}  # identity → the name first read
         self.seen: dict[tuple[str, str, int], str] = {}  # (players, seed) → where it was read first
         self.run_seeds: set = set()
         self.records = 0
 
     def add(self, rec: dict, where: str) -> None:
         """Count one record (read at WHERE, "FILE record N")."""
+        from ..agents import player_identity
+
         players = rec.get("players") or {}
-        if any(side not in players for side in self.sides):
+        if any(side not in players or not isinstance(players[side], str) for side in self.sides):
             raise LadderError(f"{where}: the record does not say who played each side ({', '.join(self.sides)}); "
                               "records written by `simulate` before it recorded its players cannot be laddered")
-        pair = (players[self.sides[0]], players[self.sides[1]])
+        named = (players[self.sides[0]], players[self.sides[1]])
+        pair = (player_identity(named[0]), player_identity(named[1]))
+        for identity, name in zip(pair, named):
+            self.names.setdefault(identity, name)
         game = (*pair, rec["seed"])
         if game in self.seen:
-            raise LadderError(f"{where}: the game of seed {rec['seed']} between {pair[0]} and {pair[1]} is already "
+            raise LadderError(f"{where}: the game of seed {rec['seed']} between {named[0]} and {named[1]} is already "
                               f"in {self.seen[game]}: a game counts once (do the files overlap?)")
         self.seen[game] = where
         self.records += 1
@@ -146,24 +172,33 @@ class RecordsRead:
         p["points"] += points(rec, self.sides[0])
 
     def players(self) -> list[str]:
-        """Every player met, in the order first met."""
+        """Every player met, by the name first read, in the order first met."""
         seen: dict[str, None] = {}
         for first, second in self.pairings:
-            seen.setdefault(first)
-            seen.setdefault(second)
+            seen.setdefault(self.names[first])
+            seen.setdefault(self.names[second])
         return list(seen)
 
 
 def ladder_of_records(read: RecordsRead, players: list[str] | None = None) -> dict:
     """The ladder of the games READ: of PLAYERS only, in that order (the
-    first the ratings' anchor), when given; else of every player met, in the
-    order first met.  Pairings of a player not in PLAYERS are left out (and
+    first the ratings' anchor) and by those names, when given (any spelling
+    of a player finds its games); else of every player met, in the order
+    first met.  Pairings of a player not in PLAYERS are left out (and
     counted); a pairing with no game shows no score."""
+    from ..agents import player_identity
+
+    if players:
+        twice = same_player_twice(players)
+        if twice:
+            raise LadderError(twice)
     chosen = players or read.players()
     if len(chosen) < 2:
         raise LadderError("the records hold games of one player only: a ladder needs at least two")
-    kept = [p for (a, b), p in read.pairings.items() if a in chosen and b in chosen]
-    left_out = sum(p["games"] for (a, b), p in read.pairings.items() if a not in chosen or b not in chosen)
+    shown = {player_identity(name): name for name in chosen}
+    kept = [{**p, "players": {side: shown[who] for side, who in p["players"].items()}}
+            for (a, b), p in read.pairings.items() if a in shown and b in shown]
+    left_out = sum(p["games"] for (a, b), p in read.pairings.items() if a not in shown or b not in shown)
     order = {p: i for i, p in enumerate(chosen)}
     kept.sort(key=lambda p: (order[p["players"][read.sides[0]]], order[p["players"][read.sides[1]]]))
     out = summarise_ladder(chosen, read.sides, kept)
