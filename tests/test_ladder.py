@@ -188,6 +188,15 @@ def test_two_spellings_of_one_player_are_one_player_and_different_numbers_are_no
     assert player_identity("bogus:1") == "bogus:1" and player_identity("script:moves.txt") == "script:moves.txt"
 
 
+def test_one_spec_named_twice_is_refused_however_the_list_was_made():
+    from pogdsl.sim.ladder import same_player_twice
+
+    spec = "random"
+    assert "twice" in same_player_twice([spec, spec])  # the very same string object
+    assert "are one player" in same_player_twice(["greedy", "greedy:4"])
+    assert same_player_twice(["greedy", "greedy:4:2", "random"]) is None
+
+
 def test_records_of_two_spellings_of_a_player_are_laddered_as_one_player(tmp_path, capsys):
     """Half a pairing recorded as mcts:2, the other half as mcts:2:30 (the
     default cut written out): one pairing of four games, named as the first

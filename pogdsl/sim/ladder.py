@@ -56,10 +56,12 @@ def same_player_twice(players: list[str]) -> str | None:
 
     seen: dict[str, str] = {}
     for spec in players:
-        first = seen.setdefault(player_identity(spec), spec)
-        if first is not spec:
-            same = "twice" if first == spec else f"twice: {first} and {spec} are one player ({player_identity(spec)})"
+        identity = player_identity(spec)
+        first = seen.get(identity)
+        if first is not None:
+            same = "twice" if first == spec else f"twice: {first} and {spec} are one player ({identity})"
             return f"--players names a player {same}"
+        seen[identity] = spec
     return None
 
 
