@@ -59,9 +59,10 @@ def test_the_spec_names_the_player():
     assert str(make_agent("greedy", "ap", 1)) == "greedy"
     assert str(make_agent("greedy:2", "ap", 1)) == "greedy:2"
     assert str(make_agent("greedy:4:0", "ap", 1)) == "greedy:4:0"
-    for bad in ("greedy:0", "greedy:x", "greedy:4:x"):
+    for bad in ("greedy:0", "greedy:x", "greedy:4:x", "greedy:4:-1", "greedy:4:101", "greedy:4:" + "9" * 40):
         with pytest.raises(ValueError, match="greedy:K"):
             make_agent(bad, "ap", 1)
+    assert str(make_agent("greedy:4:100", "ap", 1)) == "greedy:4:100"
 
 
 def test_it_is_deterministic_for_a_seed(campaign):

@@ -9,7 +9,8 @@ An agent spec, as the command line gives it:
                   after a short look-ahead (agents/greedy.py), seeded from the
                   game's seed and the side; greedy:K looks at K options (4),
                   greedy:K:F plays F of its own decisions on after each option
-                  of a decision that opens its action (6; 0: only the next)
+                  of a decision that opens its action (0 to 100, default 6;
+                  0: only the next)
   mcts:N          looks ahead: N random playouts a decision (agents/mcts.py),
                   seeded from the game's seed and the side; mcts:N:D cuts
                   each playout after D decisions (default 30)

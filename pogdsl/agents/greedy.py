@@ -63,6 +63,7 @@ from .evaluation import score, term_values
 DEFAULT_WIDTH = 4  # options looked at a decision (the heaviest)
 REPLY_WIDTH = 4  # an answer of the other side with at most this many options is looked into
 FOLLOW = 6  # at a side's first decision of its action: its own decisions played on after an option
+MAX_FOLLOW = 100  # greedy:K:F (and ismcts's F): at most this many played on (a hundred is most of a turn)
 DULL_AFTER = 3  # look-aheads in a row that told a choice's options apart by nothing: stop looking …
 SKIPS = 8  # … for this many of its decisions, then look again
 
@@ -94,8 +95,10 @@ class GreedyAgent(LookAhead):
     def __init__(self, seed: int = 0, width: int = DEFAULT_WIDTH, follow: int = FOLLOW):
         if width < 1:
             raise ValueError("greedy:K needs at least 1 option to look at")
-        if follow < 0:
-            raise ValueError("greedy:K:F cannot play on fewer than 0 decisions")
+        if not 0 <= follow <= MAX_FOLLOW:
+            # (more would play most of the game on for every option it looks
+            # at: a player that seems to hang)
+            raise ValueError(f"greedy:K:F takes F from 0 to {MAX_FOLLOW} decisions played on, not {follow}")
         self.seed = seed
         self.width = width
         self.follow = follow

@@ -91,7 +91,7 @@ from ..runtime.hidden import determinize
 from ..runtime.record import derive_seed
 from .base import LookAhead, random_samplers
 from .evaluation import score
-from .greedy import FOLLOW
+from .greedy import FOLLOW, MAX_FOLLOW
 
 DEFAULT_HORIZON = 30  # decisions a playout plays after the tree before it is scored
 SPEC_HORIZON = 40  # `ismcts:N`'s cap: a playout stops sooner, at the side's next turn at the choice
@@ -101,7 +101,6 @@ WIDEN = 0.5  # under a screened search a tree node may have 1 + WIDEN * sqrt(vis
 EXPLORATION = 0.7  # the UCB constant, for scores between 0 and 1
 CONFIDENCE = 0  # a rival replaces the heuristic player's choice when it leads by this many standard errors (ismcts:N:H:Z) …
 MAX_CONFIDENCE = 10  # (a lead of ten standard errors is already certain)
-MAX_FOLLOW = 100  # ismcts:N:H:Z:F: greedy's look plays on at most this many decisions (a hundred is most of a turn)
 EXTRA = 2  # … and a gated search (Z > 0) still undecided plays its first rounds again, at most EXTRA times more
 UNDECIDED = 0.5  # the score of a playout the rules could not finish (a dead end): it tells nothing
 

@@ -219,8 +219,8 @@ def register(sub) -> None:
     p.add_argument("--seed", type=whole_number, default=None, help="the game's seed: dice, shuffles (default 0)")
     p.add_argument("--ap", metavar="AGENT",
                    help="agent for side ap: human | random | random:SEED | greedy (judges each option by the "
-                        "declared evaluation; greedy:K looks at K options, greedy:K:F plays F of its own decisions on after "
-                        "each option of a decision that opens its action) | mcts:N (looks ahead with N random "
+                        "declared evaluation; greedy:K looks at K options, greedy:K:F plays F (0 to 100) of its own decisions on "
+                        "after each option of a decision that opens its action) | mcts:N (looks ahead with N random "
                         "playouts a decision; mcts:N:D cuts each after D decisions) | ismcts:N (information-set "
                         "tree search, N iterations a decision; ismcts:N:H plays each playout for at most H "
                         "decisions; ismcts:N:H:Z overrides greedy only by a lead of Z standard errors; ismcts:N:H:Z:F has "
