@@ -246,16 +246,20 @@ def test_the_historical_ladder_of_players_rst_reads_back_from_its_records(capsys
                  "--json"]) == 0
     s = last_json(capsys)
     assert s["scenario"] == "historical" and s["failed"] == 0 and s["seed"] == 1
-    assert s["games"] == 644 and s["finished"] == 644
+    assert s["games"] == 744 and s["finished"] == 744
     m = s["matrix"]
     assert m["greedy"]["random"]["low"] > 0.85  # far above random
     assert m["ismcts:16"]["greedy"]["low"] < 0.5 < m["ismcts:16"]["greedy"]["high"]  # no difference shown
     assert m["ismcts:16:::2"]["greedy"]["rate"] >= 0.6  # the line, by no margin
     for player in ("greedy", "ismcts:16", "ismcts:16:::2"):
         assert m[player]["mcts:8"]["low"] > 0.5  # all three above mcts:8
-    # the two search players are not told apart: their intervals overlap
+    # the two search players are not told apart: their intervals overlap,
+    # and in their hundred games against each other a half is inside the
+    # interval of either's share
     r = s["ratings"]["players"]
     assert r["ismcts:16"]["low"] < r["ismcts:16:::2"]["elo"] < r["ismcts:16"]["high"]
+    between = m["ismcts:16"]["ismcts:16:::2"]
+    assert between["games"] == 100 and between["low"] < 0.5 < between["high"]
     # the hundred games of the search player against mcts:8, half in each
     # seat: its share of them above 60%, with its interval
     assert m["ismcts:16"]["mcts:8"]["games"] == 100 and m["ismcts:16"]["mcts:8"]["low"] > 0.6
