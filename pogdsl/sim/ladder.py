@@ -140,7 +140,7 @@ class RecordsRead:
         from ..agents import player_identity
 
         players = rec.get("players") or {}
-        if any(side not in players or not isinstance(players[side], str) for side in self.sides):
+        if any(side not in players for side in self.sides):  # (records.py has checked they are texts)
             raise LadderError(f"{where}: the record does not say who played each side ({', '.join(self.sides)}); "
                               "records written by `simulate` before it recorded its players cannot be laddered")
         named = (players[self.sides[0]], players[self.sides[1]])
